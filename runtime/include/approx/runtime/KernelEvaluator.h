@@ -1,0 +1,113 @@
+//===- KernelEvaluator.h - T(λ) and E(λ) of a real kernel --------*- C++ -*-===//
+//
+// Binds a kernel of a loaded Module to concrete inputs and a launch, and
+// measures points of its trade-off curve for the tuners:
+//   - inputs are uploaded once and kept pristine on the device; before every
+//     launch the In/InOut buffers are restored (so in-place kernels see the
+//     same data each run) and Out buffers are poisoned with 0xFF bytes (NaN
+//     for floats) so unwritten outputs cannot pass for results;
+//   - all-zero inputs are refused (they hide indexing bugs and time
+//     unrealistically) unless explicitly allowed;
+//   - E(λ) compares the Out/InOut buffers with the λ=0 run's (the reference,
+//     taken on first need) under the chosen Metric;
+//   - T(λ) is the median of TimingOptions.reps CUDA-event timings after
+//     warm-up; the outputs of the last timed run give E(λ).
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_RUNTIME_KERNELEVALUATOR_H
+#define APPROX_RUNTIME_KERNELEVALUATOR_H
+
+#include "approx/runtime/Metrics.h"
+#include "approx/runtime/Runtime.h"
+#include "approx/runtime/Tuner.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+
+namespace approx::rt {
+
+/// How one kernel argument is supplied.
+struct ArgSpec {
+  enum class Role { In, Out, InOut, Scalar };
+  Role role = Role::Scalar;
+  std::vector<int64_t> shape; ///< buffers: sizes in elements.
+  ScalarType elem = ScalarType::F32;
+  std::vector<uint8_t> data; ///< In/InOut: host bytes (product(shape) elems).
+  Arg scalar = Arg::integer(0);
+
+  static ArgSpec input(ScalarType elem, std::vector<int64_t> shape,
+                       std::vector<uint8_t> bytes, bool inout = false);
+  static ArgSpec output(ScalarType elem, std::vector<int64_t> shape);
+  static ArgSpec value(Arg a);
+  /// Typed helper for inputs.
+  template <typename T>
+  static ArgSpec inputOf(ScalarType elem, std::vector<int64_t> shape,
+                         const std::vector<T> &v, bool inout = false) {
+    std::vector<uint8_t> b(v.size() * sizeof(T));
+    if (!b.empty())
+      std::memcpy(b.data(), v.data(), b.size());
+    return input(elem, std::move(shape), std::move(b), inout);
+  }
+  bool isBuffer() const { return role != Role::Scalar; }
+  bool compared() const { return role == Role::Out || role == Role::InOut; }
+};
+
+struct EvaluatorOptions {
+  std::string kernel;
+  std::string knob; ///< empty: the kernel's first knob.
+  LaunchConfig launch;
+  Metric metric = Metric::meanRelative();
+  TimingOptions timing;
+  bool allowZeroInputs = false;
+  /// Fail when the λ=0 run leaves poisoned output elements (unwritten).
+  bool requireAllWritten = true;
+  /// >= 0: overrides the occupancy bound (still capped by the knob's max).
+  int64_t lambdaMaxOverride = -1;
+  /// Cache points so a λ is measured once across several tuners.
+  bool cache = true;
+};
+
+class KernelEvaluator : public Evaluator {
+public:
+  static Expected<std::unique_ptr<KernelEvaluator>>
+  create(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
+
+  Expected<TunePoint> evaluate(int64_t lambda) override;
+  int64_t lambdaMax() const override { return lambdaMax_; }
+
+  /// Launches once at λ (restore + poison first) and returns the compared
+  /// outputs flattened as doubles.
+  Expected<std::vector<double>> runOnce(int64_t lambda);
+  /// The λ=0 outputs (computed on first use).
+  Expected<std::vector<double>> reference();
+  /// All built-in metrics of the outputs at λ against the reference.
+  Expected<ErrorStats> statsAt(int64_t lambda);
+
+  const OccupancyInfo &occupancy() const { return occ_; }
+  const std::string &knob() const { return opts_.knob; }
+  uint64_t launches() const { return launches_; }
+  const EvaluatorOptions &options() const { return opts_; }
+
+private:
+  KernelEvaluator(Module &m) : module_(m) {}
+  Status prepare();           // restore inputs, poison outputs
+  Expected<std::vector<double>> downloadOutputs();
+
+  Module &module_;
+  EvaluatorOptions opts_;
+  std::vector<ArgSpec> specs_;
+  std::vector<DeviceBuffer> work_;     // per arg (empty for scalars)
+  std::vector<DeviceBuffer> pristine_; // per arg (In/InOut only)
+  std::vector<Arg> args_;
+  OccupancyInfo occ_;
+  int64_t lambdaMax_ = 0;
+  bool haveRef_ = false;
+  std::vector<double> ref_;
+  std::map<int64_t, TunePoint> cache_;
+  uint64_t launches_ = 0;
+};
+
+} // namespace approx::rt
+
+#endif // APPROX_RUNTIME_KERNELEVALUATOR_H

@@ -1,0 +1,136 @@
+//===- Status.h - Error values for the approx runtime ------------*- C++ -*-===//
+//
+// Every fallible runtime call returns a `Status` or an `Expected<T>`; nothing
+// in the runtime throws or aborts on a user or driver error. A CUDA failure is
+// turned into a Status whose message names the failing driver call and the
+// driver's own error name and text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_RUNTIME_STATUS_H
+#define APPROX_RUNTIME_STATUS_H
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace approx::rt {
+
+/// Broad classes of failure; the message carries the detail.
+enum class StatusCode {
+  Ok = 0,
+  InvalidArgument, ///< A caller-supplied value is wrong (size, type, name).
+  NotFound,        ///< Unknown kernel, knob, file or symbol.
+  OutOfRange,      ///< A knob value or index outside its declared range.
+  ParseError,      ///< Malformed manifest or input file.
+  Unavailable,     ///< No driver, no GPU: the caller may skip.
+  CudaError,       ///< A CUDA driver call failed.
+  IoError,         ///< File system error.
+  Internal,        ///< A runtime bug.
+};
+
+/// Returns a short name ("InvalidArgument", ...) for `code`.
+const char *statusCodeName(StatusCode code);
+
+/// A success-or-error value. Cheap to copy on success.
+class [[nodiscard]] Status {
+public:
+  Status() = default;
+  Status(StatusCode code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+
+  static Status ok() { return Status(); }
+
+  bool isOk() const { return code_ == StatusCode::Ok; }
+  explicit operator bool() const { return isOk(); }
+  StatusCode code() const { return code_; }
+  const std::string &message() const { return message_; }
+
+  /// "CodeName: message", or "Ok".
+  std::string toString() const;
+
+  /// Returns a copy whose message is prefixed with `context + ": "`.
+  Status withContext(const std::string &context) const;
+
+private:
+  StatusCode code_ = StatusCode::Ok;
+  std::string message_;
+};
+
+inline Status invalidArgument(std::string m) {
+  return Status(StatusCode::InvalidArgument, std::move(m));
+}
+inline Status notFound(std::string m) {
+  return Status(StatusCode::NotFound, std::move(m));
+}
+inline Status outOfRange(std::string m) {
+  return Status(StatusCode::OutOfRange, std::move(m));
+}
+inline Status parseError(std::string m) {
+  return Status(StatusCode::ParseError, std::move(m));
+}
+inline Status unavailable(std::string m) {
+  return Status(StatusCode::Unavailable, std::move(m));
+}
+inline Status ioError(std::string m) {
+  return Status(StatusCode::IoError, std::move(m));
+}
+inline Status internalError(std::string m) {
+  return Status(StatusCode::Internal, std::move(m));
+}
+
+/// Either a value of type T or a non-Ok Status.
+template <typename T> class [[nodiscard]] Expected {
+public:
+  Expected(T value) : value_(std::move(value)) {}
+  Expected(Status status) : status_(std::move(status)) {
+    assert(!status_.isOk() && "Expected<T> built from an Ok status");
+    if (status_.isOk())
+      status_ = internalError("Expected<T> built from an Ok status");
+  }
+
+  bool isOk() const { return value_.has_value(); }
+  explicit operator bool() const { return isOk(); }
+  const Status &status() const { return status_; }
+
+  T &value() & { return *value_; }
+  const T &value() const & { return *value_; }
+  T &&value() && { return std::move(*value_); }
+  T *operator->() { return &*value_; }
+  const T *operator->() const { return &*value_; }
+  T &operator*() & { return *value_; }
+  const T &operator*() const & { return *value_; }
+
+  /// Moves the value out (only valid when isOk()).
+  T take() { return std::move(*value_); }
+
+private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+} // namespace approx::rt
+
+/// Returns from the enclosing function if `expr` (a Status) is not Ok.
+#define APPROX_RETURN_IF_ERROR(expr)                                           \
+  do {                                                                         \
+    ::approx::rt::Status approx_status_ = (expr);                              \
+    if (!approx_status_.isOk())                                                \
+      return approx_status_;                                                   \
+  } while (0)
+
+#define APPROX_CONCAT_INNER(a, b) a##b
+#define APPROX_CONCAT(a, b) APPROX_CONCAT_INNER(a, b)
+
+/// `APPROX_ASSIGN_OR_RETURN(auto x, makeX());` binds the value or returns the
+/// error from the enclosing function.
+#define APPROX_ASSIGN_OR_RETURN(decl, expr)                                    \
+  APPROX_ASSIGN_OR_RETURN_IMPL(APPROX_CONCAT(approx_expected_, __LINE__),      \
+                               decl, expr)
+#define APPROX_ASSIGN_OR_RETURN_IMPL(tmp, decl, expr)                          \
+  auto tmp = (expr);                                                           \
+  if (!tmp.isOk())                                                             \
+    return tmp.status();                                                       \
+  decl = tmp.take()
+
+#endif // APPROX_RUNTIME_STATUS_H

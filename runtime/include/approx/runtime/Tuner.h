@@ -1,0 +1,122 @@
+//===- Tuner.h - Searching λ under a QoS: SMP, HEU, OMG ----------*- C++ -*-===//
+//
+// The paper's §5.4 search for   max λ  s.t.  E(λ) <= QoS   (T falls with λ):
+//   SMP  walk down from λmax until E(λ) <= QoS;
+//   HEU  linear approach (regula falsi on E between a satisfied lower point
+//        and a violating upper point, starting from (0, 0) and λmax, each
+//        step measuring the last λ before the line's root), then a safety
+//        walk down so that E(λ*) <= QoS holds on the tuning input;
+//   OMG  exhaustive over [0, λmax], minimum T among points meeting the QoS.
+// Every method first measures λ=0 (the precise reference, T(0)); `runs`
+// counts distinct λ evaluated (each one a measured kernel execution),
+// including that reference. Tuners see the GPU only through `Evaluator`, so
+// they are unit tested over recorded or synthetic curves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_RUNTIME_TUNER_H
+#define APPROX_RUNTIME_TUNER_H
+
+#include "approx/runtime/Status.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace approx::rt {
+
+/// One measured point of the trade-off curve.
+struct TunePoint {
+  int64_t lambda = 0;
+  double timeMs = 0; ///< T(λ), median kernel time.
+  double error = 0;  ///< E(λ) against the λ=0 output.
+};
+
+/// Measures T(λ) and E(λ). Implemented over a kernel (KernelEvaluator) or
+/// over recorded curves (CurveEvaluator).
+class Evaluator {
+public:
+  virtual ~Evaluator() = default;
+  virtual Expected<TunePoint> evaluate(int64_t lambda) = 0;
+  /// The largest λ worth searching (occupancy bound, knob max).
+  virtual int64_t lambdaMax() const = 0;
+};
+
+/// Replays recorded curves: time[λ], error[λ] for λ = 0..size-1.
+class CurveEvaluator : public Evaluator {
+public:
+  CurveEvaluator(std::vector<double> timeMs, std::vector<double> error,
+                 int64_t lambdaMax = -1);
+  Expected<TunePoint> evaluate(int64_t lambda) override;
+  int64_t lambdaMax() const override { return lambdaMax_; }
+  /// Total evaluate() calls (with repeats), for tests.
+  int calls() const { return calls_; }
+
+private:
+  std::vector<double> time_, error_;
+  int64_t lambdaMax_;
+  int calls_ = 0;
+};
+
+/// A QoS: an absolute bound on E, or the paper's QoS_ratio (§7): a fraction
+/// r of the pure-SFU error, bound = r * E(λmax).
+struct QoS {
+  enum class Kind { Absolute, Ratio };
+  Kind kind = Kind::Ratio;
+  double value = 0.8;
+
+  static QoS absolute(double bound) { return {Kind::Absolute, bound}; }
+  static QoS ratio(double r) { return {Kind::Ratio, r}; }
+  /// The bound on E given the pure-SFU error E(λmax).
+  double bound(double sfuError) const {
+    return kind == Kind::Absolute ? value : value * sfuError;
+  }
+  Status validate() const;
+  std::string describe() const;
+};
+
+enum class TuneMethod { Smp, Heu, Omg };
+const char *tuneMethodName(TuneMethod m);
+Expected<TuneMethod> parseTuneMethod(const std::string &name);
+
+struct TuneOptions {
+  QoS qos;
+  /// Search bound; -1 takes the evaluator's lambdaMax().
+  int64_t lambdaMax = -1;
+  /// HEU: give up the linear phase after this many steps (then safety walk).
+  int heuMaxSteps = 32;
+  /// HEU: a point with |E - QoS| <= tol * QoS counts as "E = QoS" and ends
+  /// the linear phase (the paper's stop rule). When such a point lies above
+  /// the QoS the safety walk steps down from it. 0: stop only on equality
+  /// or when lo and hi are adjacent (then lo is exact for monotone E).
+  double heuTolerance = 0;
+  /// Called after each new evaluation (progress display).
+  std::function<void(TuneMethod, const TunePoint &, int run)> onPoint;
+};
+
+struct TuneResult {
+  TuneMethod method = TuneMethod::Heu;
+  int64_t lambda = 0;  ///< λ*.
+  double timeMs = 0;   ///< T(λ*).
+  double error = 0;    ///< E(λ*).
+  double qosBound = 0; ///< the absolute bound E was held to.
+  double sfuError = 0; ///< E(λmax).
+  double baseTimeMs = 0; ///< T(0).
+  double sfuTimeMs = 0;  ///< T(λmax).
+  int64_t lambdaMax = 0;
+  bool satisfied = false; ///< E(λ*) <= qosBound (always, barring errors).
+  int runs = 0;           ///< distinct λ evaluated, λ=0 included.
+  std::vector<TunePoint> trace; ///< in visiting order.
+  /// OMG only: the largest λ meeting the QoS (may differ from the
+  /// fastest λ when T is flat or noisy).
+  int64_t maxFeasibleLambda = -1;
+};
+
+/// Runs one method.
+Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
+                          const TuneOptions &opts);
+
+} // namespace approx::rt
+
+#endif // APPROX_RUNTIME_TUNER_H
