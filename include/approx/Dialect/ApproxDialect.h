@@ -1,0 +1,40 @@
+//===- ApproxDialect.h - the approx dialect ---------------------*- C++ -*-===//
+//
+// Declares the approx dialect, its enums, the ApproxFunctionOp interface and
+// its ops (generated from ApproxDialect.td and ApproxOps.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_DIALECT_APPROXDIALECT_H
+#define APPROX_DIALECT_APPROXDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "approx/Dialect/ApproxEnums.h.inc"
+
+namespace mlir::approx::detail {
+/// Checks operand types and per-op options of any approx function op.
+LogicalResult verifyFunctionOp(Operation *op);
+} // namespace mlir::approx::detail
+
+#include "approx/Dialect/ApproxDialect.h.inc"
+#include "approx/Dialect/ApproxInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "approx/Dialect/ApproxOps.h.inc"
+
+namespace mlir::approx {
+/// True when `op` has an SFU form for its operand type and options: every f32
+/// op, f64 div/rcp/sqrt/rsqrt, and f64 sin/cos/exp/log/pow with `demote`.
+bool hasSfuForm(ApproxFunctionOp op);
+} // namespace mlir::approx
+
+#endif // APPROX_DIALECT_APPROXDIALECT_H

@@ -1,0 +1,359 @@
+//===- ConvertApproxToNVVM.cpp - pinned approx ops -> NVVM/LLVM -----------===//
+//
+// SFU forms become exactly the PTX of the paper's Tables 1-2 (reached through
+// `llvm.call_intrinsic "llvm.nvvm.*.approx.ftz.*"`, so .ftz sits on those
+// instructions only). Precise forms become what nvcc emits without fast math:
+// math ops (-> libdevice in convert-gpu-to-nvvm) for sin/cos/exp/log/pow, and
+// div.rn / rcp.rn / sqrt.rn for the rest. Knobs become module globals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Passes/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_CONVERTAPPROXTONVVM
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+
+namespace {
+
+/// Small builder helpers over one location.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value intrinsic(StringRef name, Type type, ValueRange args) {
+    return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name),
+                                         args)
+        .getResult(0);
+  }
+  Value cst(Type type, double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, v));
+  }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return math::FmaOp::create(b, loc, x, y, z);
+  }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value select(Value c, Value t, Value f) {
+    return arith::SelectOp::create(b, loc, c, t, f);
+  }
+  /// |v| < inf and v != 0: where a Newton step on v is well defined.
+  Value finiteNonzero(Value v) {
+    Type t = v.getType();
+    Value abs = math::AbsFOp::create(b, loc, v);
+    Value finite = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OLT, abs,
+        cst(t, std::numeric_limits<double>::infinity()));
+    Value nonzero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, v, cst(t, 0));
+    return arith::AndIOp::create(b, loc, finite, nonzero);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// SFU forms.
+//===----------------------------------------------------------------------===//
+
+/// f32 SFU form of `fn` (Table 1).
+static Value sfuF32(Emitter &e, StringRef fn, ValueRange in,
+                    bool rangeReduction) {
+  Type f32 = e.b.getF32Type();
+  Value x = in[0];
+  if ((fn == "sin" || fn == "cos") && rangeReduction) {
+    // x - k*2pi with k = rint(x/2pi); 2pi split in two f32 constants so that
+    // k*2pi_hi (8 significant bits) is exact for |k| < 2^16 (Cody-Waite).
+    Value k = math::RoundEvenOp::create(
+        e.b, e.loc, e.mul(x, e.cst(f32, 0.15915494309189535)));
+    x = e.fma(e.neg(k), e.cst(f32, 6.28125), x);
+    x = e.fma(e.neg(k), e.cst(f32, 1.9353071795864769e-3), x);
+  }
+  if (fn == "sin")
+    return e.intrinsic("llvm.nvvm.sin.approx.ftz.f", f32, x);
+  if (fn == "cos")
+    return e.intrinsic("llvm.nvvm.cos.approx.ftz.f", f32, x);
+  if (fn == "exp") // mul by log2(e) = 0f3FB8AA3B, then ex2
+    return e.intrinsic("llvm.nvvm.ex2.approx.ftz.f32", f32,
+                       e.mul(x, e.cst(f32, 1.4426950408889634)));
+  if (fn == "log") // lg2, then mul by ln(2) = 0f3F317218
+    return e.mul(e.intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32, x),
+                 e.cst(f32, 0.69314718055994531));
+  if (fn == "pow")
+    return e.intrinsic(
+        "llvm.nvvm.ex2.approx.ftz.f32", f32,
+        e.mul(e.intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32, x), in[1]));
+  if (fn == "div")
+    return e.intrinsic("llvm.nvvm.div.approx.ftz.f", f32, {in[0], in[1]});
+  if (fn == "rcp")
+    return e.intrinsic("llvm.nvvm.rcp.approx.ftz.f", f32, x);
+  if (fn == "sqrt")
+    return e.intrinsic("llvm.nvvm.sqrt.approx.ftz.f", f32, x);
+  if (fn == "rsqrt")
+    return e.intrinsic("llvm.nvvm.rsqrt.approx.ftz.f", f32, x);
+  return {};
+}
+
+/// rcp.approx.ftz.f64 with `steps` Newton steps y += y(1 - xy).
+static Value rcpF64(Emitter &e, Value x, int steps) {
+  Type f64 = e.b.getF64Type();
+  Value y = e.intrinsic("llvm.nvvm.rcp.approx.ftz.d", f64, x);
+  if (steps == 0)
+    return y;
+  Value r = y;
+  for (int i = 0; i < steps; ++i)
+    r = e.fma(r, e.fma(e.neg(x), r, e.cst(f64, 1.0)), r);
+  return e.select(e.finiteNonzero(y), r, y); // 0 and inf need no step
+}
+
+/// rsqrt.approx.ftz.f64 with `steps` Newton steps y += y/2 (1 - x y^2).
+static Value rsqrtF64(Emitter &e, Value x, int steps) {
+  Type f64 = e.b.getF64Type();
+  Value y = e.intrinsic("llvm.nvvm.rsqrt.approx.ftz.d", f64, x);
+  if (steps == 0)
+    return y;
+  Value r = y;
+  for (int i = 0; i < steps; ++i) {
+    Value err = e.fma(e.neg(x), e.mul(r, r), e.cst(f64, 1.0));
+    r = e.fma(e.mul(r, e.cst(f64, 0.5)), err, r);
+  }
+  return e.select(e.finiteNonzero(y), r, y);
+}
+
+/// f64 SFU form of div/rcp/sqrt/rsqrt (Table 2) with Newton refinement.
+static Value sfuF64(Emitter &e, StringRef fn, ValueRange in, int steps) {
+  Type f64 = e.b.getF64Type();
+  Value x = in[0];
+  if (fn == "rcp")
+    return rcpF64(e, x, steps);
+  if (fn == "rsqrt")
+    return rsqrtF64(e, x, steps);
+  if (fn == "div") {
+    Value r = rcpF64(e, in[1], steps);
+    Value q = e.mul(x, r);
+    if (steps == 0)
+      return q;
+    // One residual correction: q += r (x - y q).
+    Value fixed = e.fma(e.fma(e.neg(in[1]), q, x), r, q);
+    Value ok = arith::AndIOp::create(e.b, e.loc, e.finiteNonzero(r),
+                                     e.finiteNonzero(q));
+    return e.select(ok, fixed, q);
+  }
+  if (fn == "sqrt") {
+    if (steps == 0) // the paper's form: rcp of rsqrt
+      return e.intrinsic("llvm.nvvm.rcp.approx.ftz.d", f64,
+                         rsqrtF64(e, x, 0));
+    Value y = rsqrtF64(e, x, steps);
+    Value s = e.mul(x, y);
+    Value fixed =
+        e.fma(e.fma(e.neg(s), s, x), e.mul(y, e.cst(f64, 0.5)), s);
+    // sqrt(+-0) = +-0 and sqrt(inf) = inf: rsqrt is inf/0 there.
+    return e.select(e.finiteNonzero(y), fixed, x);
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Precise forms.
+//===----------------------------------------------------------------------===//
+
+/// What nvcc emits without fast math.
+static Value precise(Emitter &e, StringRef fn, ValueRange in, Type type) {
+  bool f32 = type.isF32();
+  Value x = in[0];
+  auto rn = [&](StringRef base, Value v) {
+    return e.intrinsic((base + (f32 ? ".f" : ".d")).str(), type, v);
+  };
+  if (fn == "sin")
+    return math::SinOp::create(e.b, e.loc, x);
+  if (fn == "cos")
+    return math::CosOp::create(e.b, e.loc, x);
+  if (fn == "exp")
+    return math::ExpOp::create(e.b, e.loc, x);
+  if (fn == "log")
+    return math::LogOp::create(e.b, e.loc, x);
+  if (fn == "pow")
+    return math::PowFOp::create(e.b, e.loc, x, in[1]);
+  if (fn == "div")
+    return arith::DivFOp::create(e.b, e.loc, x, in[1]);
+  if (fn == "rcp")
+    return rn("llvm.nvvm.rcp.rn", x);
+  if (fn == "sqrt")
+    return rn("llvm.nvvm.sqrt.rn", x);
+  if (fn == "rsqrt") // Table 1/2: sqrt.rn then rcp.rn
+    return rn("llvm.nvvm.rcp.rn", rn("llvm.nvvm.sqrt.rn", x));
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns.
+//===----------------------------------------------------------------------===//
+
+/// Lowers a pinned function op to its SFU or precise form.
+struct LowerFunctionOp final : OpInterfaceRewritePattern<ApproxFunctionOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(ApproxFunctionOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Form> form = op.getForm();
+    if (!form)
+      return rewriter.notifyMatchFailure(op, "not pinned to a form");
+    Emitter e{rewriter, op->getLoc()};
+    StringRef fn = op.getFunctionName();
+    Type type = op->getResult(0).getType();
+    SmallVector<Value> in(op->getOperands());
+    Value result;
+    if (*form == Form::precise) {
+      result = precise(e, fn, in, type);
+    } else if (type.isF32()) {
+      result = sfuF32(e, fn, in, op->hasAttr("range_reduction"));
+    } else if (op->hasAttr("demote")) {
+      // cvt.rn.f32.f64, the f32 SFU form, cvt.f64.f32.
+      SmallVector<Value> narrow;
+      for (Value v : in)
+        narrow.push_back(
+            arith::TruncFOp::create(rewriter, op->getLoc(), e.b.getF32Type(), v));
+      result = arith::ExtFOp::create(
+          rewriter, op->getLoc(), type,
+          sfuF32(e, fn, narrow, op->hasAttr("range_reduction")));
+    } else {
+      auto steps = op->getAttrOfType<IntegerAttr>("newton_steps");
+      result = sfuF64(e, fn, in, steps ? steps.getInt() : 0);
+    }
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "no form for this function");
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// approx.knob -> `llvm.mlir.global external @name(default) {addr_space = 1}`
+/// (PTX `.visible .global .u32`), which cuModuleGetGlobal finds by name.
+struct LowerKnobOp final : OpRewritePattern<KnobOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(KnobOp op,
+                                PatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    rewriter.replaceOpWithNewOp<LLVM::GlobalOp>(
+        op, i32, /*isConstant=*/false, LLVM::Linkage::External, op.getSymName(),
+        rewriter.getI32IntegerAttr(op.getDefaultValue()), /*alignment=*/4,
+        /*addrSpace=*/1);
+    return success();
+  }
+};
+
+/// approx.knob_value -> load of the knob's global.
+struct LowerKnobValueOp final : OpRewritePattern<KnobValueOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(KnobValueOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    Value addr = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
+                                           op.getKnobAttr().getValue());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), addr);
+    return success();
+  }
+};
+
+/// approx.warp_slot -> special-register reads.
+struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpSlotOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    auto add = [&](Value a, Value b) {
+      return arith::AddIOp::create(rewriter, loc, a, b).getResult();
+    };
+    auto mul = [&](Value a, Value b) {
+      return arith::MulIOp::create(rewriter, loc, a, b).getResult();
+    };
+    auto c = [&](int32_t v) {
+      return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
+    };
+    if (op.getKind() == SlotKind::hw) {
+      rewriter.replaceOpWithNewOp<NVVM::WarpIdOp>(op, i32);
+      return success();
+    }
+    // Linear thread id in the block, and threads per block.
+    Value ntx = NVVM::BlockDimXOp::create(rewriter, loc, i32);
+    Value nty = NVVM::BlockDimYOp::create(rewriter, loc, i32);
+    Value ntz = NVVM::BlockDimZOp::create(rewriter, loc, i32);
+    Value tid = add(NVVM::ThreadIdXOp::create(rewriter, loc, i32),
+                    mul(ntx, add(NVVM::ThreadIdYOp::create(rewriter, loc, i32),
+                                 mul(nty, NVVM::ThreadIdZOp::create(
+                                              rewriter, loc, i32)))));
+    Value warpInBlock = arith::DivUIOp::create(rewriter, loc, tid, c(32));
+    if (op.getKind() == SlotKind::software) {
+      rewriter.replaceOp(op, warpInBlock);
+      return success();
+    }
+    // virtual: (linear block id * warps per block + warp in block) % nwarpid.
+    Value warpsPerBlock = arith::DivUIOp::create(
+        rewriter, loc, add(mul(ntx, mul(nty, ntz)), c(31)), c(32));
+    Value ncx = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value ncy = NVVM::GridDimYOp::create(rewriter, loc, i32);
+    Value block = add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
+                      mul(ncx, add(NVVM::BlockIdYOp::create(rewriter, loc, i32),
+                                   mul(ncy, NVVM::BlockIdZOp::create(
+                                                rewriter, loc, i32)))));
+    Value global = add(mul(block, warpsPerBlock), warpInBlock);
+    rewriter.replaceOpWithNewOp<arith::RemUIOp>(
+        op, global, NVVM::WarpDimOp::create(rewriter, loc, i32));
+    return success();
+  }
+};
+
+/// Plain math.sqrt -> sqrt.rn (see the pass description for why).
+struct LowerMathSqrt final : OpRewritePattern<math::SqrtOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::SqrtOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF64())
+      return rewriter.notifyMatchFailure(op, "not a scalar f32/f64");
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, type,
+        rewriter.getStringAttr(type.isF32() ? "llvm.nvvm.sqrt.rn.f"
+                                            : "llvm.nvvm.sqrt.rn.d"),
+        op.getOperand());
+    return success();
+  }
+};
+
+struct ConvertApproxToNVVMPass final
+    : public approx::impl::ConvertApproxToNVVMBase<ConvertApproxToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    // Unpinned ops cannot be lowered: say where, once each.
+    WalkResult unpinned = module.walk([](ApproxFunctionOp op) {
+      if (op.getForm())
+        return WalkResult::advance();
+      op->emitError("convert-approx-to-nvvm: '")
+          << op->getName()
+          << "' is tunable (no form); run approx-warp-split first";
+      return WalkResult::interrupt();
+    });
+    if (unpinned.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    patterns.add<LowerFunctionOp, LowerKnobOp, LowerKnobValueOp,
+                 LowerWarpSlotOp>(&getContext());
+    if (preciseSqrt)
+      patterns.add<LowerMathSqrt>(&getContext());
+    walkAndApplyPatterns(module, std::move(patterns));
+
+    module->removeAttr("approx.sites");
+    module->removeAttr("approx.slot");
+  }
+};
+
+} // namespace
