@@ -1,0 +1,39 @@
+# lit configuration for the approx compiler tests.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "approx"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "consumer"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.approx_obj_root, "test")
+
+config.substitutions.append(("%approx_src", config.approx_src_root))
+config.substitutions.append(("%libdevice", config.libdevice))
+config.substitutions.append(("%approx_obj", config.approx_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%ptxas", config.ptxas or "ptxas-not-found"))
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+# Keep the user's CUDA_PATH out of the tests: they use the build's toolkit.
+config.environment.pop("CUDA_PATH", None)
+tool_dirs = [config.approx_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["approx-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.approx_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Features: what of the CUDA toolkit the build found. Tests that need a part
+# say REQUIRES: and are reported UNSUPPORTED (and counted) without it.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+if config.libdevice and os.path.exists(config.libdevice):
+    config.available_features.add("libdevice")
+if os.getuid() == 0:
+    config.available_features.add("root")
