@@ -1,0 +1,67 @@
+//===- OccupancyTest.cpp - The occupancy bound on λ -----------------------===//
+#include "approx/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+using namespace approx::rt;
+
+namespace {
+OccupancyParams params(int active, uint64_t threads, uint64_t grid, int sms,
+                       int64_t knobMax = 64, const char *slot = "hw") {
+  OccupancyParams p;
+  p.activeBlocksPerSM = active;
+  p.threadsPerBlock = threads;
+  p.gridBlocks = grid;
+  p.smCount = sms;
+  p.knobMax = knobMax;
+  p.slot = slot;
+  return p;
+}
+} // namespace
+
+TEST(Occupancy, FullOccupancyCappedByKnob) {
+  // 8 blocks of 256 threads = 64 warps per SM on a big grid.
+  OccupancyInfo o = computeOccupancy(params(8, 256, 100000, 132));
+  EXPECT_EQ(o.warpsPerBlock, 8);
+  EXPECT_EQ(o.residentWarpsPerSM, 64);
+  EXPECT_EQ(o.lambdaMax, 64);
+  o = computeOccupancy(params(8, 256, 100000, 132, /*knobMax=*/32));
+  EXPECT_EQ(o.lambdaMax, 32);
+}
+
+TEST(Occupancy, RegisterLimitedOccupancy) {
+  // The paper's cutcp case: occupancy 0.75 -> 48 warps.
+  OccupancyInfo o = computeOccupancy(params(6, 256, 100000, 132));
+  EXPECT_EQ(o.residentWarpsPerSM, 48);
+  EXPECT_EQ(o.lambdaMax, 48);
+}
+
+TEST(Occupancy, PartialWarpsRoundUp) {
+  OccupancyInfo o = computeOccupancy(params(10, 100, 100000, 132));
+  EXPECT_EQ(o.warpsPerBlock, 4);
+  EXPECT_EQ(o.lambdaMax, 40);
+}
+
+TEST(Occupancy, SmallGridBoundsResidentBlocks) {
+  // 264 blocks over 132 SMs: at most 2 resident per SM.
+  OccupancyInfo o = computeOccupancy(params(8, 256, 264, 132));
+  EXPECT_EQ(o.residentBlocksPerSM, 2);
+  EXPECT_EQ(o.lambdaMax, 16);
+  // 133 blocks: some SM holds 2.
+  o = computeOccupancy(params(8, 256, 133, 132));
+  EXPECT_EQ(o.residentBlocksPerSM, 2);
+  // gridBlocks 0: no grid bound.
+  o = computeOccupancy(params(8, 256, 0, 132));
+  EXPECT_EQ(o.lambdaMax, 64);
+}
+
+TEST(Occupancy, SoftwareSlotIsWarpsPerBlock) {
+  OccupancyInfo o = computeOccupancy(params(8, 256, 100000, 132, 64,
+                                            "software"));
+  EXPECT_EQ(o.lambdaMax, 8);
+}
+
+TEST(Occupancy, ZeroActiveBlocks) {
+  OccupancyInfo o = computeOccupancy(params(0, 1024, 1000, 132));
+  EXPECT_EQ(o.lambdaMax, 0);
+}

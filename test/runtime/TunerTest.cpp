@@ -1,0 +1,224 @@
+//===- TunerTest.cpp - SMP / HEU / OMG over recorded and synthetic curves -===//
+#include "approx/runtime/Tuner.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace approx::rt;
+
+namespace {
+
+/// T falls linearly from 10 to 4 ms, E rises as emax*(λ/lmax)^p.
+CurveEvaluator powerCurve(int64_t lmax, double emax, double p) {
+  std::vector<double> t, e;
+  for (int64_t l = 0; l <= lmax; ++l) {
+    t.push_back(10.0 - 6.0 * double(l) / double(lmax));
+    e.push_back(emax * std::pow(double(l) / double(lmax), p));
+  }
+  return CurveEvaluator(t, e);
+}
+
+/// The largest λ meeting `bound` on the curve (brute force).
+int64_t bestLambda(CurveEvaluator &c, double bound) {
+  int64_t best = 0;
+  for (int64_t l = 0; l <= c.lambdaMax(); ++l)
+    if (c.evaluate(l)->error <= bound)
+      best = l;
+  return best;
+}
+
+TuneOptions absQoS(double q) {
+  TuneOptions o;
+  o.qos = QoS::absolute(q);
+  return o;
+}
+
+} // namespace
+
+TEST(Tuner, QoSBound) {
+  EXPECT_DOUBLE_EQ(QoS::ratio(0.8).bound(0.3), 0.24);
+  EXPECT_DOUBLE_EQ(QoS::absolute(1e-5).bound(0.3), 1e-5);
+  EXPECT_FALSE(QoS::absolute(-1).validate().isOk());
+  EXPECT_FALSE(QoS::ratio(NAN).validate().isOk());
+}
+
+TEST(Tuner, ParseMethod) {
+  EXPECT_EQ(*parseTuneMethod("HEU"), TuneMethod::Heu);
+  EXPECT_EQ(*parseTuneMethod("smp"), TuneMethod::Smp);
+  EXPECT_EQ(*parseTuneMethod("omg"), TuneMethod::Omg);
+  EXPECT_FALSE(parseTuneMethod("newton").isOk());
+}
+
+TEST(Tuner, LinearCurveAllMethodsAgree) {
+  // E = 1e-5 * λ/64: QoS 0.85e-5 -> λ* = 54.
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+    CurveEvaluator c = powerCurve(64, 1e-5, 1.0);
+    Expected<TuneResult> r = tune(c, m, absQoS(0.85e-5));
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    EXPECT_EQ(r->lambda, 54) << tuneMethodName(m);
+    EXPECT_TRUE(r->satisfied);
+    EXPECT_LE(r->error, 0.85e-5);
+    EXPECT_EQ(r->baseTimeMs, 10.0);
+    EXPECT_EQ(r->lambdaMax, 64);
+    EXPECT_EQ(size_t(r->runs), r->trace.size());
+    EXPECT_EQ(r->trace.front().lambda, 0);
+  }
+}
+
+TEST(Tuner, RunCounts) {
+  CurveEvaluator c1 = powerCurve(64, 1e-5, 1.0);
+  EXPECT_EQ(tune(c1, TuneMethod::Omg, absQoS(0.85e-5))->runs, 65);
+  CurveEvaluator c2 = powerCurve(64, 1e-5, 1.0);
+  // SMP: 0, then 64 down to 54.
+  EXPECT_EQ(tune(c2, TuneMethod::Smp, absQoS(0.85e-5))->runs, 1 + 11);
+  CurveEvaluator c3 = powerCurve(64, 1e-5, 1.0);
+  Expected<TuneResult> h = tune(c3, TuneMethod::Heu, absQoS(0.85e-5));
+  // 0, 64, the line's point (54) and its neighbour (55) proving it is last.
+  EXPECT_LE(h->runs, 4);
+}
+
+TEST(Tuner, QoSRatioUsesSfuError) {
+  CurveEvaluator c = powerCurve(48, 0.3, 1.0);
+  TuneOptions o;
+  o.qos = QoS::ratio(0.8);
+  Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_DOUBLE_EQ(r->sfuError, 0.3);
+  EXPECT_DOUBLE_EQ(r->qosBound, 0.24);
+  EXPECT_EQ(r->lambda, 38); // 0.3*38/48 = 0.2375 <= 0.24 < 0.24375
+}
+
+TEST(Tuner, SfuAlreadyMeetsQoS) {
+  // §6: HEU returns λmax at once when the pure-SFU error is acceptable.
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu}) {
+    CurveEvaluator c = powerCurve(64, 1e-7, 1.0);
+    Expected<TuneResult> r = tune(c, m, absQoS(1e-5));
+    ASSERT_TRUE(r.isOk());
+    EXPECT_EQ(r->lambda, 64);
+    EXPECT_EQ(r->runs, 2);
+  }
+}
+
+TEST(Tuner, ZeroQoSGivesPrecise) {
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+    CurveEvaluator c = powerCurve(16, 1e-3, 1.0);
+    Expected<TuneResult> r = tune(c, m, absQoS(0.0));
+    ASSERT_TRUE(r.isOk());
+    EXPECT_EQ(r->lambda, 0) << tuneMethodName(m);
+    EXPECT_TRUE(r->satisfied);
+  }
+}
+
+TEST(Tuner, LambdaMaxZero) {
+  CurveEvaluator c({5.0}, {0.0});
+  Expected<TuneResult> r = tune(c, TuneMethod::Heu, absQoS(1.0));
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->lambda, 0);
+  EXPECT_EQ(r->runs, 1);
+}
+
+TEST(Tuner, ConvexAndConcaveCurvesHeuExactOnMonotone) {
+  for (double p : {0.3, 0.5, 1.0, 2.0, 4.0}) {
+    for (double frac : {0.05, 0.3, 0.5, 0.8, 0.99}) {
+      CurveEvaluator ref = powerCurve(64, 1.0, p);
+      int64_t want = bestLambda(ref, frac);
+      CurveEvaluator c = powerCurve(64, 1.0, p);
+      Expected<TuneResult> r = tune(c, TuneMethod::Heu, absQoS(frac));
+      ASSERT_TRUE(r.isOk());
+      EXPECT_EQ(r->lambda, want) << "p=" << p << " q=" << frac;
+      EXPECT_LE(r->error, frac);
+    }
+  }
+}
+
+TEST(Tuner, RecordedJaggedCurve) {
+  // A recorded non-smooth E (like NBO/CFD/BIF in the paper's Figure 4):
+  // a bump above the QoS at λ=20 and a dip below it at λ=40.
+  std::vector<double> t, e;
+  for (int l = 0; l <= 48; ++l) {
+    t.push_back(8.0 - 0.1 * l);
+    double v = 0.01 * l;
+    if (l == 20)
+      v = 0.5;
+    if (l == 40)
+      v = 0.1;
+    e.push_back(v);
+  }
+  double q = 0.25;
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+    CurveEvaluator c(t, e);
+    Expected<TuneResult> r = tune(c, m, absQoS(q));
+    ASSERT_TRUE(r.isOk());
+    EXPECT_LE(r->error, q) << tuneMethodName(m);
+    EXPECT_TRUE(r->satisfied);
+  }
+  CurveEvaluator c(t, e);
+  Expected<TuneResult> omg = tune(c, TuneMethod::Omg, absQoS(q));
+  EXPECT_EQ(omg->lambda, 40); // the fastest feasible point is the dip
+  EXPECT_EQ(omg->maxFeasibleLambda, 40);
+  CurveEvaluator c2(t, e);
+  EXPECT_EQ(tune(c2, TuneMethod::Smp, absQoS(q))->lambda, 40);
+}
+
+TEST(Tuner, HeuToleranceTriggersSafetyWalk) {
+  // With a 10% tolerance HEU may stop on a point slightly above the QoS;
+  // the safety walk then steps down until E <= QoS.
+  std::vector<double> t, e;
+  for (int l = 0; l <= 64; ++l) {
+    t.push_back(10.0 - 0.1 * l);
+    e.push_back(l <= 30 ? 0.01 * l : 0.3 + 0.05 * (l - 30));
+  }
+  TuneOptions o = absQoS(0.32);
+  o.heuTolerance = 0.1;
+  CurveEvaluator c(t, e);
+  Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_LE(r->error, 0.32);
+  EXPECT_TRUE(r->satisfied);
+}
+
+TEST(Tuner, RandomNoisyCurvesAlwaysMeetQoS) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(0, 1);
+  double heuRuns = 0;
+  int trials = 500;
+  for (int trial = 0; trial < trials; ++trial) {
+    int64_t lmax = 8 + int64_t(u(rng) * 56);
+    std::vector<double> t, e;
+    double p = 0.5 + 2 * u(rng), noise = 0.05 * u(rng);
+    for (int64_t l = 0; l <= lmax; ++l) {
+      t.push_back(10 - 5 * double(l) / lmax + 0.05 * u(rng));
+      double base = std::pow(double(l) / lmax, p);
+      e.push_back(l == 0 ? 0 : std::max(0.0, base + noise * (u(rng) - 0.5)));
+    }
+    TuneOptions o;
+    o.qos = QoS::ratio(0.1 + 0.8 * u(rng));
+    for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+      CurveEvaluator c(t, e);
+      Expected<TuneResult> r = tune(c, m, o);
+      ASSERT_TRUE(r.isOk());
+      ASSERT_LE(r->error, r->qosBound) << tuneMethodName(m) << " " << trial;
+      ASSERT_LE(r->lambda, lmax);
+      if (m == TuneMethod::Heu)
+        heuRuns += r->runs;
+    }
+  }
+  // Smooth-ish curves: HEU stays cheap on average.
+  EXPECT_LT(heuRuns / trials, 8.0);
+}
+
+TEST(Tuner, EvaluatorErrorsPropagate) {
+  CurveEvaluator c({1, 2}, {0, 1}, /*lambdaMax=*/5); // curve too short
+  Expected<TuneResult> r = tune(c, TuneMethod::Smp, absQoS(0.5));
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().code(), StatusCode::OutOfRange);
+  EXPECT_NE(r.status().message().find("SMP at lambda 5"), std::string::npos);
+}
+
+TEST(Tuner, EvaluatesEachLambdaOnce) {
+  CurveEvaluator c = powerCurve(64, 1.0, 1.0);
+  Expected<TuneResult> r = tune(c, TuneMethod::Heu, absQoS(0.5));
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(c.calls(), r->runs);
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# run-gpu-tests.sh - build the runtime-only configuration and run the GPU
+# tests, then compute-sanitizer memcheck (leak check) over one GPU test run.
+#
+# Meant for a machine with a CUDA driver and nvcc/cmake but no MLIR (the lent
+# GPU). nlohmann-json / GoogleTest come from the system or from .carry/
+# (.carry/include/nlohmann, .carry/googletest). Logs go to $OUT (or
+# $BUILD/out). Exit status: nonzero if any step failed.
+set -u -o pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/out}
+mkdir -p "$OUT"
+status=0
+step() { echo; echo "=== $*"; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 |
+  tee "$OUT/device.txt"
+date -u +%Y-%m-%dT%H:%M:%SZ | tee -a "$OUT/device.txt"
+
+step "configure + build (APPROX_ENABLE_COMPILER=OFF)"
+cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
+  -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 ||
+  { cat "$OUT/configure.log"; exit 2; }
+cmake --build "$BUILD" -j 16 >"$OUT/build.log" 2>&1 ||
+  { tail -50 "$OUT/build.log"; exit 2; }
+echo ok
+
+step "ctest (all labels)"
+ctest --test-dir "$BUILD" --output-on-failure -j 1 -V 2>&1 |
+  tee "$OUT/ctest.log" | grep -E "^[0-9]+: (SKIPPED|device|lambda|occupancy|elements|free|bad PTX|huge|  lambda|HEU|SMP|OMG)|Test +#|tests passed|FAILED|Failure|Expected|Which is|Value of|error" || true
+grep -q "100% tests passed" "$OUT/ctest.log" || status=1
+
+step "compute-sanitizer memcheck --leak-check full (Errors, Leaks, Precise, Sfu; the API errors the Errors tests provoke on purpose are not reported)"
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --leak-check full --report-api-errors no --error-exitcode 3 \
+    "$BUILD/test/runtime/approx-runtime-gputests" \
+    --gtest_filter='Errors.*:Leaks.*:Precise.*:Sfu.*' >"$OUT/memcheck.log" 2>&1
+  rc=$?
+  grep -E "ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED|tests ran" "$OUT/memcheck.log"
+  [ $rc -eq 0 ] || { echo "memcheck rc=$rc"; status=1; }
+else
+  echo "compute-sanitizer not found"; status=1
+fi
+exit $status
