@@ -1,0 +1,3 @@
+gpu.module @m {
+  gpu.func @k(%x: f32) kernel {
+    %y = math.sin %x : f32
