@@ -65,6 +65,17 @@ LogicalResult mlir::approx::detail::verifyFunctionOp(Operation *op) {
     return op->emitOpError("operand type ")
            << type << " is not supported: approx functions take f32 or f64";
 
+  // Each option belongs to one family; on another op nothing would honour it.
+  if (op->hasAttr("newton_steps") && !hasNativeF64SfuForm(fn))
+    return op->emitOpError(
+        "'newton_steps' applies to div, rcp, sqrt and rsqrt only");
+  if (op->hasAttr("range_reduction") && fn != "sin" && fn != "cos")
+    return op->emitOpError("'range_reduction' applies to sin and cos only");
+  if (op->hasAttr("demote") && hasNativeF64SfuForm(fn))
+    return op->emitOpError("'demote' applies to sin, cos, exp, log and pow "
+                           "only: f64 ")
+           << fn << " has a native SFU form";
+
   if (op->hasAttr("demote")) {
     if (!type.isF64())
       return op->emitOpError(
