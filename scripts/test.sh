@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# README command 2 (and CI): install what is missing, build, then run the
+# whole test suite: lit + FileCheck compiler tests, then the ctest unit tests
+# (GPU-labelled tests skip with a reason where no GPU is present).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+approx_install_deps || exit 1
+approx_build || exit 1
+
+status=0
+echo "== lit: compiler tests =="
+/usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
+echo "== ctest: unit tests =="
+ctest --test-dir "$BUILD_DIR" --output-on-failure || status=1
+exit $status
