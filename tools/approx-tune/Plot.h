@@ -1,0 +1,44 @@
+//===- Plot.h - SVG of the T(λ) / E(λ) trade-off curves ---------*- C++ -*-===//
+//
+// Draws the paper's Figure 4/6 shape with no dependencies: normalized time
+// T(λ)/T(0) (black, left axis) and error E(λ) (red, right axis) over λ, the
+// QoS bound (magenta), the occupancy bound λmax (green, dashed) and each
+// tuner's λ* (labelled markers).
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_TUNE_PLOT_H
+#define APPROX_TUNE_PLOT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace approx::tune {
+
+struct PlotPoint {
+  int64_t lambda;
+  double timeMs;
+  double error;
+};
+
+struct PlotMarker {
+  std::string label; ///< e.g. "HEU λ*=44 (5 runs)"
+  int64_t lambda;
+  double error;
+};
+
+struct PlotData {
+  std::string title;
+  std::vector<PlotPoint> curve; ///< sorted by λ, λ=0 first
+  double qosBound = -1;         ///< < 0: not drawn
+  int64_t lambdaMax = -1;
+  int64_t knobMax = -1;
+  std::vector<PlotMarker> markers;
+};
+
+/// Returns the SVG document.
+std::string renderTradeoffSvg(const PlotData &d);
+
+} // namespace approx::tune
+
+#endif // APPROX_TUNE_PLOT_H
