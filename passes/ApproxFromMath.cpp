@@ -93,7 +93,7 @@ void ApproxFromMathPass::runOnOperation() {
   }
   if (newtonSteps > 3) {
     module.emitError("approx-from-math: newton-steps=")
-        << newtonSteps << " is out of range [0, 3]";
+        << static_cast<unsigned>(newtonSteps) << " is out of range [0, 3]";
     return signalPassFailure();
   }
   if (knob.empty()) {
@@ -183,7 +183,7 @@ void ApproxFromMathPass::runOnOperation() {
   if (!existing) {
     if (knobMax < 1 || knobMax > std::numeric_limits<int32_t>::max()) {
       module.emitError("approx-from-math: knob-max=")
-          << knobMax << " is out of range [1, 2^31-1]";
+          << static_cast<int64_t>(knobMax) << " is out of range [1, 2^31-1]";
       return signalPassFailure();
     }
     b.setInsertionPointToStart(module.getBody());
