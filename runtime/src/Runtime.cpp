@@ -271,8 +271,11 @@ OccupancyInfo computeOccupancy(const OccupancyParams &p) {
   }
   o.residentBlocksPerSM = int(resident);
   o.residentWarpsPerSM = int(resident * uint64_t(o.warpsPerBlock));
-  int64_t bound = p.slot == "software" ? int64_t(o.warpsPerBlock)
-                                       : int64_t(o.residentWarpsPerSM);
+  int64_t bound = int64_t(o.residentWarpsPerSM);
+  if (p.slot == "software")
+    bound = int64_t(o.warpsPerBlock);
+  else if (p.slot == "virtual")
+    bound = p.maxWarpsPerSM > 0 ? int64_t(p.maxWarpsPerSM) : p.knobMax;
   o.lambdaMax = std::max<int64_t>(0, std::min(bound, p.knobMax));
   return o;
 }
@@ -577,6 +580,8 @@ Expected<OccupancyInfo> Module::occupancy(const std::string &kernel,
   p.gridBlocks = cfg.grid.total();
   p.smCount = ctx_->device().smCount;
   p.warpSize = ctx_->device().warpSize;
+  p.maxWarpsPerSM =
+      ctx_->device().maxThreadsPerSM / std::max(1, ctx_->device().warpSize);
   p.knobMax = kn->max;
   p.slot = manifest_.slot;
   OccupancyInfo o = computeOccupancy(p);

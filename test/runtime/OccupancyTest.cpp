@@ -65,3 +65,13 @@ TEST(Occupancy, ZeroActiveBlocks) {
   OccupancyInfo o = computeOccupancy(params(0, 1024, 1000, 132));
   EXPECT_EQ(o.lambdaMax, 0);
 }
+
+TEST(Occupancy, VirtualSlotSpansAllWarpSlots) {
+  // slot=virtual: id = global warp index mod %nwarpid, so every slot id
+  // occurs whatever the occupancy.
+  OccupancyParams p = params(2, 256, 100000, 132, 64, "virtual");
+  p.maxWarpsPerSM = 64;
+  EXPECT_EQ(computeOccupancy(p).lambdaMax, 64);
+  p.knobMax = 48;
+  EXPECT_EQ(computeOccupancy(p).lambdaMax, 48);
+}

@@ -145,6 +145,7 @@ struct OccupancyParams {
   uint64_t gridBlocks = 0; ///< 0: do not bound by the grid.
   int smCount = 0;
   int warpSize = 32;
+  int maxWarpsPerSM = 0; ///< device warp slots per SM (0: unknown).
   int64_t knobMax = 64;
   std::string slot = "hw"; ///< manifest "slot".
 };
@@ -160,8 +161,11 @@ struct OccupancyInfo {
 };
 
 /// λmax: the warps that can be resident in one SM for this launch (the
-/// paper's green line); λ past it changes nothing. For slot "software" the
-/// id is the warp index inside the CTA, so the bound is warps per block.
+/// paper's green line); λ past it changes nothing (slot "hw"). For slot
+/// "software" the id is the warp index inside the CTA, so the bound is warps
+/// per block. For slot "virtual" the id is (global warp index) mod %nwarpid,
+/// spread over all warp slots whatever the occupancy, so the bound is the
+/// device's warp slots per SM. Always capped by the knob's max.
 OccupancyInfo computeOccupancy(const OccupancyParams &p);
 
 /// A loaded PTX/cubin with its manifest.
