@@ -423,7 +423,9 @@ Manifest parseOrThrow(const json &root) {
       std::string path = "sites[" + std::to_string(i) + "]";
       const json &s = sites[i];
       SiteInfo site;
-      site.kernel = getOptString(s, path, "kernel", "");
+      // "kernel" (docs/manifest.md) or "function" (what approx-opt writes).
+      site.kernel = getOptString(s, path, "kernel",
+                                 getOptString(s, path, "function", ""));
       site.op = getOptString(s, path, "op", "");
       site.type = getOptString(s, path, "type", "");
       site.knob = getOptString(s, path, "knob", "");
@@ -431,6 +433,7 @@ Manifest parseOrThrow(const json &root) {
       site.rangeReduction = getOptBool(s, path, "range_reduction", false);
       site.newtonSteps = getOptInt(s, path, "newton_steps", 0);
       site.demoteToF32 = getOptBool(s, path, "demote_to_f32", false);
+      site.sfuForm = getOptBool(s, path, "sfu_form", true);
       m.sites.push_back(site);
     }
   }

@@ -74,6 +74,7 @@ struct SiteInfo {
   bool rangeReduction = false;
   int64_t newtonSteps = 0;
   bool demoteToF32 = false;
+  bool sfuForm = true; ///< false: the op has no SFU form (stays precise).
 };
 
 struct Manifest {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# run-accuracy.sh - measure every op/form/rung approx-opt emits (GPU).
+#
+#   bench/accuracy/run-accuracy.sh [KERNELS_DIR]
+#
+# KERNELS_DIR holds the modules of gen-kernels.py (default
+# build/accuracy-kernels: run `bench/accuracy/gen-kernels.py
+# build/bin/approx-opt build/accuracy-kernels` first, where MLIR exists).
+# Prints a markdown table; writes $OUT/accuracy.{md,json}.
+set -u -o pipefail
+cd "$(dirname "$0")/../.."
+DIR=${1:-build/accuracy-kernels}
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/accuracy-out}
+mkdir -p "$OUT"
+if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ]; then
+  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
+fi
+nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 -Xcompiler -fopenmp \
+  bench/accuracy/approx-accuracy.cu -Iruntime/include \
+  "$BUILD/runtime/libapprox_runtime.a" -ldl -o "$BUILD/approx-accuracy" ||
+  exit 2
+echo "=== approx-accuracy $DIR $*"
+time "$BUILD/approx-accuracy" "$DIR" --json "$OUT/accuracy.json" "${@:2}" |
+  tee "$OUT/accuracy.md"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# run-bench.sh - benchmark the examples on the GPU (not a test).
+#
+#   bench/run-bench.sh [EXAMPLES_DIR]
+#
+# EXAMPLES_DIR holds approx-opt's NAME.ptx + NAME.manifest.json for
+# box_muller, black_scholes and coulomb_f64 (default build/examples; on a
+# machine without MLIR, generate them elsewhere and carry them). Builds the
+# runtime (runtime-only configure) if $BUILD lacks it, then:
+#   1. approx-bench: compiler kernels vs hand-written CUDA (bench/handwritten.cuh),
+#      ratios at lambda=0 and lambda_max, SFU speedups, tuner cost at
+#      QoS_ratio 0.8 (HEU, SMP, OMG);
+#   2. approx-tune --method all on each example: tables, JSON and SVG plots.
+# Results go to $OUT (default $BUILD/bench-out).
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+EX=${1:-build/examples}
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/bench-out}
+mkdir -p "$OUT/tune"
+if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ] || [ ! -x "$BUILD/bin/approx-tune" ]; then
+  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
+fi
+nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 bench/approx-bench.cu \
+  -Iruntime/include "$BUILD/runtime/libapprox_runtime.a" -ldl \
+  -o "$BUILD/approx-bench" || exit 2
+status=0
+echo "=== approx-bench $EX"
+"$BUILD/approx-bench" "$EX" --reps 20 --json "$OUT/bench.json" |
+  tee "$OUT/bench.md" || status=1
+
+T="$BUILD/bin/approx-tune"
+tune() { # name, args...
+  local name=$1; shift
+  echo "=== approx-tune $name"
+  "$T" "$EX/$name.manifest.json" --method all --qos-ratio 0.8 --reps 20 \
+    --quiet --json "$OUT/tune/$name.json" --svg "$OUT/tune/$name.svg" "$@" ||
+    status=1
+}
+tune box_muller --inout 0=uniform:1e-7:1 --size 16777216 --scalar 1=16 \
+  --scalar 2=1048576 --grid 4096 --block 256
+tune black_scholes --input 2=uniform:5:30 --input 3=uniform:1:100 \
+  --input 4=uniform:0.25:10 --scalar 5=0.02 --scalar 6=0.30 --scalar 7=size \
+  --size 16777216
+tune coulomb_f64 --shape 0=2048x4 --shape 1=262144x3 --shape 2=262144 \
+  --input 0=uniform:0:64 --input 1=uniform:0:64 --scalar 3=2048 \
+  --scalar 4=262144 --grid 1024 --block 256
+exit $status
