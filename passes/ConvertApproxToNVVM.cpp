@@ -24,7 +24,9 @@ using namespace mlir::approx;
 
 namespace {
 
-/// Small builder helpers over one location.
+/// Small builder helpers over one location. Callers build operands into
+/// locals first: C++ leaves the evaluation order of arguments unspecified, and
+/// nested calls would make the order of the emitted IR compiler-dependent.
 struct Emitter {
   OpBuilder &b;
   Location loc;
@@ -70,21 +72,26 @@ static Value sfuF32(Emitter &e, StringRef fn, ValueRange in,
   if ((fn == "sin" || fn == "cos") && rangeReduction) {
     // x - k*2pi with k = rint(x/2pi); 2pi split in two f32 constants so that
     // k*2pi_hi (8 significant bits) is exact for |k| < 2^16 (Cody-Waite).
-    Value k = math::RoundEvenOp::create(
-        e.b, e.loc, e.mul(x, e.cst(f32, 0.15915494309189535)));
-    x = e.fma(e.neg(k), e.cst(f32, 6.28125), x);
-    x = e.fma(e.neg(k), e.cst(f32, 1.9353071795864769e-3), x);
+    Value invTwoPi = e.cst(f32, 0.15915494309189535);
+    Value twoPiHi = e.cst(f32, 6.28125);
+    Value twoPiLo = e.cst(f32, 1.9353071795864769e-3);
+    Value k = math::RoundEvenOp::create(e.b, e.loc, e.mul(x, invTwoPi));
+    Value negK = e.neg(k);
+    x = e.fma(negK, twoPiHi, x);
+    x = e.fma(negK, twoPiLo, x);
   }
   if (fn == "sin")
     return e.intrinsic("llvm.nvvm.sin.approx.ftz.f", f32, x);
   if (fn == "cos")
     return e.intrinsic("llvm.nvvm.cos.approx.ftz.f", f32, x);
-  if (fn == "exp") // mul by log2(e) = 0f3FB8AA3B, then ex2
-    return e.intrinsic("llvm.nvvm.ex2.approx.ftz.f32", f32,
-                       e.mul(x, e.cst(f32, 1.4426950408889634)));
-  if (fn == "log") // lg2, then mul by ln(2) = 0f3F317218
-    return e.mul(e.intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32, x),
-                 e.cst(f32, 0.69314718055994531));
+  if (fn == "exp") { // mul by log2(e) = 0f3FB8AA3B, then ex2
+    Value log2e = e.cst(f32, 1.4426950408889634);
+    return e.intrinsic("llvm.nvvm.ex2.approx.ftz.f32", f32, e.mul(x, log2e));
+  }
+  if (fn == "log") { // lg2, then mul by ln(2) = 0f3F317218
+    Value ln2 = e.cst(f32, 0.69314718055994531);
+    return e.mul(e.intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32, x), ln2);
+  }
   if (fn == "pow")
     return e.intrinsic(
         "llvm.nvvm.ex2.approx.ftz.f32", f32,
@@ -106,10 +113,15 @@ static Value rcpF64(Emitter &e, Value x, int steps) {
   Value y = e.intrinsic("llvm.nvvm.rcp.approx.ftz.d", f64, x);
   if (steps == 0)
     return y;
+  Value one = e.cst(f64, 1.0);
+  Value negX = e.neg(x);
   Value r = y;
-  for (int i = 0; i < steps; ++i)
-    r = e.fma(r, e.fma(e.neg(x), r, e.cst(f64, 1.0)), r);
-  return e.select(e.finiteNonzero(y), r, y); // 0 and inf need no step
+  for (int i = 0; i < steps; ++i) {
+    Value err = e.fma(negX, r, one);
+    r = e.fma(r, err, r);
+  }
+  Value ok = e.finiteNonzero(y);
+  return e.select(ok, r, y); // 0 and inf need no step
 }
 
 /// rsqrt.approx.ftz.f64 with `steps` Newton steps y += y/2 (1 - x y^2).
@@ -118,12 +130,18 @@ static Value rsqrtF64(Emitter &e, Value x, int steps) {
   Value y = e.intrinsic("llvm.nvvm.rsqrt.approx.ftz.d", f64, x);
   if (steps == 0)
     return y;
+  Value one = e.cst(f64, 1.0);
+  Value half = e.cst(f64, 0.5);
+  Value negX = e.neg(x);
   Value r = y;
   for (int i = 0; i < steps; ++i) {
-    Value err = e.fma(e.neg(x), e.mul(r, r), e.cst(f64, 1.0));
-    r = e.fma(e.mul(r, e.cst(f64, 0.5)), err, r);
+    Value rr = e.mul(r, r);
+    Value err = e.fma(negX, rr, one);
+    Value halfR = e.mul(r, half);
+    r = e.fma(halfR, err, r);
   }
-  return e.select(e.finiteNonzero(y), r, y);
+  Value ok = e.finiteNonzero(y);
+  return e.select(ok, r, y);
 }
 
 /// f64 SFU form of div/rcp/sqrt/rsqrt (Table 2) with Newton refinement.
@@ -140,9 +158,12 @@ static Value sfuF64(Emitter &e, StringRef fn, ValueRange in, int steps) {
     if (steps == 0)
       return q;
     // One residual correction: q += r (x - y q).
-    Value fixed = e.fma(e.fma(e.neg(in[1]), q, x), r, q);
-    Value ok = arith::AndIOp::create(e.b, e.loc, e.finiteNonzero(r),
-                                     e.finiteNonzero(q));
+    Value negY = e.neg(in[1]);
+    Value residual = e.fma(negY, q, x);
+    Value fixed = e.fma(residual, r, q);
+    Value rOk = e.finiteNonzero(r);
+    Value qOk = e.finiteNonzero(q);
+    Value ok = arith::AndIOp::create(e.b, e.loc, rOk, qOk);
     return e.select(ok, fixed, q);
   }
   if (fn == "sqrt") {
@@ -151,10 +172,17 @@ static Value sfuF64(Emitter &e, StringRef fn, ValueRange in, int steps) {
                          rsqrtF64(e, x, 0));
     Value y = rsqrtF64(e, x, steps);
     Value s = e.mul(x, y);
-    Value fixed =
-        e.fma(e.fma(e.neg(s), s, x), e.mul(y, e.cst(f64, 0.5)), s);
-    // sqrt(+-0) = +-0 and sqrt(inf) = inf: rsqrt is inf/0 there.
-    return e.select(e.finiteNonzero(y), fixed, x);
+    Value negS = e.neg(s);
+    Value residual = e.fma(negS, s, x);
+    Value halfY = e.mul(y, e.cst(f64, 0.5));
+    Value fixed = e.fma(residual, halfY, s);
+    // sqrt(+-0) = +-0 and sqrt(inf) = inf: rsqrt is inf/0 there, and x is
+    // the answer; for x < 0 (or NaN) rsqrt is NaN, and so is the answer.
+    Value yIsNaN =
+        arith::CmpFOp::create(e.b, e.loc, arith::CmpFPredicate::UNO, y, y);
+    Value special = e.select(yIsNaN, y, x);
+    Value ok = e.finiteNonzero(y);
+    return e.select(ok, fixed, special);
   }
   return {};
 }
@@ -282,30 +310,35 @@ struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
       return success();
     }
     // Linear thread id in the block, and threads per block.
+    // (Operands are built into locals: argument evaluation order is
+    // unspecified in C++, and the IR order must not depend on the compiler.)
     Value ntx = NVVM::BlockDimXOp::create(rewriter, loc, i32);
     Value nty = NVVM::BlockDimYOp::create(rewriter, loc, i32);
     Value ntz = NVVM::BlockDimZOp::create(rewriter, loc, i32);
-    Value tid = add(NVVM::ThreadIdXOp::create(rewriter, loc, i32),
-                    mul(ntx, add(NVVM::ThreadIdYOp::create(rewriter, loc, i32),
-                                 mul(nty, NVVM::ThreadIdZOp::create(
-                                              rewriter, loc, i32)))));
-    Value warpInBlock = arith::DivUIOp::create(rewriter, loc, tid, c(32));
+    Value tx = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value ty = NVVM::ThreadIdYOp::create(rewriter, loc, i32);
+    Value tz = NVVM::ThreadIdZOp::create(rewriter, loc, i32);
+    Value tid = add(tx, mul(ntx, add(ty, mul(nty, tz))));
+    Value c32 = c(32);
+    Value warpInBlock = arith::DivUIOp::create(rewriter, loc, tid, c32);
     if (op.getKind() == SlotKind::software) {
       rewriter.replaceOp(op, warpInBlock);
       return success();
     }
     // virtual: (linear block id * warps per block + warp in block) % nwarpid.
-    Value warpsPerBlock = arith::DivUIOp::create(
-        rewriter, loc, add(mul(ntx, mul(nty, ntz)), c(31)), c(32));
+    Value c31 = c(31);
+    Value threads = mul(ntx, mul(nty, ntz));
+    Value warpsPerBlock =
+        arith::DivUIOp::create(rewriter, loc, add(threads, c31), c32);
     Value ncx = NVVM::GridDimXOp::create(rewriter, loc, i32);
     Value ncy = NVVM::GridDimYOp::create(rewriter, loc, i32);
-    Value block = add(NVVM::BlockIdXOp::create(rewriter, loc, i32),
-                      mul(ncx, add(NVVM::BlockIdYOp::create(rewriter, loc, i32),
-                                   mul(ncy, NVVM::BlockIdZOp::create(
-                                                rewriter, loc, i32)))));
+    Value bx = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+    Value by = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+    Value bz = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+    Value block = add(bx, mul(ncx, add(by, mul(ncy, bz))));
     Value global = add(mul(block, warpsPerBlock), warpInBlock);
-    rewriter.replaceOpWithNewOp<arith::RemUIOp>(
-        op, global, NVVM::WarpDimOp::create(rewriter, loc, i32));
+    Value nwarpid = NVVM::WarpDimOp::create(rewriter, loc, i32);
+    rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, global, nwarpid);
     return success();
   }
 };
