@@ -150,26 +150,42 @@ Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
       finish(r, lo);
       return r;
     }
+    TunePoint prev = p0, last = pmax; // the two most recent points
     for (int step = 0; step < opts.heuMaxSteps && hi.lambda - lo.lambda > 1;
          ++step) {
-      // The line through lo and hi meets E = q at λ = root; λ is discrete,
-      // so take the last point before the root, but always move: every
-      // point strictly between lo and hi is still unmeasured.
-      double root = double(lo.lambda) + (q - lo.error) *
-                                            double(hi.lambda - lo.lambda) /
-                                            (hi.error - lo.error);
-      int64_t next = int64_t(std::floor(root));
+      // A line meets E = q at λ = root; λ is discrete, so take the last
+      // point before the root, but always move: every point strictly
+      // between lo and hi is still unmeasured. The paper's line joins the
+      // bracket ends (regula falsi); the secant variant joins the two most
+      // recent points, which converges faster on curved E(λ).
+      double root;
+      if (opts.heuSecant && last.error != prev.error) {
+        root = double(last.lambda) + (q - last.error) *
+                                         double(prev.lambda - last.lambda) /
+                                         (prev.error - last.error);
+        if (!(root > double(lo.lambda) && root < double(hi.lambda)))
+          root = double(lo.lambda) + (q - lo.error) *
+                                         double(hi.lambda - lo.lambda) /
+                                         (hi.error - lo.error);
+      } else {
+        root = double(lo.lambda) + (q - lo.error) *
+                                       double(hi.lambda - lo.lambda) /
+                                       (hi.error - lo.error);
+      }
+      int64_t next = std::isfinite(root) ? int64_t(std::floor(root))
+                                         : lo.lambda + 1;
       next = std::max(lo.lambda + 1, std::min(hi.lambda - 1, next));
       APPROX_ASSIGN_OR_RETURN(TunePoint p, s.at(next));
-      // "E(λ) equals the QoS" (within the tolerance): stop here.
-      if (std::fabs(p.error - q) <= opts.heuTolerance * q) {
+      prev = last;
+      last = p;
+      if (p.error <= q) {
         lo = p;
-        break;
-      }
-      if (p.error < q)
-        lo = p;
-      else
+        // "E(λ) equals the QoS": within the tolerance band below it.
+        if (p.error >= (1 - opts.heuTolerance) * q)
+          break;
+      } else {
         hi = p;
+      }
     }
     // Safety walk (§5.4): make sure the answer meets the QoS on this input,
     // walking down from the candidate.

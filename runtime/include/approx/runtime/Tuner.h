@@ -2,10 +2,12 @@
 //
 // The paper's §5.4 search for   max λ  s.t.  E(λ) <= QoS   (T falls with λ):
 //   SMP  walk down from λmax until E(λ) <= QoS;
-//   HEU  linear approach (regula falsi on E between a satisfied lower point
-//        and a violating upper point, starting from (0, 0) and λmax, each
-//        step measuring the last λ before the line's root), then a safety
-//        walk down so that E(λ*) <= QoS holds on the tuning input;
+//   HEU  linear approach: keep a satisfied lower point and a violating
+//        upper point, starting from (0, 0) and λmax; each step measures the
+//        last λ before the root of a line (through the two most recent
+//        points by default, or the bracket ends as in the paper), until E
+//        is within a tolerance below the QoS or the bracket closes; then a
+//        safety walk down so that E(λ*) <= QoS holds on the tuning input;
 //   OMG  exhaustive over [0, λmax], minimum T among points meeting the QoS.
 // Every method first measures λ=0 (the precise reference, T(0)); `runs`
 // counts distinct λ evaluated (each one a measured kernel execution),
@@ -86,11 +88,17 @@ struct TuneOptions {
   int64_t lambdaMax = -1;
   /// HEU: give up the linear phase after this many steps (then safety walk).
   int heuMaxSteps = 32;
-  /// HEU: a point with |E - QoS| <= tol * QoS counts as "E = QoS" and ends
-  /// the linear phase (the paper's stop rule). When such a point lies above
-  /// the QoS the safety walk steps down from it. 0: stop only on equality
-  /// or when lo and hi are adjacent (then lo is exact for monotone E).
-  double heuTolerance = 0;
+  /// HEU: a measured point with (1 - tol) * QoS <= E <= QoS counts as
+  /// "E = QoS" (the paper's stop rule) and ends the search. 0: stop only on
+  /// equality or when the bracket's ends are adjacent (then the answer is
+  /// exact for monotone E).
+  double heuTolerance = 0.02;
+  /// HEU: aim each step with the line through the two most recent points
+  /// (secant) instead of the paper's line through the bracket ends (regula
+  /// falsi, false). Measured E(λ) curves are concave on sm_90 (see
+  /// docs/benchmarks.md), where regula falsi approaches from above one step
+  /// at a time; the secant takes fewer runs. Same guarantee either way.
+  bool heuSecant = true;
   /// Called after each new evaluation (progress display).
   std::function<void(TuneMethod, const TunePoint &, int run)> onPoint;
 };
