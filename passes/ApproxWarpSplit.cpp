@@ -44,13 +44,34 @@ static Operation *anchorOf(Operation *op, Operation *fn) {
   return anchor;
 }
 
+/// Writes `loc` as `file:line:col`, with `(inlined at file:line:col)` for
+/// code that the inliner moved, for people reading the manifest.
+static void printSiteLoc(Location loc, raw_ostream &os) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  } else if (auto call = dyn_cast<CallSiteLoc>(loc)) {
+    printSiteLoc(call.getCallee(), os);
+    os << " (inlined at ";
+    printSiteLoc(call.getCaller(), os);
+    os << ")";
+  } else if (auto name = dyn_cast<NameLoc>(loc)) {
+    os << name.getName().getValue();
+  } else if (auto fused = dyn_cast<FusedLoc>(loc);
+             fused && !fused.getLocations().empty()) {
+    printSiteLoc(fused.getLocations().front(), os);
+  } else {
+    loc.print(os);
+  }
+}
+
 /// Describes a site for the manifest: function, type, knob, options, loc.
 static DictionaryAttr describeSite(ApproxFunctionOp op, StringRef function,
                                    bool sfu) {
   Builder b(op->getContext());
   std::string loc;
   llvm::raw_string_ostream os(loc);
-  op->getLoc().print(os);
+  printSiteLoc(op->getLoc(), os);
   auto steps = op->getAttrOfType<IntegerAttr>("newton_steps");
   NamedAttribute entries[] = {
       b.getNamedAttr("function", b.getStringAttr(function)),

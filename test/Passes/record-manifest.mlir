@@ -137,7 +137,7 @@ gpu.module @second {
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-warp-split{slot=software}),approx-record-manifest)' | FileCheck %s --check-prefix=E2E
 // E2E-LABEL: module attributes {approx.manifest = {e2e = {
 // E2E-SAME: knobs = ["lambda"], name = "e2e"
-// E2E-SAME: sites = [{demote_to_f32 = false, function = "e2e", knob = "lambda", loc = "loc(\22{{.*}}record-manifest.mlir\22:[[@LINE+12]]:10)", newton_steps = 1 : i64, op = "rcp", range_reduction = false, sfu_form = true, type = "f64"}]
+// E2E-SAME: sites = [{demote_to_f32 = false, function = "e2e", knob = "lambda", loc = "{{.*}}record-manifest.mlir:[[@LINE+12]]:10", newton_steps = 1 : i64, op = "rcp", range_reduction = false, sfu_form = true, type = "f64"}]
 // E2E-SAME: slot = "software"
 // E2E-LABEL: gpu.func @e2e
 // E2E: approx.warp_slot software

@@ -457,10 +457,10 @@ gpu.module @while_loop {
 // location; the slot source as approx.slot.
 // CHECK-LABEL: gpu.module @sites attributes
 // CHECK-SAME: approx.sites = [
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "loc(\22{{.*}}warp-split.mlir\22:[[@LINE+16]]:12)", newton_steps = 0 : i64, op = "sin", range_reduction = true, sfu_form = true, type = f32},
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "loc(\22{{.*}}warp-split.mlir\22:[[@LINE+16]]:12)", newton_steps = 2 : i64, op = "rsqrt", range_reduction = false, sfu_form = true, type = f64},
-// CHECK-SAME: {demote_to_f32 = true, function = "sites", knob = "lambda", loc = "loc(\22{{.*}}warp-split.mlir\22:[[@LINE+16]]:12)", newton_steps = 0 : i64, op = "log", range_reduction = false, sfu_form = true, type = f64},
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "loc(\22{{.*}}warp-split.mlir\22:[[@LINE+16]]:12)", newton_steps = 0 : i64, op = "cos", range_reduction = false, sfu_form = false, type = f64}]
+// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "sin", range_reduction = true, sfu_form = true, type = f32},
+// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 2 : i64, op = "rsqrt", range_reduction = false, sfu_form = true, type = f64},
+// CHECK-SAME: {demote_to_f32 = true, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "log", range_reduction = false, sfu_form = true, type = f64},
+// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "cos", range_reduction = false, sfu_form = false, type = f64}]
 // CHECK-SAME: approx.slot = "hw"
 // CHECK-NOT: form(sfu) : f64
 // VIRT-LABEL: gpu.module @sites attributes
