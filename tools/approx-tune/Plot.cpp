@@ -54,7 +54,7 @@ std::string fmtTick(double v) {
 } // namespace
 
 std::string renderTradeoffSvg(const PlotData &d) {
-  const double W = 760, H = 460, L = 78, R = 86, T = 48, B = 64;
+  const double W = 760, H = 480, L = 78, R = 86, T = 48, B = 84;
   const double pw = W - L - R, ph = H - T - B;
   int64_t xmax = std::max<int64_t>(
       {d.knobMax, d.lambdaMax, d.curve.empty() ? 1 : d.curve.back().lambda,
@@ -109,7 +109,7 @@ std::string renderTradeoffSvg(const PlotData &d) {
   }
   s << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << pw
     << "\" height=\"" << ph << "\" fill=\"none\" stroke=\"black\"/>\n";
-  s << "<text x=\"" << L + pw / 2 << "\" y=\"" << H - 26
+  s << "<text x=\"" << L + pw / 2 << "\" y=\"" << T + ph + 38
     << "\" text-anchor=\"middle\">approximation degree λ (warp slots on "
        "the SFU path)</text>\n";
   s << "<text transform=\"translate(22," << T + ph / 2
@@ -176,19 +176,24 @@ std::string renderTradeoffSvg(const PlotData &d) {
       << "</text>\n";
     ++i;
   }
-  // Legend.
-  double lx = L + pw - 230, ly = T + ph * 0.42;
-  s << "<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"222\" "
-    << "height=\"44\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>"
-       "\n";
-  s << "<line x1=\"" << lx + 8 << "\" y1=\"" << ly + 14 << "\" x2=\""
-    << lx + 32 << "\" y2=\"" << ly + 14
-    << "\" stroke=\"black\" stroke-width=\"2\"/><text x=\"" << lx + 38
-    << "\" y=\"" << ly + 18 << "\">T(λ)/T(0), median of runs</text>\n";
-  s << "<line x1=\"" << lx + 8 << "\" y1=\"" << ly + 32 << "\" x2=\""
-    << lx + 32 << "\" y2=\"" << ly + 32
-    << "\" stroke=\"#c0392b\" stroke-width=\"2\"/><text x=\"" << lx + 38
-    << "\" y=\"" << ly + 36 << "\">E(λ)</text>\n";
+  // Legend: one row under the x-axis title, clear of the curves.
+  double ly = H - 8, lx = L;
+  auto item = [&](const char *color, const char *dash, const char *label,
+                  double width) {
+    s << "<line x1=\"" << lx << "\" y1=\"" << ly - 4 << "\" x2=\"" << lx + 22
+      << "\" y2=\"" << ly - 4 << "\" stroke=\"" << color
+      << "\" stroke-width=\"2\"" << (*dash ? " stroke-dasharray=\"" : "")
+      << dash << (*dash ? "\"" : "") << "/><text x=\"" << lx + 27
+      << "\" y=\"" << ly << "\">" << label << "</text>\n";
+    lx += width;
+  };
+  item("black", "", "T(λ)/T(0) (median)", 160);
+  item("#c0392b", "", "E(λ)", 70);
+  item("#c000c0", "", "QoS bound", 105);
+  item("#27ae60", "6,4", "occupancy bound", 140);
+  s << "<circle cx=\"" << lx + 8 << "\" cy=\"" << ly - 4
+    << "\" r=\"5\" fill=\"none\" stroke=\"#2c3e50\" stroke-width=\"2\"/>"
+    << "<text x=\"" << lx + 18 << "\" y=\"" << ly << "\">λ* per method</text>\n";
   s << "</svg>\n";
   return s.str();
 }
