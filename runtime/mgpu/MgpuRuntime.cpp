@@ -46,7 +46,10 @@ const Driver *drv() {
 }
 
 void report(CUresult r, const char *call) {
-  if (r == CUDA_SUCCESS)
+  // DEINITIALIZED: the process is exiting and the driver has torn itself
+  // down before the module destructor gpu-to-llvm registers ran (seen on an
+  // H200, driver 580.159.04); nothing is left to release.
+  if (r == CUDA_SUCCESS || r == CUDA_ERROR_DEINITIALIZED)
     return;
   const Driver *d = drv();
   Status s = d ? d->error(r, call) : Status();
