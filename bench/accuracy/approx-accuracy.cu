@@ -192,8 +192,9 @@ __device__ void measure(Contrib &c, float out, double ref, uint32_t idx) {
     return;
   }
   // Ambiguous correct rounding: ref within 2^-20 ulp of a midpoint.
-  float up = nextafterf(fabsf(r32), INFINITY);
-  double ulp = double(up) - double(fabsf(r32));
+  // The spacing on the side where ref lies (they differ at powers of 2).
+  float nb = nextafterf(r32, ref > double(r32) ? INFINITY : -INFINITY);
+  double ulp = fabs(double(nb) - double(r32));
   if (ulp > 0 &&
       fabs(fabs(ref - double(r32)) / ulp - 0.5) < 9.5367431640625e-07) {
     c.ambiguous = 1;
@@ -542,8 +543,12 @@ static void runF64(Module &m, const std::string &kernel, bool demote,
             ++nf;
           continue;
         }
-        double up = std::nextafter(std::fabs(ref), INFINITY);
-        long double ulp = (long double)up - std::fabs(ref);
+        // Spacing on the side where the exact value lies: at a power of 2
+        // the two sides differ, and a double-rounded long double reference
+        // can sit exactly on the lower side's midpoint (e.g. sqrt(DBL_MAX)).
+        double nb = std::nextafter(ref, refl > (long double)ref ? INFINITY
+                                                                 : -INFINITY);
+        long double ulp = fabsl((long double)nb - (long double)ref);
         long double frac = fabsl(refl - (long double)ref) / ulp;
         if (fabsl(frac - 0.5L) < 0.0009765625L) { // 2^-10 f64 ulp
           ++am;
