@@ -359,13 +359,6 @@ std::vector<uint8_t> encode(const std::vector<double> &v, ScalarType t) {
   return out;
 }
 
-std::string shapeText(const std::vector<int64_t> &s) {
-  std::string t;
-  for (size_t i = 0; i < s.size(); ++i)
-    t += (i ? "x" : "") + std::to_string(s[i]);
-  return t;
-}
-
 void listModule(const Manifest &m) {
   std::printf("module %s (%s, slot %s)\n", m.module.c_str(), m.chip.c_str(),
               m.slot.c_str());
