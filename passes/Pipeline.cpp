@@ -123,6 +123,8 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addPass(createApproxRecordManifest(record));
 
   // 4. Pinned forms -> NVVM/LLVM, then upstream's GPU -> NVVM lowering.
+  if (o.fmad)
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproxAllowContraction());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertApproxToNVVM());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -65,6 +65,10 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       llvm::cl::desc("Path of libdevice.10.bc (default: CUDA_PATH, then the "
                      "one found at build time)"),
       llvm::cl::init("")};
+  Option<bool> fmad{*this, "fmad",
+                    llvm::cl::desc("Let float mul+add fuse into fma, as "
+                                   "nvcc's -fmad=true"),
+                    llvm::cl::init(true)};
   Option<bool> barePtr{*this, "bare-ptr",
                        llvm::cl::desc("Pass static memrefs as bare pointers"),
                        llvm::cl::init(false)};
