@@ -10,6 +10,9 @@
 
 #include "approx/Passes/Passes.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
 namespace mlir::approx {
 #define GEN_PASS_DEF_APPROXRECORDMANIFEST
 #include "approx/Passes/Passes.h.inc"
@@ -50,6 +53,39 @@ static int64_t byteSize(StringRef name) {
   if (name == "i16" || name == "f16")
     return 2;
   return 1;
+}
+
+/// How a kernel uses a memref argument: "read", "write", "readwrite" or
+/// "none", following views of it. An op that does not declare its memory
+/// effects (a call, say) counts as reading and writing.
+static StringRef accessOf(Value memref) {
+  bool read = false, write = false;
+  SmallVector<Value> work{memref};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        llvm::append_range(work, user->getResults());
+        continue;
+      }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects) {
+        read = write = true;
+        continue;
+      }
+      SmallVector<MemoryEffects::EffectInstance> found;
+      effects.getEffectsOnValue(v, found);
+      for (MemoryEffects::EffectInstance &e : found) {
+        read |= isa<MemoryEffects::Read>(e.getEffect());
+        write |= isa<MemoryEffects::Write>(e.getEffect());
+      }
+    }
+  }
+  if (read && write)
+    return "readwrite";
+  return write ? "write" : read ? "read" : "none";
 }
 
 void ApproxRecordManifestPass::runOnOperation() {
@@ -123,6 +159,8 @@ void ApproxRecordManifestPass::runOnOperation() {
             shape.push_back(
                 b.getI64IntegerAttr(ShapedType::isDynamic(s) ? -1 : s));
           arg = {b.getNamedAttr("kind", b.getStringAttr("memref")),
+                 b.getNamedAttr("access", b.getStringAttr(accessOf(
+                                              fn.getArgument(i)))),
                  b.getNamedAttr("element", b.getStringAttr(elem)),
                  b.getNamedAttr("rank", b.getI64IntegerAttr(mr.getRank())),
                  b.getNamedAttr("shape", b.getArrayAttr(shape))};

@@ -232,6 +232,11 @@ ArgInfo parseArg(const json &j, const std::string &path) {
              "expected a size >= 0 or -1 (dynamic)");
       a.shape.push_back(shape[i].get<int64_t>());
     }
+    a.access = getOptString(j, path, "access", "");
+    if (!a.access.empty() && a.access != "read" && a.access != "write" &&
+        a.access != "readwrite" && a.access != "none")
+      fail(path + ".access", "expected \"read\", \"write\", \"readwrite\" "
+                             "or \"none\", got \"" + a.access + "\"");
   } else if (kind == "scalar") {
     a.kind = ArgInfo::Kind::Scalar;
     a.type = getType(j, path, "type");

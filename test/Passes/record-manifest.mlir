@@ -10,18 +10,18 @@
 // CHECK-LABEL: module attributes {approx.manifest = {abi = {
 // CHECK-SAME: gpu_module = "abi",
 // CHECK-SAME: kernels = [{args = [
-// CHECK-SAME: {element = "f32", first_param = 0 : i64, kind = "memref", num_params = 7 : i64, rank = 2 : i64, shape = [-1, 4]},
+// CHECK-SAME: {access = "none", element = "f32", first_param = 0 : i64, kind = "memref", num_params = 7 : i64, rank = 2 : i64, shape = [-1, 4]},
 // CHECK-SAME: {first_param = 7 : i64, kind = "scalar", num_params = 1 : i64, type = "i64"},
 // CHECK-SAME: {first_param = 8 : i64, kind = "scalar", num_params = 1 : i64, type = "f32"},
-// CHECK-SAME: {element = "f64", first_param = 9 : i64, kind = "memref", num_params = 5 : i64, rank = 1 : i64, shape = [8]},
+// CHECK-SAME: {access = "none", element = "f64", first_param = 9 : i64, kind = "memref", num_params = 5 : i64, rank = 1 : i64, shape = [8]},
 // CHECK-SAME: {first_param = 14 : i64, kind = "scalar", num_params = 1 : i64, type = "i32"},
-// CHECK-SAME: {element = "f32", first_param = 15 : i64, kind = "memref", num_params = 3 : i64, rank = 0 : i64, shape = []},
+// CHECK-SAME: {access = "none", element = "f32", first_param = 15 : i64, kind = "memref", num_params = 3 : i64, rank = 0 : i64, shape = []},
 // CHECK-SAME: {first_param = 18 : i64, kind = "scalar", num_params = 1 : i64, type = "i1"},
 // CHECK-SAME: {first_param = 19 : i64, kind = "scalar", num_params = 1 : i64, type = "i8"},
 // CHECK-SAME: {first_param = 20 : i64, kind = "scalar", num_params = 1 : i64, type = "i16"},
 // CHECK-SAME: {first_param = 21 : i64, kind = "scalar", num_params = 1 : i64, type = "f16"},
 // CHECK-SAME: {first_param = 22 : i64, kind = "scalar", num_params = 1 : i64, type = "f64"},
-// CHECK-SAME: {element = "i64", first_param = 23 : i64, kind = "memref", num_params = 5 : i64, rank = 1 : i64, shape = [-1]}],
+// CHECK-SAME: {access = "none", element = "i64", first_param = 23 : i64, kind = "memref", num_params = 5 : i64, rank = 1 : i64, shape = [-1]}],
 // CHECK-SAME: knobs = [], name = "abi",
 // CHECK-SAME: params = [
 // CHECK-SAME: {arg = 0 : i64, field = "allocated", size = 8 : i64, type = "ptr"},
@@ -72,9 +72,9 @@ gpu.module @abi {
 // bare-ptr: one aligned pointer per (static-shaped) memref.
 // BARE-LABEL: module attributes {approx.manifest = {bare = {
 // BARE-SAME: kernels = [{args = [
-// BARE-SAME: {element = "f32", first_param = 0 : i64, kind = "memref", num_params = 1 : i64, rank = 2 : i64, shape = [2, 4]},
+// BARE-SAME: {access = "none", element = "f32", first_param = 0 : i64, kind = "memref", num_params = 1 : i64, rank = 2 : i64, shape = [2, 4]},
 // BARE-SAME: {first_param = 1 : i64, kind = "scalar", num_params = 1 : i64, type = "i64"},
-// BARE-SAME: {element = "f64", first_param = 2 : i64, kind = "memref", num_params = 1 : i64, rank = 1 : i64, shape = [8]}],
+// BARE-SAME: {access = "none", element = "f64", first_param = 2 : i64, kind = "memref", num_params = 1 : i64, rank = 1 : i64, shape = [8]}],
 // BARE-SAME: params = [
 // BARE-SAME: {arg = 0 : i64, field = "aligned", size = 8 : i64, type = "ptr"},
 // BARE-SAME: {arg = 1 : i64, field = "value", size = 8 : i64, type = "i64"},
@@ -150,6 +150,41 @@ gpu.module @e2e {
   approx.knob @lambda range(0, 64) default(0)
   gpu.func @e2e(%x: f64) kernel {
     %r = approx.rcp %x knob(@lambda) {newton_steps = 1 : i32} : f64
+    gpu.return
+  }
+}
+
+// -----
+
+// Memref access: loads read, stores write, both (or an atomic) read-write,
+// through views; an op with no declared effects (a call) counts as both.
+// CHECK-LABEL: module attributes {approx.manifest = {access = {
+// CHECK-SAME: kernels = [{args = [
+// CHECK-SAME: {access = "read", element = "f32"
+// CHECK-SAME: {access = "write", element = "f32"
+// CHECK-SAME: {access = "readwrite", element = "f32"
+// CHECK-SAME: {access = "write", element = "f32"
+// CHECK-SAME: {access = "readwrite", element = "i32"
+// CHECK-SAME: {access = "readwrite", element = "f32"
+// CHECK-SAME: {access = "none", element = "f32"
+gpu.module @access {
+  func.func private @opaque(memref<?xf32>)
+  gpu.func @access(%in: memref<?xf32>, %out: memref<?xf32>,
+                   %both: memref<?xf32>, %viewed: memref<?x4xf32>,
+                   %atomic: memref<?xi32>, %called: memref<?xf32>,
+                   %unused: memref<?xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %x = memref.load %in[%c0] : memref<?xf32>
+    memref.store %x, %out[%c0] : memref<?xf32>
+    %y = memref.load %both[%c0] : memref<?xf32>
+    memref.store %y, %both[%c1] : memref<?xf32>
+    %sub = memref.subview %viewed[0, 0] [1, 4] [1, 1] : memref<?x4xf32> to memref<4xf32, strided<[1]>>
+    memref.store %x, %sub[%c0] : memref<4xf32, strided<[1]>>
+    %i = arith.constant 1 : i32
+    %old = memref.atomic_rmw addi %i, %atomic[%c0] : (i32, memref<?xi32>) -> i32
+    func.call @opaque(%called) : (memref<?xf32>) -> ()
+    %n = memref.dim %unused, %c0 : memref<?xf32>
     gpu.return
   }
 }

@@ -180,6 +180,20 @@ TEST(Manifest, RejectsBadMemrefDescriptor) {
   expectError(j, "expected \"memref\" or \"scalar\"");
 }
 
+TEST(Manifest, ReadsMemrefAccess) {
+  json j = docExample();
+  j["kernels"][0]["args"][0]["access"] = "readwrite";
+  Expected<Manifest> m = parseManifest(j.dump(), "");
+  ASSERT_TRUE(m) << m.status().message();
+  EXPECT_EQ(m->kernels[0].args[0].access, "readwrite");
+  j["kernels"][0]["args"][0].erase("access");
+  m = parseManifest(j.dump(), "");
+  ASSERT_TRUE(m) << m.status().message();
+  EXPECT_EQ(m->kernels[0].args[0].access, "");
+  j["kernels"][0]["args"][0]["access"] = "sometimes";
+  expectError(j, "expected \"read\", \"write\", \"readwrite\" or \"none\"");
+}
+
 TEST(Manifest, RejectsParamArgMismatch) {
   json j = docExample();
   j["kernels"][0]["params"][2]["arg"] = 1;

@@ -63,7 +63,8 @@ Arguments (I is the 0-based MLIR argument index, as in --list):
   --allow-zero-inputs    permit all-zero inputs (refused by default: they
                          hide indexing bugs and time unrealistically)
   Memref arguments with neither --input nor --inout are outputs: poisoned
-  (NaN) before every run and compared against the lambda=0 run.
+  (NaN) before every run and compared against the lambda=0 run. One the
+  manifest marks as read by the kernel ("access") must be given data.
 
 Launch:
   --block X[,Y,Z]        threads per block (default 256)
@@ -469,6 +470,12 @@ int main(int argc, char **argv) {
                {"shape", shape}};
     auto in = o.inputs.find(idx);
     if (in == o.inputs.end()) {
+      // The compiler records what the kernel reads: such a buffer needs data.
+      if (a.access == "read" || a.access == "readwrite")
+        usage("argument " + std::to_string(i) + " (" + describeArgInfo(a) +
+              ") is " + (a.access == "read" ? "read" : "read and written") +
+              " by the kernel: give it data with --input or --inout " +
+              std::to_string(i) + "=DIST");
       specs.push_back(ArgSpec::output(a.type, shape));
       aj["role"] = "out";
     } else {

@@ -49,6 +49,9 @@ struct ArgInfo {
   ScalarType type = ScalarType::I32; ///< element type (memref) or value type.
   int64_t rank = 0;                  ///< memref only.
   std::vector<int64_t> shape;        ///< memref only; -1 for dynamic sizes.
+  /// memref only: how the kernel uses it, as the compiler saw it
+  /// ("read", "write", "readwrite", "none"); "" when the manifest omits it.
+  std::string access;
   size_t firstParam = 0;
   size_t numParams = 0;
 };
