@@ -11,5 +11,8 @@ status=0
 echo "== lit: compiler tests =="
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" || status=1
 echo "== ctest: unit tests =="
+# Say why GPU tests were skipped (ctest itself only prints "Skipped").
+reason=$(ctest --test-dir "$BUILD_DIR" -L gpu -R 'gpu\.Precise' -V 2>&1 | grep -m1 -o 'SKIPPED: .*')
+[ -n "$reason" ] && echo "gpu-labelled tests: $reason (run test/runtime/run-gpu-tests.sh on a GPU machine)"
 ctest --test-dir "$BUILD_DIR" --output-on-failure || status=1
 exit $status
