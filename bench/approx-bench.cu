@@ -16,6 +16,7 @@
 
 #include "approx/runtime/KernelEvaluator.h"
 #include "approx/runtime/Runtime.h"
+#include "BenchCommon.cuh"
 #include "approx/runtime/Tuner.h"
 
 #include <cuda_runtime.h>
@@ -30,22 +31,6 @@
 
 using namespace approx::rt;
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,          \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(2);                                                            \
-    }                                                                          \
-  } while (0)
-
-static void check(const Status &s, const char *what) {
-  if (!s.isOk()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.toString().c_str());
-    std::exit(s.code() == StatusCode::Unavailable ? 77 : 2);
-  }
-}
 
 static int gWarmup = 3, gReps = 20;
 

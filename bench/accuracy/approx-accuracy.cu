@@ -23,6 +23,7 @@
 // usage: approx-accuracy DIR [--f64-samples N] [--f32-pairs-log2 K]
 //                            [--quick] [--json PATH]
 #include "approx/runtime/Runtime.h"
+#include "../BenchCommon.cuh"
 
 #include <cuda_runtime.h>
 
@@ -38,22 +39,6 @@
 
 using namespace approx::rt;
 
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,          \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(2);                                                            \
-    }                                                                          \
-  } while (0)
-
-static void check(const Status &s, const char *what) {
-  if (!s.isOk()) {
-    std::fprintf(stderr, "%s: %s\n", what, s.toString().c_str());
-    std::exit(s.code() == StatusCode::Unavailable ? 77 : 2);
-  }
-}
 
 enum Op { SIN, COS, EXP, LOG, RCP, SQRT, RSQRT, DIV, POW, NOPS };
 static const char *kOpNames[] = {"sin",  "cos",   "exp", "log", "rcp",
