@@ -1,7 +1,8 @@
 //===- ApproxDialect.h - the approx dialect ---------------------*- C++ -*-===//
 //
-// Declares the approx dialect, its enums, the ApproxFunctionOp interface and
-// its ops (generated from ApproxDialect.td and ApproxOps.td).
+// Declares the approx dialect, its enums, and the ops of every family (core:
+// knobs and slots; sfu: function ops with the ApproxFunctionOp interface),
+// generated from ApproxBase.td, CoreOps.td and SfuOps.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,13 +24,19 @@
 namespace mlir::approx::detail {
 /// Checks operand types and per-op options of any approx function op.
 LogicalResult verifyFunctionOp(Operation *op);
+/// Checks that `knob` names an approx.knob in the nearest symbol table of
+/// `op` (its gpu.module).
+LogicalResult verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
+                            SymbolTableCollection &symbolTable);
 } // namespace mlir::approx::detail
 
 #include "approx/Dialect/ApproxDialect.h.inc"
-#include "approx/Dialect/ApproxInterfaces.h.inc"
+#include "approx/Dialect/SfuInterfaces.h.inc"
 
 #define GET_OP_CLASSES
-#include "approx/Dialect/ApproxOps.h.inc"
+#include "approx/Dialect/CoreOps.h.inc"
+#define GET_OP_CLASSES
+#include "approx/Dialect/SfuOps.h.inc"
 
 namespace mlir::approx {
 /// True when `op` has an SFU form for its operand type and options: every f32

@@ -1,23 +1,19 @@
-//===- ConvertApproxToNVVM.cpp - pinned approx ops -> NVVM/LLVM -----------===//
+//===- SfuToNVVM.cpp - pinned SFU-family ops -> NVVM/LLVM -----------------===//
 //
 // SFU forms become exactly the PTX of the paper's Tables 1-2 (reached through
 // `llvm.call_intrinsic "llvm.nvvm.*.approx.ftz.*"`, so .ftz sits on those
 // instructions only). Precise forms become what nvcc emits without fast math:
 // math ops (-> libdevice in convert-gpu-to-nvvm) for sin/cos/exp/log/pow, and
-// div.rn / rcp.rn / sqrt.rn for the rest. Knobs become module globals.
+// div.rn / rcp.rn / sqrt.rn for the rest.
 //
 //===----------------------------------------------------------------------===//
 
-#include "approx/Passes/Passes.h"
+#include "approx/Dialect/ApproxDialect.h"
+#include "approx/Passes/Patterns.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
-#include "llvm/ADT/TypeSwitch.h"
-
-namespace mlir::approx {
-#define GEN_PASS_DEF_CONVERTAPPROXTONVVM
-#include "approx/Passes/Passes.h.inc"
-} // namespace mlir::approx
 
 using namespace mlir;
 using namespace mlir::approx;
@@ -262,87 +258,6 @@ struct LowerFunctionOp final : OpInterfaceRewritePattern<ApproxFunctionOp> {
 
 /// approx.knob -> `llvm.mlir.global external @name(default) {addr_space = 1}`
 /// (PTX `.visible .global .u32`), which cuModuleGetGlobal finds by name.
-struct LowerKnobOp final : OpRewritePattern<KnobOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(KnobOp op,
-                                PatternRewriter &rewriter) const override {
-    Type i32 = rewriter.getI32Type();
-    rewriter.replaceOpWithNewOp<LLVM::GlobalOp>(
-        op, i32, /*isConstant=*/false, LLVM::Linkage::External, op.getSymName(),
-        rewriter.getI32IntegerAttr(op.getDefaultValue()), /*alignment=*/4,
-        /*addrSpace=*/1);
-    return success();
-  }
-};
-
-/// approx.knob_value -> load of the knob's global.
-struct LowerKnobValueOp final : OpRewritePattern<KnobValueOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(KnobValueOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
-    Value addr = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
-                                           op.getKnobAttr().getValue());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), addr);
-    return success();
-  }
-};
-
-/// approx.warp_slot -> special-register reads.
-struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(WarpSlotOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    auto add = [&](Value a, Value b) {
-      return arith::AddIOp::create(rewriter, loc, a, b).getResult();
-    };
-    auto mul = [&](Value a, Value b) {
-      return arith::MulIOp::create(rewriter, loc, a, b).getResult();
-    };
-    auto c = [&](int32_t v) {
-      return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
-    };
-    if (op.getKind() == SlotKind::hw) {
-      rewriter.replaceOpWithNewOp<NVVM::WarpIdOp>(op, i32);
-      return success();
-    }
-    // Linear thread id in the block, and threads per block.
-    // (Operands are built into locals: argument evaluation order is
-    // unspecified in C++, and the IR order must not depend on the compiler.)
-    Value ntx = NVVM::BlockDimXOp::create(rewriter, loc, i32);
-    Value nty = NVVM::BlockDimYOp::create(rewriter, loc, i32);
-    Value ntz = NVVM::BlockDimZOp::create(rewriter, loc, i32);
-    Value tx = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value ty = NVVM::ThreadIdYOp::create(rewriter, loc, i32);
-    Value tz = NVVM::ThreadIdZOp::create(rewriter, loc, i32);
-    Value tid = add(tx, mul(ntx, add(ty, mul(nty, tz))));
-    Value c32 = c(32);
-    Value warpInBlock = arith::DivUIOp::create(rewriter, loc, tid, c32);
-    if (op.getKind() == SlotKind::software) {
-      rewriter.replaceOp(op, warpInBlock);
-      return success();
-    }
-    // virtual: (linear block id * warps per block + warp in block) % nwarpid.
-    Value c31 = c(31);
-    Value threads = mul(ntx, mul(nty, ntz));
-    Value warpsPerBlock =
-        arith::DivUIOp::create(rewriter, loc, add(threads, c31), c32);
-    Value ncx = NVVM::GridDimXOp::create(rewriter, loc, i32);
-    Value ncy = NVVM::GridDimYOp::create(rewriter, loc, i32);
-    Value bx = NVVM::BlockIdXOp::create(rewriter, loc, i32);
-    Value by = NVVM::BlockIdYOp::create(rewriter, loc, i32);
-    Value bz = NVVM::BlockIdZOp::create(rewriter, loc, i32);
-    Value block = add(bx, mul(ncx, add(by, mul(ncy, bz))));
-    Value global = add(mul(block, warpsPerBlock), warpInBlock);
-    Value nwarpid = NVVM::WarpDimOp::create(rewriter, loc, i32);
-    rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, global, nwarpid);
-    return success();
-  }
-};
-
 /// Plain math.sqrt -> sqrt.rn (see the pass description for why).
 struct LowerMathSqrt final : OpRewritePattern<math::SqrtOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -359,34 +274,11 @@ struct LowerMathSqrt final : OpRewritePattern<math::SqrtOp> {
     return success();
   }
 };
-
-struct ConvertApproxToNVVMPass final
-    : public approx::impl::ConvertApproxToNVVMBase<ConvertApproxToNVVMPass> {
-  using Base::Base;
-  void runOnOperation() override {
-    gpu::GPUModuleOp module = getOperation();
-    // Unpinned ops cannot be lowered: say where, once each.
-    WalkResult unpinned = module.walk([](ApproxFunctionOp op) {
-      if (op.getForm())
-        return WalkResult::advance();
-      op->emitError("convert-approx-to-nvvm: '")
-          << op->getName()
-          << "' is tunable (no form); run approx-warp-split first";
-      return WalkResult::interrupt();
-    });
-    if (unpinned.wasInterrupted())
-      return signalPassFailure();
-
-    RewritePatternSet patterns(&getContext());
-    patterns.add<LowerFunctionOp, LowerKnobOp, LowerKnobValueOp,
-                 LowerWarpSlotOp>(&getContext());
-    if (preciseSqrt)
-      patterns.add<LowerMathSqrt>(&getContext());
-    walkAndApplyPatterns(module, std::move(patterns));
-
-    module->removeAttr("approx.sites");
-    module->removeAttr("approx.slot");
-  }
-};
-
 } // namespace
+
+void mlir::approx::populateSfuToNVVMPatterns(RewritePatternSet &patterns,
+                                             bool preciseSqrt) {
+  patterns.add<LowerFunctionOp>(patterns.getContext());
+  if (preciseSqrt)
+    patterns.add<LowerMathSqrt>(patterns.getContext());
+}

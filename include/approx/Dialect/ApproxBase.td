@@ -1,4 +1,4 @@
-//===- ApproxDialect.td - the approx dialect and its attributes -*- tablegen -*-===//
+//===- ApproxBase.td - the approx dialect, enums, op base class -*- tablegen -*-===//
 //
 // The `approx` dialect: transcendental functions that a GPU kernel may compute
 // either precisely (libdevice / IEEE-rounded PTX) or on the SFU
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef APPROX_DIALECT_TD
-#define APPROX_DIALECT_TD
+#ifndef APPROX_BASE_TD
+#define APPROX_BASE_TD
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
@@ -51,4 +51,7 @@ def Approx_SlotKind : I32EnumAttr<"SlotKind", "source of the warp-slot id", [
   let cppNamespace = "::mlir::approx";
 }
 
-#endif // APPROX_DIALECT_TD
+class Approx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Approx_Dialect, mnemonic, traits>;
+
+#endif // APPROX_BASE_TD

@@ -1,0 +1,15 @@
+//===- Approx.td - the whole approx dialect ------------------*- tablegen -*-===//
+//
+// Includes every op family, for the dialect declaration and its reference
+// documentation. Each family's ops are generated from its own file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_TD
+#define APPROX_TD
+
+include "approx/Dialect/ApproxBase.td"
+include "approx/Dialect/CoreOps.td"
+include "approx/Dialect/SfuOps.td"
+
+#endif // APPROX_TD

@@ -1,0 +1,97 @@
+//===- CommonPasses.td - passes every technique shares -*- tablegen -*-===//
+//
+// Included by Passes.td (one generated Passes.h.inc for the whole project).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_COMMONPASSES_TD
+#define APPROX_COMMONPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ApproxAllowContraction
+    : Pass<"approx-allow-contraction", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let the backend fuse float multiply-adds, as nvcc's -fmad=true";
+  let description = [{
+    Adds the `contract` fast-math flag to every `arith.mulf`, `addf`, `subf`
+    and `negf` in the gpu.module, so that the NVPTX backend may fuse a
+    multiply and a dependent add into `fma.rn`, which nvcc does by default
+    (`-fmad=true`). Without it LLVM writes `mul.rn` / `add.rn`, which also
+    forbids ptxas to fuse, and a kernel runs slower than its nvcc twin.
+    Contraction changes results by at most the rounding of the product
+    (fma rounds once); it never touches the approx forms' own sequences.
+
+    Before: `%p = arith.mulf %a, %b : f32`
+    After:  `%p = arith.mulf %a, %b fastmath<contract> : f32`
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def ApproxRecordManifest
+    : Pass<"approx-record-manifest", "::mlir::ModuleOp"> {
+  let summary = "Record each gpu.module's launch ABI, knobs and sites";
+  let description = [{
+    Before kernel signatures are lowered away, records on the top-level module
+    an `approx.manifest` dictionary per gpu.module: each kernel's arguments and
+    the flat PTX parameter list a launcher passes (memref descriptors
+    expanded, or bare pointers with `bare-ptr`), the knobs, the slot source
+    and the sites `approx-warp-split` recorded. `approx-export` writes it as
+    NAME.manifest.json (format: docs/manifest.md).
+  }];
+  let options = [
+    Option<"barePtr", "bare-ptr", "bool", /*default=*/"false",
+      "Memref arguments are passed as bare pointers (must match "
+      "convert-gpu-to-nvvm's use-bare-ptr-memref-call-conv)">,
+  ];
+}
+
+def ConvertApproxToNVVM
+    : Pass<"convert-approx-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower pinned approx ops, knobs and warp slots to NVVM/LLVM";
+  let description = [{
+    `form(sfu)` ops become the PTX of the paper's Tables 1-2 through
+    `llvm.call_intrinsic "llvm.nvvm.<fn>.approx.ftz..."` (ftz only on those
+    calls); `form(precise)` ops become what nvcc emits without fast math:
+    math ops that convert-gpu-to-nvvm maps to libdevice for sin/cos/exp/log/
+    pow, `div.rn`, `rcp.rn` and `sqrt.rn` intrinsics for the rest. Knobs
+    become `.visible .global` i32 variables, `knob_value` a load of one,
+    `warp_slot` reads of `%warpid`, `%nwarpid`, `%ctaid`, `%tid`.
+
+    With `precise-sqrt` (default), plain `math.sqrt` is also lowered to
+    `sqrt.rn`: libdevice's `__nv_sqrtf` picks `sqrt.approx` because LLVM
+    22's NVVMReflect leaves `__CUDA_PREC_SQRT` at 0, unlike nvcc.
+    Unpinned (tunable) ops are an error: run approx-warp-split first.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"preciseSqrt", "precise-sqrt", "bool", /*default=*/"true",
+      "Also lower plain math.sqrt to sqrt.rn (as nvcc's -prec-sqrt=true)">,
+  ];
+}
+
+def ApproxExport : Pass<"approx-export", "::mlir::ModuleOp"> {
+  let summary = "Write NAME.ptx and NAME.manifest.json (and NAME.cubin)";
+  let description = [{
+    Takes each `gpu.binary` made by `gpu-module-to-binary{format=isa}` and
+    the `approx.manifest` recorded for it, and writes OUTPUT-DIR/NAME.ptx and
+    OUTPUT-DIR/NAME.manifest.json; with `cubin`, also runs ptxas to write
+    NAME.cubin. Files are written to temporaries and renamed only when all of
+    them are complete, so a failure leaves no partial output.
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\".\"",
+      "Directory the files are written to (must exist)">,
+    Option<"name", "name", "std::string", /*default=*/"\"\"",
+      "Base name of the files; default: the gpu.module's name">,
+    Option<"cubin", "cubin", "bool", /*default=*/"false",
+      "Also assemble NAME.cubin with ptxas">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
+      "ptxas to use for cubin; default: CUDA_PATH/bin/ptxas, the one found at "
+      "build time, then PATH">,
+  ];
+}
+
+#endif // APPROX_COMMONPASSES_TD

@@ -1,0 +1,106 @@
+//===- CoreToNVVM.cpp - knobs and warp slots -> NVVM/LLVM -----------------===//
+//
+// The core ops every technique shares: an `approx.knob` becomes a `.visible
+// .global` variable the runtime writes with cuModuleGetGlobal, `knob_value` a
+// load of it, `warp_slot` reads of the special registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/ApproxDialect.h"
+#include "approx/Passes/Patterns.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::approx;
+
+namespace {
+struct LowerKnobOp final : OpRewritePattern<KnobOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(KnobOp op,
+                                PatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    rewriter.replaceOpWithNewOp<LLVM::GlobalOp>(
+        op, i32, /*isConstant=*/false, LLVM::Linkage::External, op.getSymName(),
+        rewriter.getI32IntegerAttr(op.getDefaultValue()), /*alignment=*/4,
+        /*addrSpace=*/1);
+    return success();
+  }
+};
+
+/// approx.knob_value -> load of the knob's global.
+struct LowerKnobValueOp final : OpRewritePattern<KnobValueOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(KnobValueOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    Value addr = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
+                                           op.getKnobAttr().getValue());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), addr);
+    return success();
+  }
+};
+
+/// approx.warp_slot -> special-register reads.
+struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpSlotOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    auto add = [&](Value a, Value b) {
+      return arith::AddIOp::create(rewriter, loc, a, b).getResult();
+    };
+    auto mul = [&](Value a, Value b) {
+      return arith::MulIOp::create(rewriter, loc, a, b).getResult();
+    };
+    auto c = [&](int32_t v) {
+      return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
+    };
+    if (op.getKind() == SlotKind::hw) {
+      rewriter.replaceOpWithNewOp<NVVM::WarpIdOp>(op, i32);
+      return success();
+    }
+    // Linear thread id in the block, and threads per block.
+    // (Operands are built into locals: argument evaluation order is
+    // unspecified in C++, and the IR order must not depend on the compiler.)
+    Value ntx = NVVM::BlockDimXOp::create(rewriter, loc, i32);
+    Value nty = NVVM::BlockDimYOp::create(rewriter, loc, i32);
+    Value ntz = NVVM::BlockDimZOp::create(rewriter, loc, i32);
+    Value tx = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value ty = NVVM::ThreadIdYOp::create(rewriter, loc, i32);
+    Value tz = NVVM::ThreadIdZOp::create(rewriter, loc, i32);
+    Value tid = add(tx, mul(ntx, add(ty, mul(nty, tz))));
+    Value c32 = c(32);
+    Value warpInBlock = arith::DivUIOp::create(rewriter, loc, tid, c32);
+    if (op.getKind() == SlotKind::software) {
+      rewriter.replaceOp(op, warpInBlock);
+      return success();
+    }
+    // virtual: (linear block id * warps per block + warp in block) % nwarpid.
+    Value c31 = c(31);
+    Value threads = mul(ntx, mul(nty, ntz));
+    Value warpsPerBlock =
+        arith::DivUIOp::create(rewriter, loc, add(threads, c31), c32);
+    Value ncx = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value ncy = NVVM::GridDimYOp::create(rewriter, loc, i32);
+    Value bx = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+    Value by = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+    Value bz = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+    Value block = add(bx, mul(ncx, add(by, mul(ncy, bz))));
+    Value global = add(mul(block, warpsPerBlock), warpInBlock);
+    Value nwarpid = NVVM::WarpDimOp::create(rewriter, loc, i32);
+    rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, global, nwarpid);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::approx::populateCoreToNVVMPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerKnobOp, LowerKnobValueOp, LowerWarpSlotOp>(
+      patterns.getContext());
+}
