@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 config.name = "approx"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "consumer"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "consumer", "fuzz-data"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.approx_obj_root, "test")
 

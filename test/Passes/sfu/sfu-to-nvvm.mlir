@@ -1,4 +1,5 @@
-// convert-approx-to-nvvm: each pinned op's exact lowering, knobs, slots.
+// The SFU family's lowering (passes/sfu, through convert-approx-to-nvvm):
+// each pinned function op's exact SFU or precise form, per type.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-approx-to-nvvm))' | FileCheck %s
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-approx-to-nvvm{precise-sqrt=false}))' | FileCheck %s --check-prefix=NOSQRT
 
@@ -13,14 +14,16 @@
 // CHECK-DAG: %[[LN2:.*]] = arith.constant 0.693147182 : f32
 // CHECK-DAG: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK: %[[LOG:.*]] = arith.mulf %[[LG]], %[[LN2]] : f32
-// CHECK: %[[PLG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[X]]) : (f32) -> f32
+// CHECK: %[[AX:.*]] = math.absf %[[X]] : f32
+// CHECK-NEXT: %[[PLG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[AX]]) : (f32) -> f32
 // CHECK-NEXT: %[[PMUL:.*]] = arith.mulf %[[PLG]], %[[Y]] : f32
-// CHECK-NEXT: %[[POW:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[PMUL]]) : (f32) -> f32
+// CHECK-NEXT: %[[MAG:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[PMUL]]) : (f32) -> f32
+// CHECK-COUNT-3: arith.select
 // CHECK-NEXT: %[[DIV:.*]] = llvm.call_intrinsic "llvm.nvvm.div.approx.ftz.f"(%[[X]], %[[Y]]) : (f32, f32) -> f32
 // CHECK-NEXT: %[[RCP:.*]] = llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK-NEXT: %[[SQRT:.*]] = llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK-NEXT: %[[RSQRT:.*]] = llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.ftz.f"(%[[X]]) : (f32) -> f32
-// CHECK-NEXT: return %[[SIN]], %[[COS]], %[[EXP]], %[[LOG]], %[[POW]], %[[DIV]], %[[RCP]], %[[SQRT]], %[[RSQRT]]
+// CHECK-NEXT: return %[[SIN]], %[[COS]], %[[EXP]], %[[LOG]], %{{.*}}, %[[DIV]], %[[RCP]], %[[SQRT]], %[[RSQRT]]
 // CHECK-NOT: approx.
 gpu.module @sfu_f32 {
   approx.knob @k range(0, 64) default(0)
@@ -56,7 +59,7 @@ gpu.module @sfu_f32 {
 // CHECK-NEXT: %[[SQRT:.*]] = llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%[[X]]) : (f32) -> f32
 // CHECK-NEXT: %[[RS0:.*]] = llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%[[X]]) : (f32) -> f32
 // CHECK-NEXT: %[[RSQRT:.*]] = llvm.call_intrinsic "llvm.nvvm.rcp.rn.f"(%[[RS0]]) : (f32) -> f32
-// CHECK-NEXT: return %[[SIN]], %[[COS]], %[[EXP]], %[[LOG]], %[[POW]], %[[DIV]], %[[RCP]], %[[SQRT]], %[[RSQRT]]
+// CHECK-NEXT: return %[[SIN]], %[[COS]], %[[EXP]], %[[LOG]], %{{.*}}, %[[DIV]], %[[RCP]], %[[SQRT]], %[[RSQRT]]
 gpu.module @precise_f32 {
   approx.knob @k range(0, 64) default(0)
   func.func @precise_f32(%x: f32, %y: f32) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32) {
@@ -271,10 +274,12 @@ gpu.module @div_f64_newton {
 // CHECK-NEXT: %[[EXP:.*]] = arith.extf %[[E]] : f32 to f64
 // CHECK-NEXT: %[[PX:.*]] = arith.truncf %[[X]] : f64 to f32
 // CHECK-NEXT: %[[PY:.*]] = arith.truncf %[[Y]] : f64 to f32
-// CHECK-NEXT: %[[PL:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[PX]]) : (f32) -> f32
+// CHECK-NEXT: %[[PA:.*]] = math.absf %[[PX]] : f32
+// CHECK-NEXT: %[[PL:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[PA]]) : (f32) -> f32
 // CHECK-NEXT: %[[PM:.*]] = arith.mulf %[[PL]], %[[PY]] : f32
-// CHECK-NEXT: %[[PE:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[PM]]) : (f32) -> f32
-// CHECK-NEXT: %[[POW:.*]] = arith.extf %[[PE]] : f32 to f64
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[PM]]) : (f32) -> f32
+// CHECK-COUNT-3: arith.select
+// CHECK-NEXT: %[[POW:.*]] = arith.extf %{{.*}} : f32 to f64
 // CHECK-NEXT: %[[CT:.*]] = arith.truncf %[[X]] : f64 to f32
 // CHECK: math.roundeven
 // CHECK: %[[C:.*]] = llvm.call_intrinsic "llvm.nvvm.cos.approx.ftz.f"
@@ -327,107 +332,9 @@ gpu.module @range_reduction {
 
 // -----
 
-// Knobs become external i32 globals in the global address space (PTX
-// `.visible .global .u32`) initialised to the default; knob_value a load.
-// CHECK-LABEL: gpu.module @knobs
-// CHECK-NOT: approx.knob
-// CHECK-DAG: llvm.mlir.global external @lambda(0 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
-// CHECK-DAG: llvm.mlir.global external @mu(7 : i32) {addr_space = 1 : i32, alignment = 4 : i64} : i32
-// CHECK-LABEL: func.func @knobs
-// CHECK-NEXT: %[[A:.*]] = llvm.mlir.addressof @lambda : !llvm.ptr<1>
-// CHECK-NEXT: %[[L:.*]] = llvm.load %[[A]] : !llvm.ptr<1> -> i32
-// CHECK-NEXT: %[[B:.*]] = llvm.mlir.addressof @mu : !llvm.ptr<1>
-// CHECK-NEXT: %[[M:.*]] = llvm.load %[[B]] : !llvm.ptr<1> -> i32
-// CHECK-NEXT: return %[[L]], %[[M]]
-gpu.module @knobs {
-  approx.knob @lambda range(0, 64) default(0)
-  approx.knob @mu range(2, 16) default(7)
-  func.func @knobs() -> (i32, i32) {
-    %0 = approx.knob_value @lambda : i32
-    %1 = approx.knob_value @mu : i32
-    return %0, %1 : i32, i32
-  }
-}
-
-// -----
-
-// warp_slot hw: PTX %warpid.
-// CHECK-LABEL: func.func @slot_hw
-// CHECK-NEXT: %[[W:.*]] = nvvm.read.ptx.sreg.warpid : i32
-// CHECK-NEXT: return %[[W]]
-gpu.module @slot_hw {
-  func.func @slot_hw() -> i32 {
-    %0 = approx.warp_slot hw : i32
-    return %0 : i32
-  }
-}
-
-// -----
-
-// warp_slot software: linear thread id in the block / 32.
-// CHECK-LABEL: func.func @slot_software
-// CHECK-DAG: %[[NTX:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
-// CHECK-DAG: %[[NTY:.*]] = nvvm.read.ptx.sreg.ntid.y : i32
-// CHECK-DAG: %[[TX:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK-DAG: %[[TY:.*]] = nvvm.read.ptx.sreg.tid.y : i32
-// CHECK-DAG: %[[TZ:.*]] = nvvm.read.ptx.sreg.tid.z : i32
-// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-DAG: %[[ZY:.*]] = arith.muli %[[NTY]], %[[TZ]] : i32
-// CHECK-DAG: %[[YZ:.*]] = arith.addi %[[TY]], %[[ZY]] : i32
-// CHECK-DAG: %[[XYZ:.*]] = arith.muli %[[NTX]], %[[YZ]] : i32
-// CHECK-DAG: %[[LIN:.*]] = arith.addi %[[TX]], %[[XYZ]] : i32
-// CHECK: %[[W:.*]] = arith.divui %[[LIN]], %[[C32]] : i32
-// CHECK-NEXT: return %[[W]]
-// CHECK-NOT: nvvm.read.ptx.sreg.warpid
-// CHECK-NOT: nvvm.read.ptx.sreg.nwarpid
-gpu.module @slot_software {
-  func.func @slot_software() -> i32 {
-    %0 = approx.warp_slot software : i32
-    return %0 : i32
-  }
-}
-
-// -----
-
-// warp_slot virtual: (linear block id * warps per block + warp in block) mod
-// %nwarpid.
-// CHECK-LABEL: func.func @slot_virtual
-// CHECK-NOT: nvvm.read.ptx.sreg.warpid
-// CHECK-DAG: %[[NTX:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
-// CHECK-DAG: %[[NTY:.*]] = nvvm.read.ptx.sreg.ntid.y : i32
-// CHECK-DAG: %[[NTZ:.*]] = nvvm.read.ptx.sreg.ntid.z : i32
-// CHECK-DAG: %[[C31:.*]] = arith.constant 31 : i32
-// CHECK-DAG: %[[WIB:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
-// CHECK-DAG: %[[YZ:.*]] = arith.muli %[[NTY]], %[[NTZ]] : i32
-// CHECK-DAG: %[[NT:.*]] = arith.muli %[[NTX]], %[[YZ]] : i32
-// CHECK-DAG: %[[NT31:.*]] = arith.addi %[[NT]], %[[C31]] : i32
-// CHECK-DAG: %[[WPB:.*]] = arith.divui %[[NT31]], %{{.*}} : i32
-// CHECK-DAG: %[[NCX:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
-// CHECK-DAG: %[[NCY:.*]] = nvvm.read.ptx.sreg.nctaid.y : i32
-// CHECK-DAG: %[[CX:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
-// CHECK-DAG: %[[CY:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
-// CHECK-DAG: %[[CZ:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
-// CHECK-DAG: %[[BZY:.*]] = arith.muli %[[NCY]], %[[CZ]] : i32
-// CHECK-DAG: %[[BYZ:.*]] = arith.addi %[[CY]], %[[BZY]] : i32
-// CHECK-DAG: %[[BXYZ:.*]] = arith.muli %[[NCX]], %[[BYZ]] : i32
-// CHECK-DAG: %[[BLK:.*]] = arith.addi %[[CX]], %[[BXYZ]] : i32
-// CHECK: %[[GW0:.*]] = arith.muli %[[BLK]], %[[WPB]] : i32
-// CHECK-NEXT: %[[GW:.*]] = arith.addi %[[GW0]], %[[WIB]] : i32
-// CHECK-NEXT: %[[NW:.*]] = nvvm.read.ptx.sreg.nwarpid : i32
-// CHECK-NEXT: %[[V:.*]] = arith.remui %[[GW]], %[[NW]] : i32
-// CHECK-NEXT: return %[[V]]
-gpu.module @slot_virtual {
-  func.func @slot_virtual() -> i32 {
-    %0 = approx.warp_slot virtual : i32
-    return %0 : i32
-  }
-}
-
-// -----
-
 // Plain math.sqrt (not an approx op) becomes sqrt.rn unless precise-sqrt=false;
-// other math ops and vectors are left alone. approx.sites/approx.slot are
-// dropped once lowered.
+// other math ops and vectors are left alone. approx.sites is dropped once
+// lowered.
 // CHECK-LABEL: gpu.module @plain_sqrt {
 // CHECK-LABEL: func.func @plain_sqrt
 // CHECK-SAME: (%[[X:.*]]: f32, %[[D:.*]]: f64, %[[V:.*]]: vector<2xf32>)
@@ -442,7 +349,7 @@ gpu.module @slot_virtual {
 // NOSQRT-NEXT: math.sqrt %{{.*}} : f64
 // NOSQRT-NOT: llvm.nvvm.sqrt.rn
 // NOSQRT: return
-gpu.module @plain_sqrt attributes {approx.sites = [], approx.slot = "hw"} {
+gpu.module @plain_sqrt attributes {approx.sites = []} {
   func.func @plain_sqrt(%x: f32, %d: f64, %v: vector<2xf32>) -> (f32, f64, vector<2xf32>, f32) {
     %0 = math.sqrt %x : f32
     %1 = math.sqrt %d : f64
@@ -498,5 +405,109 @@ gpu.module @branches {
       memref.store %e, %a[%c0] : memref<4xf32>
     }
     gpu.return
+  }
+}
+
+// -----
+
+// The functions beyond Tables 1-2: tan as CUDA's __tanf, exp2/log2 direct,
+// log10 as lg2 times log10(2), tanh as tanh.approx.f32 (inline PTX).
+// CHECK-LABEL: func.func @more_f32
+// CHECK-SAME: (%[[X:.*]]: f32)
+// CHECK: %[[S:.*]] = llvm.call_intrinsic "llvm.nvvm.sin.approx.ftz.f"(%[[X]])
+// CHECK-NEXT: %[[C:.*]] = llvm.call_intrinsic "llvm.nvvm.cos.approx.ftz.f"(%[[X]])
+// CHECK-NEXT: %[[TAN:.*]] = llvm.call_intrinsic "llvm.nvvm.div.approx.ftz.f"(%[[S]], %[[C]])
+// CHECK-NEXT: %[[E2:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X]])
+// CHECK-NEXT: %[[L2:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[X]])
+// CHECK-NEXT: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[X]])
+// CHECK-NEXT: %[[LOG10C:.*]] = arith.constant 3.010300e-01 : f32
+// CHECK-NEXT: %[[L10:.*]] = arith.mulf %[[LG]], %[[LOG10C]] : f32
+// CHECK-NEXT: %[[TH:.*]] = llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %[[X]] : (f32) -> f32
+// CHECK-NEXT: %[[PT:.*]] = math.tan %[[X]] : f32
+// CHECK-NEXT: %[[PE2:.*]] = math.exp2 %[[X]] : f32
+// CHECK-NEXT: %[[PL2:.*]] = math.log2 %[[X]] : f32
+// CHECK-NEXT: %[[PL10:.*]] = math.log10 %[[X]] : f32
+// CHECK-NEXT: %[[PTH:.*]] = math.tanh %[[X]] : f32
+gpu.module @more_f32 {
+  approx.knob @k range(0, 64) default(0)
+  func.func @more_f32(%x: f32) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+    %0 = approx.tan %x knob(@k) form(sfu) : f32
+    %1 = approx.exp2 %x knob(@k) form(sfu) : f32
+    %2 = approx.log2 %x knob(@k) form(sfu) : f32
+    %3 = approx.log10 %x knob(@k) form(sfu) : f32
+    %4 = approx.tanh %x knob(@k) form(sfu) : f32
+    %5 = approx.tan %x knob(@k) form(precise) : f32
+    %6 = approx.exp2 %x knob(@k) form(precise) : f32
+    %7 = approx.log2 %x knob(@k) form(precise) : f32
+    %8 = approx.log10 %x knob(@k) form(precise) : f32
+    %9 = approx.tanh %x knob(@k) form(precise) : f32
+    return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
+  }
+}
+
+// -----
+
+// f16/bf16: native ex2/tanh where PTX has them, everything else through the
+// f32 form; precise rcp/sqrt in f32 (.rn) then rounded back.
+// CHECK-LABEL: func.func @half
+// CHECK-SAME: (%[[H:.*]]: f16, %[[B:.*]]: bf16)
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f16"(%[[H]]) : (f16) -> f16
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.bf16"(%[[B]]) : (bf16) -> bf16
+// CHECK-NEXT: llvm.inline_asm "tanh.approx.f16 $0, $1;", "=h,h" %[[H]] : (f16) -> f16
+// CHECK-NEXT: llvm.inline_asm "tanh.approx.bf16 $0, $1;", "=h,h" %[[B]] : (bf16) -> bf16
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT: %[[S:.*]] = llvm.call_intrinsic "llvm.nvvm.sin.approx.ftz.f"(%[[W]])
+// CHECK-NEXT: arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT: %[[WB:.*]] = arith.extf %[[B]] : bf16 to f32
+// CHECK-NEXT: %[[R:.*]] = llvm.call_intrinsic "llvm.nvvm.rcp.rn.f"(%[[WB]])
+// CHECK-NEXT: arith.truncf %[[R]] : f32 to bf16
+gpu.module @half {
+  approx.knob @k range(0, 64) default(0)
+  func.func @half(%h: f16, %b: bf16) -> (f16, bf16, f16, bf16, f16, bf16) {
+    %0 = approx.exp2 %h knob(@k) form(sfu) : f16
+    %1 = approx.exp2 %b knob(@k) form(sfu) : bf16
+    %2 = approx.tanh %h knob(@k) form(sfu) : f16
+    %3 = approx.tanh %b knob(@k) form(sfu) : bf16
+    %4 = approx.sin %h knob(@k) form(sfu) : f16
+    %5 = approx.rcp %b knob(@k) form(precise) : bf16
+    return %0, %1, %2, %3, %4, %5 : f16, bf16, f16, bf16, f16, bf16
+  }
+}
+
+// -----
+
+// Vectors are computed elementwise over the flattened vector; native half
+// pairs use the x2 instructions, an odd last element the scalar one.
+// CHECK-LABEL: func.func @vectors
+// CHECK-SAME: (%[[V:.*]]: vector<2x2xf32>, %[[H:.*]]: vector<3xf16>)
+// CHECK: %[[F:.*]] = vector.shape_cast %[[V]] : vector<2x2xf32> to vector<4xf32>
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
+// CHECK: %[[J:.*]] = vector.from_elements {{.*}} : vector<4xf32>
+// CHECK-NEXT: vector.shape_cast %[[J]] : vector<4xf32> to vector<2x2xf32>
+// CHECK: %[[P:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
+// CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.v2f16"(%[[P]]) : (vector<2xf16>) -> vector<2xf16>
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f16"(%{{.*}}) : (f16) -> f16
+// CHECK: vector.from_elements {{.*}} : vector<3xf16>
+gpu.module @vectors {
+  approx.knob @k range(0, 64) default(0)
+  func.func @vectors(%v: vector<2x2xf32>, %h: vector<3xf16>) -> (vector<2x2xf32>, vector<3xf16>) {
+    %0 = approx.log2 %v knob(@k) form(sfu) : vector<2x2xf32>
+    %1 = approx.exp2 %h knob(@k) form(sfu) : vector<3xf16>
+    return %0, %1 : vector<2x2xf32>, vector<3xf16>
+  }
+}
+
+// -----
+
+// math.sqrt under fastmath<afn> allows the approximation: sqrt.approx.f32 (no
+// ftz, which afn does not imply), as nvcc's -prec-sqrt=false.
+// CHECK-LABEL: func.func @afn_sqrt
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.f"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"
+gpu.module @afn_sqrt {
+  func.func @afn_sqrt(%x: f32) -> (f32, f32) {
+    %0 = math.sqrt %x fastmath<afn> : f32
+    %1 = math.sqrt %x fastmath<nnan> : f32
+    return %0, %1 : f32, f32
   }
 }

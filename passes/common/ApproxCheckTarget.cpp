@@ -1,0 +1,67 @@
+//===- ApproxCheckTarget.cpp - check the chip and the CUDA toolkit parts --===//
+//
+// Upstream's nvvm-attach-target takes any chip (the NVPTX backend then warns
+// and falls back to a default), and a missing libdevice surfaces deep in
+// serialisation. This pass fails early with one line naming the cause.
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/PtxNames.h"
+#include "approx/Passes/Passes.h"
+
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_APPROXCHECKTARGET
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+
+/// True if the NVPTX backend knows `chip` (e.g. sm_90, sm_90a).
+static bool isKnownChip(StringRef chip) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  std::string err;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, chip, ""));
+  return sti && sti->isCPUStringValid(chip);
+}
+
+namespace {
+struct ApproxCheckTargetPass final
+    : public approx::impl::ApproxCheckTargetBase<ApproxCheckTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    auto fail = [&](const Twine &msg) {
+      top.emitError("approx-to-ptx: ") << msg;
+      signalPassFailure();
+    };
+    if (!StringRef(chip).starts_with("sm_") || !isKnownChip(chip))
+      return fail("unsupported chip " + quoteName(chip) +
+                  ": expected an NVPTX target such as sm_80 or sm_90");
+    if (optLevel > 3)
+      return fail("O=" + Twine(static_cast<unsigned>(optLevel)) +
+                  " is out of range [0, 3]");
+    if (libdevice.empty())
+      return fail("libdevice not found: the build found no CUDA toolkit; "
+                  "set CUDA_PATH or pass libdevice=PATH");
+    if (!llvm::sys::fs::is_regular_file(libdevice))
+      return fail("libdevice not found at " + quoteName(libdevice) +
+                  " (from " + libdeviceOrigin + "); set CUDA_PATH or pass "
+                  "libdevice=PATH");
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
