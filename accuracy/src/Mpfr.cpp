@@ -1,4 +1,4 @@
-//===- Mpfr.cpp - MPFR references: Ziv loop, rounding, run length --------===//
+//===- Mpfr.cpp - MPFR references: Ziv loop, rounding, run length ---------===//
 //
 // The evaluation loop, the rounding of (value, direction) to a target format
 // with its exponent range, and the run of identical bits after the round bit.
@@ -94,10 +94,14 @@ bool isPowerOfTwo(mpfr_srcptr x) {
 
 mpfr_rnd_t toMpfr(RoundingMode mode) {
   switch (mode) {
-  case RoundingMode::NearestEven: return MPFR_RNDN;
-  case RoundingMode::TowardZero: return MPFR_RNDZ;
-  case RoundingMode::Upward: return MPFR_RNDU;
-  case RoundingMode::Downward: return MPFR_RNDD;
+  case RoundingMode::NearestEven:
+    return MPFR_RNDN;
+  case RoundingMode::TowardZero:
+    return MPFR_RNDZ;
+  case RoundingMode::Upward:
+    return MPFR_RNDU;
+  case RoundingMode::Downward:
+    return MPFR_RNDD;
   }
   return MPFR_RNDN;
 }
@@ -105,25 +109,38 @@ mpfr_rnd_t toMpfr(RoundingMode mode) {
 int evaluateMpfr(Func f, mpfr_ptr rop, mpfr_srcptr x, mpfr_srcptr y,
                  mpfr_rnd_t rnd) {
   switch (f) {
-  case Func::Exp: return mpfr_exp(rop, x, rnd);
-  case Func::Exp2: return mpfr_exp2(rop, x, rnd);
-  case Func::Expm1: return mpfr_expm1(rop, x, rnd);
-  case Func::Log: return mpfr_log(rop, x, rnd);
-  case Func::Log2: return mpfr_log2(rop, x, rnd);
-  case Func::Log10: return mpfr_log10(rop, x, rnd);
-  case Func::Log1p: return mpfr_log1p(rop, x, rnd);
-  case Func::Sin: return mpfr_sin(rop, x, rnd);
-  case Func::Cos: return mpfr_cos(rop, x, rnd);
-  case Func::Tan: return mpfr_tan(rop, x, rnd);
-  case Func::Tanh: return mpfr_tanh(rop, x, rnd);
-  case Func::Sqrt: return mpfr_sqrt(rop, x, rnd);
+  case Func::Exp:
+    return mpfr_exp(rop, x, rnd);
+  case Func::Exp2:
+    return mpfr_exp2(rop, x, rnd);
+  case Func::Expm1:
+    return mpfr_expm1(rop, x, rnd);
+  case Func::Log:
+    return mpfr_log(rop, x, rnd);
+  case Func::Log2:
+    return mpfr_log2(rop, x, rnd);
+  case Func::Log10:
+    return mpfr_log10(rop, x, rnd);
+  case Func::Log1p:
+    return mpfr_log1p(rop, x, rnd);
+  case Func::Sin:
+    return mpfr_sin(rop, x, rnd);
+  case Func::Cos:
+    return mpfr_cos(rop, x, rnd);
+  case Func::Tan:
+    return mpfr_tan(rop, x, rnd);
+  case Func::Tanh:
+    return mpfr_tanh(rop, x, rnd);
+  case Func::Sqrt:
+    return mpfr_sqrt(rop, x, rnd);
   case Func::Rsqrt:
     if (mpfr_zero_p(x) && mpfr_signbit(x)) { // IEEE 754 rSqrt(-0) = -inf
       mpfr_set_inf(rop, -1);
       return 0;
     }
     return mpfr_rec_sqrt(rop, x, rnd);
-  case Func::Pow: return mpfr_pow(rop, x, y, rnd);
+  case Func::Pow:
+    return mpfr_pow(rop, x, y, rnd);
   }
   mpfr_set_nan(rop);
   return 0;
@@ -153,8 +170,8 @@ Reference::Reference(Reference &&other) noexcept
     : func_(other.func_), format_(other.format_), x_(other.x_), y_(other.y_),
       direction_(other.direction_), evaluations_(other.evaluations_),
       overflow_(other.overflow_), underflow_(other.underflow_),
-      zivDecided_(other.zivDecided_),
-      runIsLowerBound_(other.runIsLowerBound_), run_(other.run_) {
+      zivDecided_(other.zivDecided_), runIsLowerBound_(other.runIsLowerBound_),
+      run_(other.run_) {
   mpfr_init2(value_, mpfr_get_prec(other.value_));
   mpfr_swap(value_, other.value_);
 }
@@ -209,8 +226,8 @@ void Reference::computeRun(long w, long maxPrecision) {
   const long p = format_.precision;
   // The binade of the exact value: value may have rounded up onto 2^E.
   mpfr_exp_t e = mpfr_get_exp(value_);
-  bool exactBelow = direction_ != 0 && ((direction_ > 0) ==
-                                        (mpfr_sgn(value_) > 0));
+  bool exactBelow =
+      direction_ != 0 && ((direction_ > 0) == (mpfr_sgn(value_) > 0));
   if (exactBelow && isPowerOfTwo(value_))
     --e;
   // Scale so the (p+1)-bit grid around the exact value has spacing 1.
@@ -236,8 +253,8 @@ void Reference::computeRun(long w, long maxPrecision) {
   // the exact g lies within 2^hexp of this g (on one side; both are
   // considered). The run is -log2 of min(g, 1 - g), up to the dyadic
   // boundaries, which cannot be hit by an inexact value.
-  mpfr_exp_t hexp = mpfr_exp_t(p - w) + std::min<mpfr_exp_t>(
-                                           0, e - normalExp(format_));
+  mpfr_exp_t hexp =
+      mpfr_exp_t(p - w) + std::min<mpfr_exp_t>(0, e - normalExp(format_));
   if (mpfr_cmp_ui_2exp(g.v, 1, -1) > 0)
     mpfr_ui_sub(g.v, 1, g.v, MPFR_RNDN); // now min(g, 1 - g), exact
   long lowerBound;
@@ -329,8 +346,8 @@ double Reference::ulpError(double result) const {
   mpfr_exp_t e = normalExp(format_);
   if (!mpfr_zero_p(value_)) {
     e = mpfr_get_exp(value_);
-    bool exactBelow = direction_ != 0 && ((direction_ > 0) ==
-                                          (mpfr_sgn(value_) > 0));
+    bool exactBelow =
+        direction_ != 0 && ((direction_ > 0) == (mpfr_sgn(value_) > 0));
     if (exactBelow && isPowerOfTwo(value_))
       --e;
     e = std::clamp(e, normalExp(format_), maxExp(format_));

@@ -1,4 +1,4 @@
-//===- NumberList.cpp - Lists of inputs in text files --------------------===//
+//===- NumberList.cpp - Lists of inputs in text files ---------------------===//
 //
 // Line-by-line reader for NumberList.h; numbers go through strtod (C99 hex
 // floats are exact), so nothing is rounded on the way in.
@@ -40,8 +40,8 @@ bool parseNumber(const std::string &t, double &v) {
     body.erase(0, 1);
   }
   if (body == "snan" || body == "qnan") {
-    uint64_t bits = body == "snan" ? 0x7ff4000000000000ULL
-                                   : 0x7ff8000000000000ULL;
+    uint64_t bits =
+        body == "snan" ? 0x7ff4000000000000ULL : 0x7ff8000000000000ULL;
     if (negative)
       bits |= 0x8000000000000000ULL;
     std::memcpy(&v, &bits, sizeof v);
@@ -121,8 +121,8 @@ bool readNumberSections(const std::string &path,
     row.clear();
     std::string note;
     if (!parseRow(line, row, note) || row.empty()) {
-      error = path + ":" + std::to_string(lineNo) + ": not a list of numbers: " +
-              line;
+      error = path + ":" + std::to_string(lineNo) +
+              ": not a list of numbers: " + line;
       return false;
     }
     if (width == 0)

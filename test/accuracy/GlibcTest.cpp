@@ -1,4 +1,4 @@
-//===- GlibcTest.cpp - MPFR references and the ambiguity rule vs glibc ---===//
+//===- GlibcTest.cpp - MPFR references and the ambiguity rule vs glibc ----===//
 //
 // Where glibc is known to round correctly, the references must agree with it
 // bit for bit: sqrtf and sqrt (IEEE 754 requires it; SSE does it in every
@@ -26,10 +26,14 @@ using namespace approx::accuracy;
 namespace {
 int fenvMode(RoundingMode m) {
   switch (m) {
-  case RoundingMode::NearestEven: return FE_TONEAREST;
-  case RoundingMode::TowardZero: return FE_TOWARDZERO;
-  case RoundingMode::Upward: return FE_UPWARD;
-  case RoundingMode::Downward: return FE_DOWNWARD;
+  case RoundingMode::NearestEven:
+    return FE_TONEAREST;
+  case RoundingMode::TowardZero:
+    return FE_TOWARDZERO;
+  case RoundingMode::Upward:
+    return FE_UPWARD;
+  case RoundingMode::Downward:
+    return FE_DOWNWARD;
   }
   return FE_TONEAREST;
 }
@@ -42,20 +46,34 @@ double (*volatile glibcSqrt)(double) = sqrt;
 /// glibc's double function for `f` (1/sqrt and pow composed as C would).
 double glibcDouble(Func f, double x, double y) {
   switch (f) {
-  case Func::Exp: return std::exp(x);
-  case Func::Exp2: return std::exp2(x);
-  case Func::Expm1: return std::expm1(x);
-  case Func::Log: return std::log(x);
-  case Func::Log2: return std::log2(x);
-  case Func::Log10: return std::log10(x);
-  case Func::Log1p: return std::log1p(x);
-  case Func::Sin: return std::sin(x);
-  case Func::Cos: return std::cos(x);
-  case Func::Tan: return std::tan(x);
-  case Func::Tanh: return std::tanh(x);
-  case Func::Sqrt: return std::sqrt(x);
-  case Func::Rsqrt: return 1.0 / std::sqrt(x);
-  case Func::Pow: return std::pow(x, y);
+  case Func::Exp:
+    return std::exp(x);
+  case Func::Exp2:
+    return std::exp2(x);
+  case Func::Expm1:
+    return std::expm1(x);
+  case Func::Log:
+    return std::log(x);
+  case Func::Log2:
+    return std::log2(x);
+  case Func::Log10:
+    return std::log10(x);
+  case Func::Log1p:
+    return std::log1p(x);
+  case Func::Sin:
+    return std::sin(x);
+  case Func::Cos:
+    return std::cos(x);
+  case Func::Tan:
+    return std::tan(x);
+  case Func::Tanh:
+    return std::tanh(x);
+  case Func::Sqrt:
+    return std::sqrt(x);
+  case Func::Rsqrt:
+    return 1.0 / std::sqrt(x);
+  case Func::Pow:
+    return std::pow(x, y);
   }
   return NAN;
 }
@@ -69,8 +87,8 @@ TEST(Glibc, SqrtfIsCorrectlyRoundedInEveryMode) {
   std::vector<float> xs;
   for (uint32_t b = 0; b < 0x7f800000u; b += 40009u) // every binade
     xs.push_back(floatFromBits(b));
-  for (float x : {0.0f, -0.0f, FLT_TRUE_MIN, FLT_MIN, FLT_MAX, 2.0f, -1.0f,
-                  INFINITY})
+  for (float x :
+       {0.0f, -0.0f, FLT_TRUE_MIN, FLT_MIN, FLT_MAX, 2.0f, -1.0f, INFINITY})
     xs.push_back(x);
   for (RoundingMode m : kAllRoundingModes) {
     for (float x : xs) {
@@ -79,8 +97,8 @@ TEST(Glibc, SqrtfIsCorrectlyRoundedInEveryMode) {
       std::fesetround(FE_TONEAREST);
       float r = correctlyRounded(Func::Sqrt, x, 0.0f, m);
       ASSERT_TRUE(sameBits(g, r))
-          << std::hexfloat << x << " " << roundingModeName(m) << ": glibc "
-          << g << ", reference " << r;
+          << std::hexfloat << x << " " << roundingModeName(m) << ": glibc " << g
+          << ", reference " << r;
     }
   }
 }
@@ -149,8 +167,7 @@ TEST(Glibc, F64FromLongDoubleReferencesOutsideTheAmbiguousBand) {
       {Func::Exp, [](long double x, long double) { return expl(x); }},
       {Func::Log, [](long double x, long double) { return logl(x); }},
       {Func::Sqrt, [](long double x, long double) { return sqrtl(x); }},
-      {Func::Rsqrt,
-       [](long double x, long double) { return 1.0L / sqrtl(x); }},
+      {Func::Rsqrt, [](long double x, long double) { return 1.0L / sqrtl(x); }},
       {Func::Pow, [](long double x, long double y) { return powl(x, y); }},
   };
   std::mt19937_64 rng(33);

@@ -1,4 +1,4 @@
-//===- MpfrOracle.h - Independent MPFR routes for the tests ------*- C++ -*-===//
+//===- MpfrOracle.h - Independent MPFR routes for the tests -----*- C++ -*-===//
 //
 // Two ways to round that do not go through Reference's Ziv loop or its
 // (value, direction) rounding, to test them against:
@@ -45,9 +45,8 @@ inline double roundIntoFormat(const FormatInfo &fmt, mpfr_srcptr src,
 }
 
 /// f(x, y) correctly rounded to `fmt` in `mode` by MPFR directly.
-inline double directRounding(Func f, const FormatInfo &fmt, double x,
-                             double y, RoundingMode mode,
-                             int *ternary = nullptr) {
+inline double directRounding(Func f, const FormatInfo &fmt, double x, double y,
+                             RoundingMode mode, int *ternary = nullptr) {
   mpfr_t xm, ym, r;
   mpfr_inits2(53, xm, ym, (mpfr_ptr) nullptr);
   mpfr_set_d(xm, x, MPFR_RNDN);

@@ -1,4 +1,4 @@
-//===- MpfrTest.cpp - MPFR references: values, modes, Ziv, runs ----------===//
+//===- MpfrTest.cpp - MPFR references: values, modes, Ziv, runs -----------===//
 //
 // Reference against exactly known values (exp(0), log(1), exp2 of every
 // integer exponent, log2 of powers of two, log10 of exact powers of ten,
@@ -28,8 +28,9 @@ namespace {
 const double kInf = std::numeric_limits<double>::infinity();
 const FormatInfo kF32 = FormatInfo::of<F32>();
 const FormatInfo kF64 = FormatInfo::of<F64>();
-const RoundingMode kRN = RoundingMode::NearestEven, kRZ = RoundingMode::TowardZero,
-                   kRU = RoundingMode::Upward, kRD = RoundingMode::Downward;
+const RoundingMode kRN = RoundingMode::NearestEven,
+                   kRZ = RoundingMode::TowardZero, kRU = RoundingMode::Upward,
+                   kRD = RoundingMode::Downward;
 
 /// f(x) is exactly `want` in `fmt`: every mode gives it, ternary 0.
 void expectExact(Func f, const FormatInfo &fmt, double x, double y,
@@ -287,8 +288,10 @@ TEST(MpfrRandom, AgreesWithDirectRounding) {
       // function's busy range.
       bool f32 = i & 1;
       if (i % 4 < 2) {
-        x = f32 ? double(floatFromBits(uint32_t(rng()))) : doubleFromBits(rng());
-        y = f32 ? double(floatFromBits(uint32_t(rng()))) : doubleFromBits(rng());
+        x = f32 ? double(floatFromBits(uint32_t(rng())))
+                : doubleFromBits(rng());
+        y = f32 ? double(floatFromBits(uint32_t(rng())))
+                : doubleFromBits(rng());
       } else {
         x = (double(rng() >> 11) * 0x1p-53 - 0.5) * 40;
         y = (double(rng() >> 11) * 0x1p-53 - 0.5) * 16;
@@ -305,8 +308,8 @@ TEST(MpfrRandom, AgreesWithDirectRounding) {
         double b = directRounding(f, fmt, x, y, m, &t2);
         ASSERT_TRUE(sameValue(a, b))
             << funcName(f) << " " << fmt.name << " " << roundingModeName(m)
-            << std::hexfloat << " x=" << x << " y=" << y << ": " << a
-            << " vs " << b;
+            << std::hexfloat << " x=" << x << " y=" << y << ": " << a << " vs "
+            << b;
         ASSERT_EQ(t1, t2) << funcName(f) << std::hexfloat << " x=" << x;
         ++checked;
       }

@@ -1,4 +1,4 @@
-//===- NumberListTest.cpp - Reading input lists --------------------------===//
+//===- NumberListTest.cpp - Reading input lists ---------------------------===//
 //
 // Sections, hex floats, NaN spellings, notes and the errors of
 // readNumberSections, on small files written to the test's temp directory;
@@ -25,15 +25,14 @@ std::string writeTemp(const std::string &name, const std::string &text) {
 } // namespace
 
 TEST(NumberList, SectionsCommentsAndValues) {
-  std::string path = writeTemp("sections.wc",
-                               "# first block\n"
-                               "# second line\n"
-                               "0x1.8p+1\n"
-                               "\n"
-                               "-0x1p-1074\n"
-                               "# next section\n"
-                               "1.5\n"
-                               "inf\n");
+  std::string path = writeTemp("sections.wc", "# first block\n"
+                                              "# second line\n"
+                                              "0x1.8p+1\n"
+                                              "\n"
+                                              "-0x1p-1074\n"
+                                              "# next section\n"
+                                              "1.5\n"
+                                              "inf\n");
   std::vector<NumberSection> s;
   std::string error;
   ASSERT_TRUE(readNumberSections(path, s, error)) << error;
@@ -82,19 +81,18 @@ TEST(NumberList, TwoArgumentRows) {
 TEST(NumberList, Errors) {
   std::vector<NumberSection> s;
   std::string error;
-  EXPECT_FALSE(readNumberSections(testing::TempDir() + "/no-such-file.wc", s,
-                                  error));
+  EXPECT_FALSE(
+      readNumberSections(testing::TempDir() + "/no-such-file.wc", s, error));
   EXPECT_NE(error.find("cannot open"), std::string::npos);
-  EXPECT_FALSE(readNumberSections(writeTemp("bad.wc", "1.0\n0x1.zp3\n"), s,
-                                  error));
+  EXPECT_FALSE(
+      readNumberSections(writeTemp("bad.wc", "1.0\n0x1.zp3\n"), s, error));
   EXPECT_NE(error.find(":2: not a list of numbers"), std::string::npos)
       << error;
   EXPECT_FALSE(readNumberSections(writeTemp("width.wc", "1 2\n3\n"), s, error));
-  EXPECT_NE(error.find(":2: 1 numbers, earlier rows have 2"),
-            std::string::npos)
+  EXPECT_NE(error.find(":2: 1 numbers, earlier rows have 2"), std::string::npos)
       << error;
-  EXPECT_FALSE(readNumberSections(writeTemp("note.wc", "ERANGE 1.0\n"), s,
-                                  error));
+  EXPECT_FALSE(
+      readNumberSections(writeTemp("note.wc", "ERANGE 1.0\n"), s, error));
   EXPECT_FALSE(readNumberSections(writeTemp("big.wc", "1e400\n"), s, error));
 }
 

@@ -1,4 +1,4 @@
-//===- RoundingTest.cpp - roundNearest and the ambiguity decision --------===//
+//===- RoundingTest.cpp - roundNearest and the ambiguity decision ---------===//
 //
 // roundNearest against the hardware conversions (double -> float, and
 // double -> _Float16 where the compiler has it; bf16 against the usual
@@ -26,8 +26,7 @@ const double kInf = std::numeric_limits<double>::infinity();
 /// Doubles that exercise a conversion to a format with exponent range
 /// [qmin - 3, emax + 2]: random significands, exact values of the format,
 /// exact midpoints and midpoints +- one double ulp.
-std::vector<double> conversionInputs(int qmin, int emax, int p,
-                                     uint64_t seed) {
+std::vector<double> conversionInputs(int qmin, int emax, int p, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<double> v;
   for (int i = 0; i < 200000; ++i) {
@@ -54,8 +53,9 @@ std::vector<double> conversionInputs(int qmin, int emax, int p,
     double j = double(1 + rng() % 24) * std::ldexp(1.0, -(p + 3));
     v.push_back(std::ldexp((i & 1) ? 1 - j : 1 + j, e));
   }
-  for (uint64_t b : {0x0ull, 0x8000000000000000ull, 0x1ull, 0x7ff0000000000000ull,
-                     0xfff0000000000000ull, 0x7fefffffffffffffull})
+  for (uint64_t b :
+       {0x0ull, 0x8000000000000000ull, 0x1ull, 0x7ff0000000000000ull,
+        0xfff0000000000000ull, 0x7fefffffffffffffull})
     v.push_back(doubleFromBits(b));
   return v;
 }
@@ -119,9 +119,9 @@ TEST(RoundNearest, BF16MatchesFloatBitsRounding) {
 }
 
 TEST(Ambiguity, MidpointsAndTolerance) {
-  const double tol = kF32FromF64RefTolerance; // 2^-20
+  const double tol = kF32FromF64RefTolerance;                // 2^-20
   NearestRounding<F32> r = roundNearest<F32>(1.0 + 0x1p-24); // midpoint
-  EXPECT_EQ(r.bits, bitsOf(1.0f));                            // to even
+  EXPECT_EQ(r.bits, bitsOf(1.0f));                           // to even
   EXPECT_EQ(r.frac, 0.5);
   EXPECT_TRUE(r.ambiguous(tol));
   EXPECT_TRUE(r.ambiguous(0x1p-60));
@@ -292,8 +292,8 @@ TEST(Ambiguity, LongDoubleAgreesWithDoubleDouble) {
     double hi = doubleFromBits(b);
     // A trailing part, |lo| <= ulp(hi)/2, that keeps hi + lo exact in 64
     // bits (bits e down to e - 62).
-    double lo = std::ldexp(double(int64_t(rng() >> 54) - 512),
-                           exponentOf(hi) - 62);
+    double lo =
+        std::ldexp(double(int64_t(rng() >> 54) - 512), exponentOf(hi) - 62);
     if (hi < 0x1p-1000)
       continue;
     long double ld = (long double)hi + (long double)lo;

@@ -1,4 +1,4 @@
-//===- UlpTest.cpp - Formats, ulp distance and ulp error -----------------===//
+//===- UlpTest.cpp - Formats, ulp distance and ulp error ------------------===//
 //
 // Bit-level facts of f16/bf16/f32/f64 (checked against <cfloat> and, for f16
 // and bf16, exhaustively against exact double values), ulpDistance with the
@@ -185,11 +185,11 @@ TEST(UlpOf, BinadeRule) {
 TEST(UlpOf, SubnormalZeroAndBeyondRange) {
   EXPECT_EQ(ulpOf<F32>(0.0), 0x1p-149);
   EXPECT_EQ(ulpOf<F32>(1e-40), 0x1p-149);
-  EXPECT_EQ(ulpOf<F32>(0x1p-126), 0x1p-149);  // min normal: same spacing
+  EXPECT_EQ(ulpOf<F32>(0x1p-126), 0x1p-149); // min normal: same spacing
   EXPECT_EQ(ulpOf<F64>(DBL_TRUE_MIN), 0x1p-1074);
   EXPECT_EQ(ulpOf<F64>(-0.0), 0x1p-1074);
   EXPECT_EQ(ulpOf<F16>(1e-7), 0x1p-24);
-  EXPECT_EQ(ulpOf<F16>(1e6), 32.0);   // past the top binade: its spacing
+  EXPECT_EQ(ulpOf<F16>(1e6), 32.0); // past the top binade: its spacing
   EXPECT_EQ(ulpOf<F32>(1e300), 0x1p104);
   EXPECT_EQ(ulpOf<F32>(kInf), 0x1p104);
   EXPECT_TRUE(std::isnan(ulpOf<F32>(kNaN)));
@@ -217,8 +217,7 @@ TEST(UlpError, AgainstDouble) {
   EXPECT_EQ(ulpError(1.0f, 1.0 + 0x1p-24), 0.5);
   EXPECT_EQ(ulpError(1.0f, 1.0 - 0x1p-25), 0.5); // lower binade's ulp
   EXPECT_EQ(ulpError(1.0f, 1.0 - 0x1p-30), 0x1p-6);
-  EXPECT_EQ(ulpError(std::nextafter(1.0f, 0.0f), 1.0 - 0x1p-30),
-            1 - 0x1p-6);
+  EXPECT_EQ(ulpError(std::nextafter(1.0f, 0.0f), 1.0 - 0x1p-30), 1 - 0x1p-6);
   EXPECT_EQ(ulpError(2.0f, 1.0), 0x1p23);
   EXPECT_EQ(ulpError(-1.5f, -1.5), 0.0);
   // Subnormal results are measured in the subnormal spacing.
@@ -298,14 +297,15 @@ template <class F> static void checkHalfUlpProperty(uint64_t seed) {
     b = typename F::Bits(a);
     lo = toDouble<F>(b);
     hi = toDouble<F>(typename F::Bits(a + 1));
-    double elo = ulpError<F>(b, x), ehi = ulpError<F>(typename F::Bits(a + 1), x);
+    double elo = ulpError<F>(b, x),
+           ehi = ulpError<F>(typename F::Bits(a + 1), x);
     if (lo == x) {
       ASSERT_EQ(elo, 0.0);
       continue;
     }
     // Exactly one side is within 1/2 (both at a midpoint); they sum to 1.
-    ASSERT_EQ(elo + ehi, 1.0) << F::kName << " x=" << x << " " << lo << " "
-                              << hi;
+    ASSERT_EQ(elo + ehi, 1.0)
+        << F::kName << " x=" << x << " " << lo << " " << hi;
     ASSERT_TRUE(std::min(elo, ehi) <= 0.5);
   }
 }

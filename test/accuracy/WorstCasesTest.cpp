@@ -1,4 +1,4 @@
-//===- WorstCasesTest.cpp - CORE-MATH's binary64 exp/log worst cases -----===//
+//===- WorstCasesTest.cpp - CORE-MATH's binary64 exp/log worst cases ------===//
 //
 // The published hard-to-round inputs of exp and log (CORE-MATH's exp.wc and
 // log.wc, read at run time from $APPROX_WORST_CASES_DIR or the build's
@@ -68,8 +68,7 @@ struct RunStats {
 /// the Ziv properties on every row, the rounding against MPFR's direct
 /// route on every `stride`-th row in round-to-nearest and every 4 stride-th
 /// in all modes (the direct route is what costs: ~10 us a call).
-RunStats checkSection(Func f, const NumberSection &s, long at,
-                      size_t stride) {
+RunStats checkSection(Func f, const NumberSection &s, long at, size_t stride) {
   RunStats st;
   for (size_t i = 0; i < s.rows(); ++i) {
     double x = s.values[i];
@@ -151,14 +150,16 @@ TEST(WorstCases, Exp) {
   // "worst cases in the subnormal range with at least 33 identical bits
   // after the round bit (-m 34 with bacsel)": bacsel's -m k means k - 1
   // identical bits, and the bound is met exactly.
-  const NumberSection *sub = findSection(sections, "additional worst cases in the subnormal");
+  const NumberSection *sub =
+      findSection(sections, "additional worst cases in the subnormal");
   ASSERT_NE(sub, nullptr);
   st = checkSection(Func::Exp, *sub, 33, 4);
   EXPECT_GT(st.rows, 70000u);
   EXPECT_EQ(st.atLeast, st.rows);
   EXPECT_EQ(st.minRun, 33);
   // "[-2^-11, -2^-12) computed with bacsel (-m 44)": 43 identical bits.
-  const NumberSection *m44 = findSection(sections, "additional worst cases in [-2^-11");
+  const NumberSection *m44 =
+      findSection(sections, "additional worst cases in [-2^-11");
   ASSERT_NE(m44, nullptr);
   st = checkSection(Func::Exp, *m44, 43, 1);
   EXPECT_EQ(st.atLeast, st.rows);

@@ -1,4 +1,4 @@
-//===- Format.h - Binary floating-point formats as bit patterns --*- C++ -*-===//
+//===- Format.h - Binary floating-point formats as bit patterns -*- C++ -*-===//
 //
 // Traits for the four formats the accuracy code measures (f16, bf16, f32,
 // f64), described by precision and exponent range only, so that f16 and bf16
@@ -42,8 +42,7 @@ template <class BitsT, int Precision, int ExponentBits> struct BinaryFormat {
   static constexpr int kQmin = kEmin - (Precision - 1);
   /// The sign bit, the significand field and the exponent field.
   static constexpr Bits kSignMask = Bits(Bits(1) << (kTotalBits - 1));
-  static constexpr Bits kMantissaMask =
-      Bits((Bits(1) << (Precision - 1)) - 1);
+  static constexpr Bits kMantissaMask = Bits((Bits(1) << (Precision - 1)) - 1);
   static constexpr Bits kExponentMask =
       Bits(((Bits(1) << ExponentBits) - 1) << (Precision - 1));
   /// +infinity.
@@ -57,20 +56,26 @@ template <class BitsT, int Precision, int ExponentBits> struct BinaryFormat {
 
 /// IEEE 754 binary16.
 struct F16 : BinaryFormat<uint16_t, 11, 5> {
+  /// The format's name in reports.
   static constexpr const char *kName = "f16";
 };
 /// bfloat16: f32's exponent range with an 8-bit significand.
 struct BF16 : BinaryFormat<uint16_t, 8, 8> {
+  /// The format's name in reports.
   static constexpr const char *kName = "bf16";
 };
 /// IEEE 754 binary32.
 struct F32 : BinaryFormat<uint32_t, 24, 8> {
+  /// The C++ type with this format.
   using Native = float;
+  /// The format's name in reports.
   static constexpr const char *kName = "f32";
 };
 /// IEEE 754 binary64.
 struct F64 : BinaryFormat<uint64_t, 53, 11> {
+  /// The C++ type with this format.
   using Native = double;
+  /// The format's name in reports.
   static constexpr const char *kName = "f64";
 };
 
@@ -117,7 +122,8 @@ template <class F> APPROX_ACC_HD constexpr bool isZero(typename F::Bits b) {
   return (b & typename F::Bits(~F::kSignMask)) == 0;
 }
 /// True if `b` encodes a nonzero subnormal.
-template <class F> APPROX_ACC_HD constexpr bool isSubnormal(typename F::Bits b) {
+template <class F>
+APPROX_ACC_HD constexpr bool isSubnormal(typename F::Bits b) {
   return (b & F::kExponentMask) == 0 && (b & F::kMantissaMask) != 0;
 }
 /// True if the sign bit of `b` is set (also for -0 and negative NaNs).

@@ -1,4 +1,4 @@
-//===- Functions.h - The functions and rounding modes referenced -*- C++ -*-===//
+//===- Functions.h - Referenced functions and rounding modes ----*- C++ -*-===//
 //
 // Names for the functions the MPFR references cover and for the IEEE 754
 // rounding modes they round to. Kept apart from Mpfr.h so that tools can
@@ -32,9 +32,9 @@ enum class Func {
 };
 /// Every Func, in declaration order.
 inline constexpr Func kAllFuncs[] = {
-    Func::Exp, Func::Exp2, Func::Expm1, Func::Log,  Func::Log2,
-    Func::Log10, Func::Log1p, Func::Sin, Func::Cos,  Func::Tan,
-    Func::Tanh, Func::Sqrt, Func::Rsqrt, Func::Pow};
+    Func::Exp,   Func::Exp2,  Func::Expm1, Func::Log, Func::Log2,
+    Func::Log10, Func::Log1p, Func::Sin,   Func::Cos, Func::Tan,
+    Func::Tanh,  Func::Sqrt,  Func::Rsqrt, Func::Pow};
 
 /// The C name of `f` ("exp", ..., "rsqrt", "pow").
 const char *funcName(Func f);

@@ -1,4 +1,4 @@
-//===- Mpfr.h - MPFR references: exact-ish values, correct rounding -*- C++ -*-===//
+//===- Mpfr.h - MPFR references and correct rounding ------------*- C++ -*-===//
 //
 // A Reference holds f(x) (or x^y) evaluated by MPFR at a working precision w,
 // enough to measure errors in ulps, to round correctly in every IEEE

@@ -1,4 +1,4 @@
-//===- NumberList.h - Lists of inputs in text files ---------------*- C++ -*-===//
+//===- NumberList.h - Lists of inputs in text files -------------*- C++ -*-===//
 //
 // Reads the plain-text input lists that hard-to-round work exchanges: one
 // input per line, written as a hex float (0x1.62e42fefa39efp+9) or any other

@@ -1,4 +1,4 @@
-//===- Rounding.h - Rounding a reference, and when it is ambiguous -*- C++ -*-===//
+//===- Rounding.h - Rounding a reference; ambiguity -------------*- C++ -*-===//
 //
 // bench/accuracy compares each result with the correctly rounded value, which
 // it gets by rounding a reference computed in higher precision (f64 for f32
@@ -135,8 +135,8 @@ APPROX_ACC_HD inline NearestRounding<F64> roundNearest(DoubleDouble ref) {
     // At or beyond max + ulp/2. In units of the top spacing 2^971, the
     // distance of |ref| below 2^1024 is 2^53 - |hi|/2^971 - (lo towards 0).
     double s = ref.hi < 0 || (ref.hi == 0 && ref.lo < 0) ? -1 : 1;
-    double below = (0x1p53 - detail::absd(ref.hi) * 0x1p-971) -
-                   s * ref.lo * 0x1p-971;
+    double below =
+        (0x1p53 - detail::absd(ref.hi) * 0x1p-971) - s * ref.lo * 0x1p-971;
     out.frac = below > 0 ? below : 0;
     return out;
   }

@@ -1,4 +1,4 @@
-//===- Ulp.h - ulp distance and ulp error -------------------------*- C++ -*-===//
+//===- Ulp.h - ulp distance and ulp error -----------------------*- C++ -*-===//
 //
 // Two measures, as bench/accuracy reports them:
 //   - ulpDistance(a, b): how many representable numbers of the format lie
@@ -37,8 +37,7 @@ struct DoubleDouble {
 /// the smallest subnormals, +-(ordinal of the largest finite + 1) for +-inf.
 /// Consecutive representable values have consecutive ordinals. Meaningless
 /// for a NaN (check isNaN first, or use ulpDistance).
-template <class F>
-APPROX_ACC_HD constexpr int64_t ordinal(typename F::Bits b) {
+template <class F> APPROX_ACC_HD constexpr int64_t ordinal(typename F::Bits b) {
   int64_t magnitude = int64_t(b & typename F::Bits(~F::kSignMask));
   return signBit<F>(b) ? -magnitude : magnitude;
 }
@@ -78,9 +77,7 @@ APPROX_ACC_HD inline double quietNaN() {
   return doubleFromBits(F64::kQuietNaN);
 }
 APPROX_ACC_HD inline bool isNaNd(double x) { return x != x; }
-APPROX_ACC_HD inline bool isInfd(double x) {
-  return isInf<F64>(bitsOf(x));
-}
+APPROX_ACC_HD inline bool isInfd(double x) { return isInf<F64>(bitsOf(x)); }
 /// True if |x| is a power of two (a normal double with a zero significand).
 APPROX_ACC_HD inline bool isPow2d(double x) {
   uint64_t a = bitsOf(x) & ~F64::kSignMask;
@@ -156,11 +153,9 @@ namespace detail {
 /// Returns true (and sets `out`) when the pair is decided without
 /// arithmetic.
 template <class F>
-APPROX_ACC_HD inline bool nonFiniteError(typename F::Bits result,
-                                         bool exactNaN, bool exactInf,
-                                         bool exactNegative,
-                                         bool exactOverflowsNearest,
-                                         double &out) {
+APPROX_ACC_HD inline bool
+nonFiniteError(typename F::Bits result, bool exactNaN, bool exactInf,
+               bool exactNegative, bool exactOverflowsNearest, double &out) {
   bool resultNaN = isNaN<F>(result), resultInf = isInf<F>(result);
   if (resultNaN || exactNaN) {
     out = resultNaN && exactNaN ? 0 : infinity();
@@ -245,8 +240,8 @@ inline double ulpError(double result, long double exact) {
   const long double threshold = 0x1p1024L - 0x1p970L;
   overflows = !nan && (exact >= threshold || exact <= -threshold);
 #endif
-  if (detail::nonFiniteError<F64>(bitsOf(result), nan, inf, negative,
-                                  overflows, out))
+  if (detail::nonFiniteError<F64>(bitsOf(result), nan, inf, negative, overflows,
+                                  out))
     return out;
   long double d = (long double)result - exact;
   return double((d < 0 ? -d : d) / (long double)ulpOfF64(exact));
