@@ -445,3 +445,29 @@ TEST(MpfrApi, MoveAndNames) {
   EXPECT_EQ(funcArity(Func::Pow), 2);
   EXPECT_EQ(funcArity(Func::Rsqrt), 1);
 }
+
+TEST(MpfrFormats, F16AndBF16Targets) {
+  const FormatInfo f16 = FormatInfo::of<F16>(), bf16 = FormatInfo::of<BF16>();
+  Reference e(Func::Exp, f16, 1.0);
+  EXPECT_EQ(e.rounded(kRN), 2.71875); // 10.10111b
+  EXPECT_EQ(e.rounded(kRD), 2.71875 - 0x1p-9);
+  Reference big(Func::Exp, f16, 12.0); // 162755 > 65504
+  EXPECT_EQ(big.rounded(kRN), kInf);
+  EXPECT_EQ(big.rounded(kRZ), 65504.0);
+  EXPECT_EQ(Reference(Func::Exp2, bf16, -133).rounded(kRN), 0x1p-133);
+  EXPECT_EQ(Reference(Func::Exp2, bf16, -134).rounded(kRN), 0.0); // tie
+  // A double reference rounded by Rounding.h agrees with the MPFR result
+  // wherever it is not ambiguous, on every f16 input.
+  int compared = 0;
+  for (uint32_t b = 0; b < 0x7c00u; ++b) {
+    double x = toDouble<F16>(uint16_t(b));
+    NearestRounding<F16> rr = roundNearest<F16>(std::log1p(x));
+    if (rr.ambiguous(kF32FromF64RefTolerance))
+      continue;
+    ASSERT_EQ(toDouble<F16>(rr.bits),
+              Reference(Func::Log1p, f16, x).rounded(kRN))
+        << x;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0x7c00 - 4);
+}
