@@ -15,6 +15,9 @@
 //     reference is the op in x87 long double (64-bit significand) on the
 //     host, rounded to double; ambiguity as above with 2^-10 f64 ulp (the
 //     long double reference is good to ~2^-11 f64 ulp).
+// The ulp distance and the ambiguity rule come from approx_accuracy's
+// header-only part (accuracy/include/approx/accuracy/Rounding.h, device-
+// callable), the same code its unit tests check; nothing here needs MPFR.
 // Each op is reported over all finite inputs and over the documented domains
 // of its SFU form (docDomain / domainLabel below).
 // Non-finite mismatches (NaN/inf where the reference is finite or the
@@ -22,6 +25,7 @@
 //
 // usage: approx-accuracy DIR [--f64-samples N] [--f32-pairs-log2 K]
 //                            [--quick] [--json PATH]
+#include "approx/accuracy/Rounding.h"
 #include "approx/runtime/Runtime.h"
 #include "../BenchCommon.cuh"
 
@@ -38,6 +42,7 @@
 #include <vector>
 
 using namespace approx::rt;
+namespace acc = approx::accuracy;
 
 
 enum Op { SIN, COS, EXP, LOG, RCP, SQRT, RSQRT, DIV, POW, NOPS };
@@ -92,11 +97,6 @@ __global__ void fillPairs(Op op, float *x, float *y, uint64_t base,
   uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n)
     pairFor(op, base + i, x[i], y[i]);
-}
-
-__device__ inline int64_t ordinal32(float f) {
-  int32_t b = __float_as_int(f);
-  return b < 0 ? -int64_t(b & 0x7fffffff) : int64_t(b);
 }
 
 __device__ double refF32(Op op, float xf, float yf) {
@@ -166,7 +166,8 @@ struct Contrib { // one thread's contribution to one Acc
 };
 
 __device__ void measure(Contrib &c, float out, double ref, uint32_t idx) {
-  float r32 = __double2float_rn(ref);
+  acc::NearestRounding<acc::F32> rr = acc::roundNearest<acc::F32>(ref);
+  float r32 = acc::toFloat(rr);
   bool refNan = isnan(ref), outNan = isnan(out);
   if (refNan || outNan || isinf(r32) || isinf(out)) {
     bool same = (refNan && outNan) || (out == r32);
@@ -176,17 +177,13 @@ __device__ void measure(Contrib &c, float out, double ref, uint32_t idx) {
       c.nonfinite = 1;
     return;
   }
-  // Ambiguous correct rounding: ref within 2^-20 ulp of a midpoint.
-  // The spacing on the side where ref lies (they differ at powers of 2).
-  float nb = nextafterf(r32, ref > double(r32) ? INFINITY : -INFINITY);
-  double ulp = fabs(double(nb) - double(r32));
-  if (ulp > 0 &&
-      fabs(fabs(ref - double(r32)) / ulp - 0.5) < 9.5367431640625e-07) {
+  // Ambiguous correct rounding: ref within 2^-20 ulp of a midpoint,
+  // measured in the spacing of the binade where ref lies.
+  if (rr.ambiguous(acc::kF32FromF64RefTolerance)) {
     c.ambiguous = 1;
     return;
   }
-  int64_t d = ordinal32(out) - ordinal32(r32);
-  uint64_t u = uint64_t(d < 0 ? -d : d);
+  uint64_t u = acc::ulpDistance<acc::F32>(__float_as_uint(out), rr.bits);
   if (u > 0xffffffffULL)
     u = 0xffffffffULL;
   float ae = float(fabs(double(out) - ref));
@@ -395,12 +392,6 @@ static long double refF64(Op op, long double x, long double y) {
   }
 }
 
-static int64_t ordinal64(double f) {
-  int64_t b;
-  std::memcpy(&b, &f, 8);
-  return b < 0 ? -(b & 0x7fffffffffffffffLL) : b;
-}
-
 static bool docDomain64(Op op, double x, double y, double ref, bool demote) {
   const double pi = 3.14159265358979323846;
   double ar = std::fabs(ref);
@@ -516,7 +507,8 @@ static void runF64(Module &m, const std::string &kernel, bool demote,
         uint64_t i = uint64_t(ii);
         double x = hx[i], y = binary ? hy[i] : 0;
         long double refl = refF64(op, x, y);
-        double ref = double(refl), o = out[form][i];
+        acc::NearestRounding<acc::F64> rr = acc::roundNearest(refl);
+        double ref = acc::toDouble(rr), o = out[form][i];
         if (std::isnan(ref))
           continue;
         if (docOnly && !docDomain64(op, x, y, ref, demote))
@@ -528,19 +520,15 @@ static void runF64(Module &m, const std::string &kernel, bool demote,
             ++nf;
           continue;
         }
-        // Spacing on the side where the exact value lies: at a power of 2
-        // the two sides differ, and a double-rounded long double reference
-        // can sit exactly on the lower side's midpoint (e.g. sqrt(DBL_MAX)).
-        double nb = std::nextafter(ref, refl > (long double)ref ? INFINITY
-                                                                 : -INFINITY);
-        long double ulp = fabsl((long double)nb - (long double)ref);
-        long double frac = fabsl(refl - (long double)ref) / ulp;
-        if (fabsl(frac - 0.5L) < 0.0009765625L) { // 2^-10 f64 ulp
+        // Within 2^-10 f64 ulp of a midpoint, in the spacing of the side
+        // where the exact value lies: at a power of 2 the two sides differ,
+        // and a double-rounded long double reference can sit exactly on the
+        // lower side's midpoint (e.g. sqrt(DBL_MAX)).
+        if (rr.ambiguous(acc::kF64FromLongDoubleRefTolerance)) {
           ++am;
           continue;
         }
-        int64_t d = ordinal64(o) - ordinal64(ref);
-        double u = std::fabs(double(d));
+        double u = double(acc::ulpDistance(o, ref));
         double a = double(fabsl((long double)o - refl));
         if (u > mu) {
           mu = u;

@@ -7,6 +7,10 @@
 # build/accuracy-kernels: run `bench/accuracy/gen-kernels.py
 # build/bin/approx-opt build/accuracy-kernels` first, where MLIR exists).
 # Prints a markdown table; writes $OUT/accuracy.{md,json}.
+# The ulp distance and the rounding-ambiguity rule come from the header-only
+# part of accuracy/ (device code, -Iaccuracy/include): the measurement needs
+# neither libapprox_accuracy.a nor MPFR. Without MPFR on the GPU machine the
+# configure below builds the library without its MPFR references, unused here.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:-build/accuracy-kernels}
@@ -18,7 +22,7 @@ if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ]; then
     -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
 fi
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 -Xcompiler -fopenmp \
-  bench/accuracy/approx-accuracy.cu -Iruntime/include \
+  bench/accuracy/approx-accuracy.cu -Iruntime/include -Iaccuracy/include \
   "$BUILD/runtime/libapprox_runtime.a" -ldl -o "$BUILD/approx-accuracy" ||
   exit 2
 echo "=== approx-accuracy $DIR $*"
