@@ -7,6 +7,7 @@
 // LAUNCH: --kernel axpexp --block 256 --grid 16 --shape 0=4096 --shape 1=4096 --shape 2=1 --input 0=uniform:-4:4 --inout 1=uniform:1:2 --inout 2=uniform:0:1 --scalar 3=4096 --scalar 4=0.5
 // The float sum depends on the order of the atomic additions:
 // NONDETERMINISTIC: 2
+// OUTPUT-TYPES: 1=f32 2=f32
 //
 // REQUIRES: ptxas, libdevice
 // RUN: rm -rf %t && mkdir -p %t
