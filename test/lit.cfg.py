@@ -1,6 +1,7 @@
 # lit configuration for the approx compiler tests.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -19,6 +20,10 @@ config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%ptxas", config.ptxas or "ptxas-not-found"))
+# One line per knob, kernel, parameter list and site of a manifest, checking
+# the format's rules (docs/manifest.md) on the way.
+config.substitutions.append(("%summary", "%s %s" % (
+    sys.executable, os.path.join(config.test_source_root, "Inputs", "manifest-summary.py"))))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
