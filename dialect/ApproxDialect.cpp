@@ -72,7 +72,7 @@ LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
                                   << " is not an #approx.site: " << entry;
     return success();
   }
-  if (name == "approx.manifest") {
+  if (name == kManifestAttrName) {
     if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
       return op->emitError("'approx.manifest' is a dictionary on a "
                            "builtin.module (written by "

@@ -261,7 +261,7 @@ static std::string runPtxas(StringRef ptxas, StringRef chip, StringRef ptx,
 
 void ApproxExportPass::runOnOperation() {
   ModuleOp top = getOperation();
-  auto record = top->getAttrOfType<DictionaryAttr>("approx.manifest");
+  auto record = top->getAttrOfType<DictionaryAttr>(kManifestAttrName);
   SmallVector<gpu::BinaryOp> binaries(top.getOps<gpu::BinaryOp>());
   auto fail = [&](Operation *at, const Twine &msg) {
     at->emitError("approx-export: ") << msg;

@@ -550,5 +550,5 @@ void ApproxRecordManifestPass::runOnOperation() {
       return signalPassFailure();
     modules.push_back(b.getNamedAttr(gm.getName(), *record));
   }
-  top->setAttr("approx.manifest", b.getDictionaryAttr(modules));
+  top->setAttr(kManifestAttrName, b.getDictionaryAttr(modules));
 }

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,8 +47,10 @@ void approx::registerApproxDialect(DialectRegistry &registry) {
 }
 
 void approx::registerApproxCompilerDependencies(DialectRegistry &registry) {
-  // The dialects GPU kernels are written in, as mlir-opt parses them.
+  // The dialects GPU kernels (and the host code around them, which the
+  // pipeline leaves alone) are written in, as mlir-opt parses them.
   registry.insert<approx::ApproxDialect, affine::AffineDialect,
+                  async::AsyncDialect,
                   arith::ArithDialect, cf::ControlFlowDialect,
                   complex::ComplexDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,

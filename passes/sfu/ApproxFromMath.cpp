@@ -168,18 +168,18 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
       continue;
     }
 
+    // The op named by the table row; its attributes through the interface.
     b.setInsertionPoint(op);
     OperationState state(op->getLoc(), ("approx." + info.name).str());
     state.addOperands(m.operands);
     state.addTypes(type);
-    state.addAttribute("knob", knobRef);
-    if (elem.isF64() && support == SfuSupport::ViaF32)
-      state.addAttribute("demote", b.getUnitAttr());
-    if (rangeReduction && info.rangeReduction)
-      state.addAttribute("range_reduction", b.getUnitAttr());
-    if (elem.isF64() && info.newtonSteps && newtonSteps > 0)
-      state.addAttribute("newton_steps", b.getI32IntegerAttr(newtonSteps));
     Operation *repl = b.create(state);
+    auto fnOp = cast<ApproxFunctionOp>(repl);
+    fnOp.setKnobAttr(knobRef);
+    fnOp.setDemote(elem.isF64() && support == SfuSupport::ViaF32);
+    fnOp.setRangeReduction(rangeReduction && info.rangeReduction);
+    if (elem.isF64() && info.newtonSteps && newtonSteps > 0)
+      fnOp.setNewtonSteps(static_cast<uint32_t>(newtonSteps));
     op->replaceAllUsesWith(repl->getResults());
     op->erase();
     any = true;

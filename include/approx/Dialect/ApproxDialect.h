@@ -50,6 +50,9 @@ namespace mlir::approx {
 /// #approx.site), and the attribute name of a kernel argument that carries a
 /// knob's value (`approx-knobs-to-params`).
 constexpr llvm::StringLiteral kSitesAttrName = "approx.sites";
+/// The builtin.module attribute approx-record-manifest leaves for
+/// approx-export: one dictionary per gpu.module.
+constexpr llvm::StringLiteral kManifestAttrName = "approx.manifest";
 constexpr llvm::StringLiteral kKnobArgAttrName = "approx.knob";
 
 /// How the SFU serves `op` for target `sm` (0: any): Native, ViaF32 or None,
