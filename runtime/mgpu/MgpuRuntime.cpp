@@ -16,7 +16,7 @@
 //   ptr  mgpuMemAlloc(i64, ptr, i8)       void mgpuMemset16(ptr, i16, i64, ptr)
 //
 //===----------------------------------------------------------------------===//
-#include "../src/Driver.h"
+#include "../core/Driver.h"
 
 #include <cstdint>
 #include <cstdio>

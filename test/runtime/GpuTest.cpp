@@ -19,8 +19,9 @@
 //   Leaks    device memory returns to its baseline after every path.
 //
 //===----------------------------------------------------------------------===//
-#include "approx/runtime/KernelEvaluator.h"
-#include "approx/runtime/Runtime.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/sfu/Occupancy.h"
 
 #include <gtest/gtest.h>
 
@@ -355,7 +356,7 @@ TEST(Sfu, NothingChangesPastOccupancyBound) {
   cfg.block.x = 256;
   cfg.grid.x = 4096;
   cfg.sharedMemBytes = 40 * 1024;
-  Expected<OccupancyInfo> occ = m->occupancy("sin_exp", cfg, "lambda");
+  Expected<OccupancyInfo> occ = lambdaBound(*m, "sin_exp", cfg, "lambda");
   ASSERT_TRUE(occ.isOk()) << occ.status().toString();
   std::printf("occupancy: %d blocks/SM x %d warps = %d warps; lambda_max %lld "
               "(%d regs/thread)\n",

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Plot.h"
 
-#include "approx/runtime/KernelEvaluator.h"
-#include "approx/runtime/Runtime.h"
-#include "approx/runtime/Tuner.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/tune/Tuner.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,10 @@
 //===- OccupancyTest.cpp - The occupancy bound on λ -----------------------===//
-#include "approx/runtime/Runtime.h"
+//
+// computeOccupancy for each warp-slot source, grid-limited and
+// register-limited launches.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/sfu/Occupancy.h"
 
 #include <gtest/gtest.h>
 

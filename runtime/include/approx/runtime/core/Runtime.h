@@ -5,7 +5,7 @@
 //   Context       the primary context of one device;
 //   DeviceBuffer  RAII device memory (alloc / fill / copy / free);
 //   Module        a PTX or cubin + its manifest: kernels, knobs, launches,
-//                 CUDA-event timing and the occupancy bound on λ.
+//                 CUDA-event timing and the kernel's occupancy.
 // Every call returns a Status/Expected; nothing throws. Objects keep their
 // Context alive through a shared_ptr, so destruction order is free.
 //
@@ -13,9 +13,9 @@
 #ifndef APPROX_RUNTIME_RUNTIME_H
 #define APPROX_RUNTIME_RUNTIME_H
 
-#include "approx/runtime/Args.h"
-#include "approx/runtime/Manifest.h"
-#include "approx/runtime/Status.h"
+#include "approx/runtime/core/Args.h"
+#include "approx/runtime/core/Manifest.h"
+#include "approx/runtime/core/Status.h"
 
 #include <cstdint>
 #include <functional>
@@ -138,35 +138,11 @@ struct Timing {
   std::vector<double> samplesMs;
 };
 
-/// Inputs to the occupancy bound on λ (pure arithmetic, unit tested).
-struct OccupancyParams {
+/// What the driver says about one kernel at one launch shape.
+struct KernelResources {
   int activeBlocksPerSM = 0; ///< cuOccupancyMaxActiveBlocksPerMultiprocessor.
-  uint64_t threadsPerBlock = 0;
-  uint64_t gridBlocks = 0; ///< 0: do not bound by the grid.
-  int smCount = 0;
-  int warpSize = 32;
-  int maxWarpsPerSM = 0; ///< device warp slots per SM (0: unknown).
-  int64_t knobMax = 64;
-  std::string slot = "hw"; ///< manifest "slot".
+  int numRegs = 0;           ///< registers per thread.
 };
-
-struct OccupancyInfo {
-  int activeBlocksPerSM = 0;
-  int warpsPerBlock = 0;
-  int residentBlocksPerSM = 0; ///< min(active, ceil(grid / SMs)).
-  int residentWarpsPerSM = 0;
-  int64_t lambdaMax = 0; ///< residentWarps (hw/virtual) or warpsPerBlock
-                         ///< (software), capped by the knob's max.
-  int numRegs = 0;       ///< registers per thread of the kernel.
-};
-
-/// λmax: the warps that can be resident in one SM for this launch (the
-/// paper's green line); λ past it changes nothing (slot "hw"). For slot
-/// "software" the id is the warp index inside the CTA, so the bound is warps
-/// per block. For slot "virtual" the id is (global warp index) mod %nwarpid,
-/// spread over all warp slots whatever the occupancy, so the bound is the
-/// device's warp slots per SM. Always capped by the knob's max.
-OccupancyInfo computeOccupancy(const OccupancyParams &p);
 
 /// A loaded PTX/cubin with its manifest.
 class Module {
@@ -208,10 +184,10 @@ public:
                         const std::vector<Arg> &args,
                         const TimingOptions &opts = {},
                         const std::function<Status()> &beforeEach = {});
-  /// Occupancy and λmax of `kernel` at `cfg` for knob `knob`.
-  Expected<OccupancyInfo> occupancy(const std::string &kernel,
-                                    const LaunchConfig &cfg,
-                                    const std::string &knob);
+  /// Resident blocks per SM and registers of `kernel` at `cfg` (the SFU
+  /// λ bound, sfu/Occupancy.h, builds on it).
+  Expected<KernelResources> kernelResources(const std::string &kernel,
+                                            const LaunchConfig &cfg);
 
   struct Impl;
 

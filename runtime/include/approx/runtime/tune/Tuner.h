@@ -18,7 +18,7 @@
 #ifndef APPROX_RUNTIME_TUNER_H
 #define APPROX_RUNTIME_TUNER_H
 
-#include "approx/runtime/Status.h"
+#include "approx/runtime/core/Status.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,5 +1,10 @@
 //===- MetricsTest.cpp - Error metrics, zero and non-finite references ----===//
-#include "approx/runtime/Metrics.h"
+//
+// The built-in metrics on hand-computed examples, including zero
+// references and NaN/inf pairs.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/Metrics.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

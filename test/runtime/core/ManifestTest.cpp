@@ -1,5 +1,10 @@
 //===- ManifestTest.cpp - Manifest parsing and validation -----------------===//
-#include "approx/runtime/Manifest.h"
+//
+// Every validation rule of docs/manifest.md, each with a valid and an
+// invalid case, on JSON built in the test.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Manifest.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 // (e.g. "kernels[0].params[3]: size 4 does not match type i64 (8 bytes)").
 //
 //===----------------------------------------------------------------------===//
-#include "approx/runtime/Manifest.h"
+#include "approx/runtime/core/Manifest.h"
 
 #include <nlohmann/json.hpp>
 

@@ -10,7 +10,7 @@
 #ifndef APPROX_RUNTIME_MANIFEST_H
 #define APPROX_RUNTIME_MANIFEST_H
 
-#include "approx/runtime/Status.h"
+#include "approx/runtime/core/Status.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,9 @@
 //===- PlotTest.cpp - approx-tune's SVG of T(λ) and E(λ) ------------------===//
+//
+// approx-tune's SVG renderer: curves, bounds, markers, escaping of the
+// title, degenerate curves.
+//
+//===----------------------------------------------------------------------===//
 #include "Plot.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,10 @@
 //===- ArgsTest.cpp - Argument checking and ABI packing -------------------===//
-#include "approx/runtime/Args.h"
+//
+// Packing of every argument kind into the PTX parameter list, and the
+// error for each wrong argument.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Args.h"
 
 #include <cstring>
 #include <gtest/gtest.h>

@@ -1,5 +1,10 @@
 //===- Metrics.cpp - Error metrics ----------------------------------------===//
-#include "approx/runtime/Metrics.h"
+//
+// One pass over reference and output computing every built-in metric, with
+// the zero-reference and non-finite rules of Metrics.h.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/Metrics.h"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,10 @@
 //===- TunerTest.cpp - SMP / HEU / OMG over recorded and synthetic curves -===//
-#include "approx/runtime/Tuner.h"
+//
+// SMP, HEU and OMG over CurveEvaluator (no GPU): exact answers on monotone
+// curves, the QoS on jagged and noisy ones, run counts.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/Tuner.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,5 +1,9 @@
 //===- Status.cpp - Status formatting ---------------------------------------===//
-#include "approx/runtime/Status.h"
+//
+// Names of the status codes and the one-line rendering of a Status.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Status.h"
 
 namespace approx::rt {
 

@@ -18,7 +18,7 @@
 #ifndef APPROX_RUNTIME_METRICS_H
 #define APPROX_RUNTIME_METRICS_H
 
-#include "approx/runtime/Status.h"
+#include "approx/runtime/core/Status.h"
 
 #include <cstddef>
 #include <functional>

@@ -1,7 +1,12 @@
 //===- KernelEvaluator.cpp - Measuring T(λ), E(λ) on the GPU --------------===//
-#include "approx/runtime/KernelEvaluator.h"
+//
+// Uploads inputs once, restores/poisons buffers before every launch, takes
+// the λ=0 reference and turns timed launches into TunePoints.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/KernelEvaluator.h"
 
-#include "approx/runtime/Args.h"
+#include "approx/runtime/core/Args.h"
 
 #include <cstring>
 
@@ -171,7 +176,7 @@ KernelEvaluator::create(Module &module, std::vector<ArgSpec> args,
   ev->specs_ = std::move(args);
 
   APPROX_ASSIGN_OR_RETURN(ev->occ_,
-                          module.occupancy(opts.kernel, opts.launch, opts.knob));
+                          lambdaBound(module, opts.kernel, opts.launch, opts.knob));
   ev->lambdaMax_ = ev->occ_.lambdaMax;
   if (opts.lambdaMaxOverride >= 0)
     ev->lambdaMax_ = std::min(opts.lambdaMaxOverride, knob->max);

@@ -1,5 +1,10 @@
 //===- Tuner.cpp - SMP, HEU and OMG over an Evaluator ---------------------===//
-#include "approx/runtime/Tuner.h"
+//
+// The three searches of Tuner.h over an Evaluator; each λ is measured at
+// most once per search and recorded in the trace.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/Tuner.h"
 
 #include <cmath>
 #include <sstream>

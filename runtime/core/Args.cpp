@@ -1,5 +1,10 @@
 //===- Args.cpp - Argument checking and flattening ------------------------===//
-#include "approx/runtime/Args.h"
+//
+// Checks each Arg against the manifest's ArgInfo and writes the flat
+// parameter list cuLaunchKernel takes; host-only, unit tested.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Args.h"
 
 #include <cmath>
 #include <cstring>

@@ -17,9 +17,10 @@
 #ifndef APPROX_RUNTIME_KERNELEVALUATOR_H
 #define APPROX_RUNTIME_KERNELEVALUATOR_H
 
-#include "approx/runtime/Metrics.h"
-#include "approx/runtime/Runtime.h"
-#include "approx/runtime/Tuner.h"
+#include "approx/runtime/tune/Metrics.h"
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/sfu/Occupancy.h"
+#include "approx/runtime/tune/Tuner.h"
 
 #include <cstring>
 #include <map>

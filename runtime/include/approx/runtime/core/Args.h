@@ -11,8 +11,8 @@
 #ifndef APPROX_RUNTIME_ARGS_H
 #define APPROX_RUNTIME_ARGS_H
 
-#include "approx/runtime/Manifest.h"
-#include "approx/runtime/Status.h"
+#include "approx/runtime/core/Manifest.h"
+#include "approx/runtime/core/Status.h"
 
 #include <cstdint>
 #include <string>

@@ -5,7 +5,7 @@
 // free partially built objects when a later step fails.
 //
 //===----------------------------------------------------------------------===//
-#include "approx/runtime/Runtime.h"
+#include "approx/runtime/core/Runtime.h"
 
 #include "Driver.h"
 
@@ -253,31 +253,6 @@ Status DeviceBuffer::fill32(uint32_t pattern) {
   APPROX_CU_RETURN_IF_ERROR(driverOf(ctx_), cuMemsetD32, ptr_, pattern,
                             bytes_ / 4);
   return Status::ok();
-}
-
-//===----------------------------------------------------------------------===//
-// Occupancy
-//===----------------------------------------------------------------------===//
-
-OccupancyInfo computeOccupancy(const OccupancyParams &p) {
-  OccupancyInfo o;
-  int ws = p.warpSize > 0 ? p.warpSize : 32;
-  o.activeBlocksPerSM = std::max(0, p.activeBlocksPerSM);
-  o.warpsPerBlock = int((p.threadsPerBlock + uint64_t(ws) - 1) / uint64_t(ws));
-  uint64_t resident = uint64_t(o.activeBlocksPerSM);
-  if (p.gridBlocks > 0 && p.smCount > 0) {
-    uint64_t perSM = (p.gridBlocks + uint64_t(p.smCount) - 1) / p.smCount;
-    resident = std::min(resident, perSM);
-  }
-  o.residentBlocksPerSM = int(resident);
-  o.residentWarpsPerSM = int(resident * uint64_t(o.warpsPerBlock));
-  int64_t bound = int64_t(o.residentWarpsPerSM);
-  if (p.slot == "software")
-    bound = int64_t(o.warpsPerBlock);
-  else if (p.slot == "virtual")
-    bound = p.maxWarpsPerSM > 0 ? int64_t(p.maxWarpsPerSM) : p.knobMax;
-  o.lambdaMax = std::max<int64_t>(0, std::min(bound, p.knobMax));
-  return o;
 }
 
 //===----------------------------------------------------------------------===//
@@ -552,41 +527,23 @@ Expected<Timing> Module::time(const std::string &kernel,
   return t;
 }
 
-Expected<OccupancyInfo> Module::occupancy(const std::string &kernel,
-                                          const LaunchConfig &cfg,
-                                          const std::string &knob) {
+Expected<KernelResources> Module::kernelResources(const std::string &kernel,
+                                                  const LaunchConfig &cfg) {
   const KernelInfo *k = manifest_.findKernel(kernel);
   if (!k)
     return notFound("unknown kernel '" + kernel + "' (known: " +
                     knownList(kernelNames()) + ")");
-  const KnobInfo *kn = manifest_.findKnob(knob);
-  if (!kn)
-    return notFound("unknown knob '" + knob + "' (known: " +
-                    knownList(knobNames()) + ")");
   APPROX_RETURN_IF_ERROR(checkLaunchConfig(kernel, cfg));
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
   CUfunction f = impl_->functions.at(kernel);
-  int active = 0;
+  KernelResources r;
   APPROX_CU_RETURN_IF_ERROR(impl_->drv,
                             cuOccupancyMaxActiveBlocksPerMultiprocessor,
-                            &active, f, int(cfg.block.total()),
+                            &r.activeBlocksPerSM, f, int(cfg.block.total()),
                             size_t(cfg.sharedMemBytes));
-  int regs = 0;
-  APPROX_CU_RETURN_IF_ERROR(impl_->drv, cuFuncGetAttribute, &regs,
+  APPROX_CU_RETURN_IF_ERROR(impl_->drv, cuFuncGetAttribute, &r.numRegs,
                             CU_FUNC_ATTRIBUTE_NUM_REGS, f);
-  OccupancyParams p;
-  p.activeBlocksPerSM = active;
-  p.threadsPerBlock = cfg.block.total();
-  p.gridBlocks = cfg.grid.total();
-  p.smCount = ctx_->device().smCount;
-  p.warpSize = ctx_->device().warpSize;
-  p.maxWarpsPerSM =
-      ctx_->device().maxThreadsPerSM / std::max(1, ctx_->device().warpSize);
-  p.knobMax = kn->max;
-  p.slot = manifest_.slot;
-  OccupancyInfo o = computeOccupancy(p);
-  o.numRegs = regs;
-  return o;
+  return r;
 }
 
 } // namespace approx::rt
