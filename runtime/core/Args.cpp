@@ -73,8 +73,8 @@ std::string Arg::describe() const {
 
 std::string describeArgInfo(const ArgInfo &a) {
   if (a.kind == ArgInfo::Kind::Memref)
-    return shapeString(a.shape, a.type);
-  return scalarTypeName(a.type);
+    return shapeString(a.shape, a.type.scalar);
+  return a.type.name();
 }
 
 uint16_t floatToHalfBits(float f) {
@@ -188,6 +188,19 @@ Expected<PackedArgs> packArgs(const KernelInfo &kernel,
     return invalidArgument("kernel '" + kernel.name + "' takes " +
                            std::to_string(kernel.args.size()) +
                            " arguments, got " + std::to_string(args.size()));
+  for (const ArgInfo &info : kernel.args)
+    if (info.kind == ArgInfo::Kind::Pointer || info.type.isVector() ||
+        info.type.scalar == ScalarType::BF16 ||
+        (info.kind == ArgInfo::Kind::Memref &&
+         info.abi == ArgInfo::Abi::Bare))
+      return invalidArgument("kernel '" + kernel.name + "': argument " +
+                             describeArgInfo(info) +
+                             " is not supported by this runtime yet");
+  for (const ParamInfo &p : kernel.params)
+    if (p.isKnob())
+      return invalidArgument("kernel '" + kernel.name +
+                             "': knob parameters are not supported by this "
+                             "runtime yet");
   PackedArgs packed;
   packed.slots_.assign(kernel.params.size(), 0);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -202,10 +215,10 @@ Expected<PackedArgs> packArgs(const KernelInfo &kernel,
         return invalidArgument(where + ": expected a buffer, got " +
                                arg.describe());
       const BufferView &buf = arg.buffer();
-      if (buf.elem != info.type)
+      if (ValueType(buf.elem) != info.type)
         return invalidArgument(where + ": buffer holds " +
                                scalarTypeName(buf.elem) + ", expected " +
-                               scalarTypeName(info.type));
+                               info.type.name());
       const std::vector<int64_t> &shape = arg.shape();
       if (int64_t(shape.size()) != info.rank)
         return invalidArgument(where + ": got rank " +
@@ -226,7 +239,7 @@ Expected<PackedArgs> packArgs(const KernelInfo &kernel,
           return invalidArgument(where + ": shape overflows");
         elems *= uint64_t(shape[d]);
       }
-      size_t es = scalarTypeSize(info.type);
+      size_t es = scalarTypeSize(info.type.scalar);
       if (elems > buf.bytes / es)
         return invalidArgument(
             where + ": shape " + shapeString(shape, buf.elem) + " needs " +
@@ -247,21 +260,22 @@ Expected<PackedArgs> packArgs(const KernelInfo &kernel,
     }
     // Scalars.
     const ParamInfo &p = kernel.params[info.firstParam];
-    if (isIntegerType(info.type)) {
+    if (isIntegerType(info.type.scalar)) {
       if (arg.kind() != Arg::Kind::Int)
         return invalidArgument(where + ": expected an integer, got " +
                                arg.describe());
-      APPROX_RETURN_IF_ERROR(encodeInt(arg.intValue(), p.type, slot[0], where));
-    } else if (isFloatType(info.type)) {
+      APPROX_RETURN_IF_ERROR(
+          encodeInt(arg.intValue(), p.type.scalar, slot[0], where));
+    } else if (isFloatType(info.type.scalar)) {
       if (arg.kind() == Arg::Kind::Memref)
         return invalidArgument(where + ": expected a float, got " +
                                arg.describe());
       double v = arg.kind() == Arg::Kind::Int ? double(arg.intValue())
                                               : arg.floatValue();
-      APPROX_RETURN_IF_ERROR(encodeFloat(v, p.type, slot[0]));
+      APPROX_RETURN_IF_ERROR(encodeFloat(v, p.type.scalar, slot[0]));
     } else {
-      return invalidArgument(where + ": scalar of type " +
-                             scalarTypeName(info.type) + " is not supported");
+      return invalidArgument(where + ": scalar of type " + info.type.name() +
+                             " is not supported");
     }
   }
   packed.ptrs_.resize(packed.slots_.size());

@@ -9,6 +9,9 @@
 
 #include "Driver.h"
 
+#include "approx/runtime/core/FileIO.h"
+#include "approx/runtime/core/Text.h"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -28,6 +31,7 @@ struct Module::Impl {
   const Driver *drv = nullptr;
   CUmodule module = nullptr;
   std::map<std::string, CUfunction> functions;
+  std::map<std::string, int64_t> values; ///< current knob values
 };
 
 static const Driver *driverOf(const std::shared_ptr<Context> &ctx) {
@@ -259,31 +263,22 @@ Status DeviceBuffer::fill32(uint32_t pattern) {
 // Module
 //===----------------------------------------------------------------------===//
 
-static Expected<std::string> readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return ioError("cannot open '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 Expected<std::unique_ptr<Module>>
 Module::load(std::shared_ptr<Context> ctx, const std::string &manifestPath,
              const LoadOptions &opts) {
   APPROX_ASSIGN_OR_RETURN(Manifest m, loadManifestFile(manifestPath));
   std::string image = opts.imagePath;
   if (image.empty()) {
-    std::string rel = (opts.preferCubin && !m.cubin.empty()) || m.ptx.empty()
-                          ? m.cubin
-                          : m.ptx;
-    image = !rel.empty() && rel[0] == '/' ? rel : m.directory + "/" + rel;
+    bool cubin = (opts.preferCubin && !m.cubin.empty()) || m.ptx.empty();
+    APPROX_ASSIGN_OR_RETURN(
+        image, resolveImagePath(m, cubin, opts.allowPathsOutsideManifestDir));
   }
-  APPROX_ASSIGN_OR_RETURN(std::string bytes, readFile(image));
+  APPROX_ASSIGN_OR_RETURN(std::string bytes,
+                          readRegularFile(image, kMaxImageBytes, "image"));
   Expected<std::unique_ptr<Module>> mod =
       loadFromMemory(std::move(ctx), std::move(m), bytes);
   if (!mod)
-    return mod.status().withContext(image);
+    return mod.status().withContext(escapeBytes(image));
   return mod;
 }
 
@@ -341,6 +336,9 @@ Module::loadFromMemory(std::shared_ptr<Context> ctx, Manifest manifest,
     mod->impl_->functions[k.name] = f;
   }
   for (const KnobInfo &k : mod->manifest_.knobs) {
+    mod->impl_->values[k.name] = k.defaultValue;
+    if (!k.hasSymbol())
+      continue;
     CUdeviceptr p = 0;
     size_t size = 0;
     CUresult gr = drv->cuModuleGetGlobal(&p, &size, mod->impl_->module,
@@ -389,46 +387,31 @@ static std::string knownList(const std::vector<std::string> &names) {
 Status Module::setKnob(const std::string &name, int64_t value) {
   const KnobInfo *k = manifest_.findKnob(name);
   if (!k)
-    return notFound("unknown knob '" + name + "' (known: " +
+    return notFound("unknown knob " + quote(name) + " (known: " +
                     knownList(knobNames()) + ")");
   if (value < k->min || value > k->max)
-    return outOfRange("knob '" + name + "' = " + std::to_string(value) +
+    return outOfRange("knob " + quote(name) + " = " + std::to_string(value) +
                       " is outside [" + std::to_string(k->min) + ", " +
                       std::to_string(k->max) + "]");
+  impl_->values[name] = value;
+  if (k->kind != KnobKind::Global || k->path != KnobPath::Global)
+    return Status::ok();
   const Driver *drv = impl_->drv;
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
   CUdeviceptr p = 0;
   size_t size = 0;
   APPROX_CU_RETURN_IF_ERROR(drv, cuModuleGetGlobal, &p, &size, impl_->module,
                             k->symbol.c_str());
-  if (size != scalarTypeSize(k->type))
-    return invalidArgument("knob '" + name + "' has " + std::to_string(size) +
-                           " bytes on the device, expected " +
-                           scalarTypeName(k->type));
   uint64_t bits = uint64_t(value);
   APPROX_CU_RETURN_IF_ERROR(drv, cuMemcpyHtoD, p, &bits, size);
   return Status::ok();
 }
 
 Expected<int64_t> Module::getKnob(const std::string &name) {
-  const KnobInfo *k = manifest_.findKnob(name);
-  if (!k)
-    return notFound("unknown knob '" + name + "' (known: " +
+  if (!manifest_.findKnob(name))
+    return notFound("unknown knob " + quote(name) + " (known: " +
                     knownList(knobNames()) + ")");
-  const Driver *drv = impl_->drv;
-  APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
-  CUdeviceptr p = 0;
-  size_t size = 0;
-  APPROX_CU_RETURN_IF_ERROR(drv, cuModuleGetGlobal, &p, &size, impl_->module,
-                            k->symbol.c_str());
-  uint64_t bits = 0;
-  APPROX_CU_RETURN_IF_ERROR(drv, cuMemcpyDtoH, &bits, p,
-                            std::min<size_t>(size, 8));
-  // Sign-extend from the knob's width.
-  size_t w = scalarTypeSize(k->type) * 8;
-  int64_t v = w >= 64 ? int64_t(bits)
-                      : int64_t(bits << (64 - w)) >> (64 - w);
-  return v;
+  return impl_->values.at(name);
 }
 
 Status Module::checkLaunchConfig(const std::string &kernel,

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/sfu/Occupancy.h"
 
+#include "approx/runtime/core/Text.h"
+
 #include <algorithm>
 
 namespace approx::rt {
@@ -23,10 +25,12 @@ OccupancyInfo computeOccupancy(const OccupancyParams &p) {
   o.residentBlocksPerSM = int(resident);
   o.residentWarpsPerSM = int(resident * uint64_t(o.warpsPerBlock));
   int64_t bound = int64_t(o.residentWarpsPerSM);
-  if (p.slot == "software")
+  if (p.slot == WarpSlot::Software)
     bound = int64_t(o.warpsPerBlock);
-  else if (p.slot == "virtual")
+  else if (p.slot == WarpSlot::Virtual)
     bound = p.maxWarpsPerSM > 0 ? int64_t(p.maxWarpsPerSM) : p.knobMax;
+  else if (p.slot == WarpSlot::None)
+    bound = p.knobMax;
   o.lambdaMax = std::max<int64_t>(0, std::min(bound, p.knobMax));
   return o;
 }
@@ -36,7 +40,7 @@ Expected<OccupancyInfo> lambdaBound(Module &module, const std::string &kernel,
                                     const std::string &knob) {
   const KnobInfo *kn = module.manifest().findKnob(knob);
   if (!kn)
-    return notFound("unknown knob '" + knob + "'");
+    return notFound("unknown knob " + quote(knob));
   APPROX_ASSIGN_OR_RETURN(KernelResources res,
                           module.kernelResources(kernel, cfg));
   const DeviceInfo &dev = module.context()->device();
@@ -48,7 +52,7 @@ Expected<OccupancyInfo> lambdaBound(Module &module, const std::string &kernel,
   p.warpSize = dev.warpSize;
   p.maxWarpsPerSM = dev.maxThreadsPerSM / std::max(1, dev.warpSize);
   p.knobMax = kn->max;
-  p.slot = module.manifest().slot;
+  p.slot = kn->warpSlot;
   OccupancyInfo o = computeOccupancy(p);
   o.numRegs = res.numRegs;
   return o;

@@ -11,6 +11,7 @@
 
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/core/Text.h"
 #include "approx/runtime/tune/Tuner.h"
 
 #include <nlohmann/json.hpp>
@@ -361,12 +362,19 @@ std::vector<uint8_t> encode(const std::vector<double> &v, ScalarType t) {
 }
 
 void listModule(const Manifest &m) {
-  std::printf("module %s (%s, slot %s)\n", m.module.c_str(), m.chip.c_str(),
-              m.slot.c_str());
-  for (const KnobInfo &k : m.knobs)
-    std::printf("  knob %s: %s in [%lld, %lld], default %lld (symbol %s)\n",
-                k.name.c_str(), scalarTypeName(k.type), (long long)k.min,
-                (long long)k.max, (long long)k.defaultValue, k.symbol.c_str());
+  std::printf("module %s (%s)\n", escapeBytes(m.module).c_str(),
+              escapeBytes(m.chip).c_str());
+  for (const KnobInfo &k : m.knobs) {
+    std::printf("  knob %s: %s in [%lld, %lld], default %lld", k.name.c_str(),
+                knobKindName(k.kind), (long long)k.min, (long long)k.max,
+                (long long)k.defaultValue);
+    if (k.hasSymbol())
+      std::printf(" (%s %s, path %s%s%s)", scalarTypeName(k.type),
+                  k.symbol.c_str(), knobPathName(k.path),
+                  k.warpSlot == WarpSlot::None ? "" : ", warp slot ",
+                  warpSlotName(k.warpSlot));
+    std::printf("\n");
+  }
   for (const KernelInfo &k : m.kernels) {
     std::printf("  kernel %s", k.name.c_str());
     if (!k.knobs.empty()) {
@@ -378,14 +386,11 @@ void listModule(const Manifest &m) {
     std::printf("\n");
     for (size_t i = 0; i < k.args.size(); ++i)
       std::printf("    arg %zu: %s\n", i, describeArgInfo(k.args[i]).c_str());
-    int sites = 0;
-    for (const SiteInfo &s : m.sites)
-      sites += s.kernel == k.name;
-    if (sites) {
+    if (!k.sites.empty()) {
       std::printf("    sites:");
-      for (const SiteInfo &s : m.sites)
-        if (s.kernel == k.name)
-          std::printf(" %s.%s", s.op.c_str(), s.type.c_str());
+      for (size_t s : k.sites)
+        std::printf(" %s.%s", escapeBytes(m.sites[s].op).c_str(),
+                    escapeBytes(m.sites[s].type).c_str());
       std::printf("\n");
     }
   }
@@ -432,6 +437,9 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < k->args.size(); ++i) {
     const ArgInfo &a = k->args[i];
     int idx = int(i);
+    if (a.kind == ArgInfo::Kind::Pointer || a.type.isVector())
+      usage("argument " + std::to_string(i) + " (" + describeArgInfo(a) +
+            ") is not supported by approx-tune yet");
     if (a.kind == ArgInfo::Kind::Scalar) {
       auto it = o.scalars.find(idx);
       if (it == o.scalars.end())
@@ -441,7 +449,7 @@ int main(int argc, char **argv) {
       Arg v = Arg::integer(0);
       if (it->second == "size")
         v = Arg::integer(o.size);
-      else if (isFloatType(a.type))
+      else if (isFloatType(a.type.scalar))
         v = Arg::floating(toDouble(it->second, "--scalar"));
       else
         v = Arg::integer(toInt(it->second, "--scalar"));
@@ -471,12 +479,14 @@ int main(int argc, char **argv) {
     auto in = o.inputs.find(idx);
     if (in == o.inputs.end()) {
       // The compiler records what the kernel reads: such a buffer needs data.
-      if (a.access == "read" || a.access == "readwrite")
+      if (isRead(a.access))
         usage("argument " + std::to_string(i) + " (" + describeArgInfo(a) +
-              ") is " + (a.access == "read" ? "read" : "read and written") +
+              ") is " +
+              (a.access == ArgInfo::Access::Read ? "read"
+                                                  : "read and written") +
               " by the kernel: give it data with --input or --inout " +
               std::to_string(i) + "=DIST");
-      specs.push_back(ArgSpec::output(a.type, shape));
+      specs.push_back(ArgSpec::output(a.type.scalar, shape));
       aj["role"] = "out";
     } else {
       const DistSpec &d = in->second.first;
@@ -491,10 +501,10 @@ int main(int argc, char **argv) {
         Expected<std::vector<double>> v = generate(d, size_t(n), seed);
         if (!v)
           die(v.status());
-        bytes = encode(*v, a.type);
+        bytes = encode(*v, a.type.scalar);
         aj["seed"] = seed;
       }
-      specs.push_back(ArgSpec::input(a.type, shape, std::move(bytes),
+      specs.push_back(ArgSpec::input(a.type.scalar, shape, std::move(bytes),
                                      in->second.second));
       aj["role"] = in->second.second ? "inout" : "in";
       aj["distribution"] = d.text;

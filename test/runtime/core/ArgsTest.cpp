@@ -14,7 +14,12 @@ using namespace approx::rt;
 namespace {
 
 ParamInfo param(size_t arg, const char *field, ScalarType t) {
-  return {arg, field, t, scalarTypeSize(t)};
+  ParamInfo p;
+  p.arg = arg;
+  p.field = field;
+  p.type = t;
+  p.size = scalarTypeSize(t);
+  return p;
 }
 
 /// kernel(memref<?x4xf32>, i32, f64, memref<8xi64>, f16, i1)

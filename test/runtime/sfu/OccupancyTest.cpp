@@ -12,7 +12,8 @@ using namespace approx::rt;
 
 namespace {
 OccupancyParams params(int active, uint64_t threads, uint64_t grid, int sms,
-                       int64_t knobMax = 64, const char *slot = "hw") {
+                       int64_t knobMax = 64,
+                       WarpSlot slot = WarpSlot::Hw) {
   OccupancyParams p;
   p.activeBlocksPerSM = active;
   p.threadsPerBlock = threads;
@@ -62,7 +63,7 @@ TEST(Occupancy, SmallGridBoundsResidentBlocks) {
 
 TEST(Occupancy, SoftwareSlotIsWarpsPerBlock) {
   OccupancyInfo o = computeOccupancy(params(8, 256, 100000, 132, 64,
-                                            "software"));
+                                            WarpSlot::Software));
   EXPECT_EQ(o.lambdaMax, 8);
 }
 
@@ -74,9 +75,17 @@ TEST(Occupancy, ZeroActiveBlocks) {
 TEST(Occupancy, VirtualSlotSpansAllWarpSlots) {
   // slot=virtual: id = global warp index mod %nwarpid, so every slot id
   // occurs whatever the occupancy.
-  OccupancyParams p = params(2, 256, 100000, 132, 64, "virtual");
+  OccupancyParams p = params(2, 256, 100000, 132, 64, WarpSlot::Virtual);
   p.maxWarpsPerSM = 64;
   EXPECT_EQ(computeOccupancy(p).lambdaMax, 64);
   p.knobMax = 48;
   EXPECT_EQ(computeOccupancy(p).lambdaMax, 48);
+}
+
+TEST(Occupancy, NoWarpSlotIsBoundedByTheKnobOnly) {
+  // A knob no warp split compares against: occupancy says nothing about it.
+  OccupancyInfo o = computeOccupancy(params(2, 256, 100000, 132, 40,
+                                            WarpSlot::None));
+  EXPECT_EQ(o.residentWarpsPerSM, 16);
+  EXPECT_EQ(o.lambdaMax, 40);
 }

@@ -121,11 +121,17 @@ struct LaunchConfig {
   unsigned sharedMemBytes = 0;
 };
 
+/// Images (PTX or cubin) larger than this are refused before reading.
+constexpr uint64_t kMaxImageBytes = uint64_t(1) << 30;
+
 struct LoadOptions {
   /// Load the manifest's cubin when it has one (else its PTX).
   bool preferCubin = false;
   /// Override the manifest's image path (PTX or cubin, told by content).
   std::string imagePath;
+  /// Accept `ptx`/`cubin` paths that are absolute, hold `..` or lead out of
+  /// the manifest's directory (refused by default; docs/manifest.md).
+  bool allowPathsOutsideManifestDir = false;
 };
 
 struct TimingOptions {
@@ -166,9 +172,10 @@ public:
   const std::string &jitLog() const { return jitLog_; }
   const std::shared_ptr<Context> &context() const { return ctx_; }
 
-  /// Writes knob `name` (checked against its range and type).
+  /// Sets knob `name` (checked against its range); global knobs read
+  /// through their symbol are written to the device now.
   Status setKnob(const std::string &name, int64_t value);
-  /// Reads knob `name` back from the device.
+  /// The current value of knob `name`.
   Expected<int64_t> getKnob(const std::string &name);
 
   /// Checks and launches `kernel` asynchronously on the default stream.

@@ -14,7 +14,6 @@
 #include "approx/runtime/core/Runtime.h"
 
 #include <cstdint>
-#include <string>
 
 namespace approx::rt {
 
@@ -27,7 +26,7 @@ struct OccupancyParams {
   int warpSize = 32;
   int maxWarpsPerSM = 0; ///< device warp slots per SM (0: unknown).
   int64_t knobMax = 64;
-  std::string slot = "hw"; ///< "hw" | "virtual" | "software".
+  WarpSlot slot = WarpSlot::Hw; ///< the knob's `warp_slot`.
 };
 
 /// The occupancy of one launch and the λ bound it implies.
@@ -46,10 +45,13 @@ struct OccupancyInfo {
 /// "software" the id is the warp index inside the CTA, so the bound is warps
 /// per block. For slot "virtual" the id is (global warp index) mod %nwarpid,
 /// spread over all warp slots whatever the occupancy, so the bound is the
-/// device's warp slots per SM. Always capped by the knob's max.
+/// device's warp slots per SM. A knob with no warp slot (WarpSlot::None) is
+/// not compared against a warp id: its bound is the knob's max. Always capped
+/// by the knob's max.
 OccupancyInfo computeOccupancy(const OccupancyParams &p);
 
-/// Occupancy and λmax of `kernel` of `module` at `cfg` for knob `knob`.
+/// Occupancy and λmax of `kernel` of `module` at `cfg` for knob `knob` (its
+/// `warp_slot` picks the rule of computeOccupancy).
 Expected<OccupancyInfo> lambdaBound(Module &module, const std::string &kernel,
                                     const LaunchConfig &cfg,
                                     const std::string &knob);
