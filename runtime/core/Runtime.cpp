@@ -124,15 +124,14 @@ Status Context::memInfo(size_t &freeBytes, size_t &totalBytes) const {
 //===----------------------------------------------------------------------===//
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(std::shared_ptr<Context> ctx,
-                                              size_t bytes, ScalarType elem) {
+                                              size_t bytes, ValueType elem) {
   if (!ctx)
     return invalidArgument("DeviceBuffer::allocate: null context");
-  if (elem == ScalarType::Ptr)
+  if (elem.scalar == ScalarType::Ptr)
     return invalidArgument("DeviceBuffer::allocate: element type ptr");
-  if (bytes % scalarTypeSize(elem) != 0)
+  if (bytes % elem.size() != 0)
     return invalidArgument("DeviceBuffer::allocate: " + std::to_string(bytes) +
-                           " bytes is not a whole number of " +
-                           scalarTypeName(elem));
+                           " bytes is not a whole number of " + elem.name());
   APPROX_RETURN_IF_ERROR(ctx->makeCurrent());
   DeviceBuffer b;
   b.elem_ = elem;
@@ -148,10 +147,14 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(std::shared_ptr<Context> ctx,
 
 Expected<DeviceBuffer> DeviceBuffer::fromHost(std::shared_ptr<Context> ctx,
                                               const void *host, size_t count,
-                                              ScalarType elem) {
+                                              ValueType elem) {
+  if (count > SIZE_MAX / elem.size())
+    return invalidArgument("DeviceBuffer::fromHost: " + std::to_string(count) +
+                           " elements of " + elem.name() +
+                           " overflow size_t");
   APPROX_ASSIGN_OR_RETURN(
       DeviceBuffer b,
-      allocate(std::move(ctx), count * scalarTypeSize(elem), elem));
+      allocate(std::move(ctx), count * size_t(elem.size()), elem));
   APPROX_RETURN_IF_ERROR(b.copyFromHost(host, b.bytes()));
   return b; // on error above, b's destructor frees it
 }

@@ -8,11 +8,12 @@
 
 #include "approx/runtime/core/Args.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace approx::rt {
 
-ArgSpec ArgSpec::input(ScalarType elem, std::vector<int64_t> shape,
+ArgSpec ArgSpec::input(ValueType elem, std::vector<int64_t> shape,
                        std::vector<uint8_t> bytes, bool inout) {
   ArgSpec s;
   s.role = inout ? Role::InOut : Role::In;
@@ -22,7 +23,7 @@ ArgSpec ArgSpec::input(ScalarType elem, std::vector<int64_t> shape,
   return s;
 }
 
-ArgSpec ArgSpec::output(ScalarType elem, std::vector<int64_t> shape) {
+ArgSpec ArgSpec::output(ValueType elem, std::vector<int64_t> shape) {
   ArgSpec s;
   s.role = Role::Out;
   s.elem = elem;
@@ -37,21 +38,35 @@ ArgSpec ArgSpec::value(Arg a) {
   return s;
 }
 
-static uint64_t elementCount(const std::vector<int64_t> &shape) {
-  uint64_t n = 1;
-  for (int64_t d : shape)
-    n *= uint64_t(d < 0 ? 0 : d);
+/// The bytes of a buffer of `shape` elements of `elem`, or an error when
+/// that overflows 64 bits.
+static Expected<uint64_t> bufferBytes(const std::vector<int64_t> &shape,
+                                      const ValueType &elem,
+                                      const std::string &where) {
+  uint64_t n = elem.size();
+  for (int64_t d : shape) {
+    if (d < 0)
+      return invalidArgument(where + ": negative size " + std::to_string(d));
+    if (d != 0 && n > UINT64_MAX / uint64_t(d))
+      return invalidArgument(where + ": the shape's byte size overflows 64 "
+                                     "bits");
+    n *= uint64_t(d);
+  }
+  if (n > SIZE_MAX)
+    return invalidArgument(where + ": " + std::to_string(n) +
+                           " bytes do not fit size_t");
   return n;
 }
 
-/// Appends the elements of `bytes` (of type t) to `out` as doubles.
-static void appendAsDouble(const std::vector<uint8_t> &bytes, ScalarType t,
-                           std::vector<double> &out) {
-  size_t es = scalarTypeSize(t), n = bytes.size() / es;
+/// Appends the elements of `bytes` (of type t, vectors lane by lane) to
+/// `out` as doubles.
+static void appendAsDouble(const std::vector<uint8_t> &bytes,
+                           const ValueType &t, std::vector<double> &out) {
+  size_t es = scalarTypeSize(t.scalar), n = bytes.size() / es;
   const uint8_t *p = bytes.data();
   for (size_t i = 0; i < n; ++i, p += es) {
     double v = 0;
-    switch (t) {
+    switch (t.scalar) {
     case ScalarType::F32: {
       float f;
       std::memcpy(&f, p, 4);
@@ -65,6 +80,12 @@ static void appendAsDouble(const std::vector<uint8_t> &bytes, ScalarType t,
       uint16_t h;
       std::memcpy(&h, p, 2);
       v = halfBitsToFloat(h);
+      break;
+    }
+    case ScalarType::BF16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      v = bf16BitsToFloat(h);
       break;
     }
     case ScalarType::I1:
@@ -141,8 +162,10 @@ KernelEvaluator::create(Module &module, std::vector<ArgSpec> args,
       continue;
     }
     anyCompared |= s.compared();
-    uint64_t n = elementCount(s.shape);
-    size_t bytes = size_t(n) * scalarTypeSize(s.elem);
+    APPROX_ASSIGN_OR_RETURN(uint64_t total,
+                            bufferBytes(s.shape, s.elem, where));
+    size_t bytes = size_t(total);
+    uint64_t n = total / s.elem.size();
     APPROX_ASSIGN_OR_RETURN(ev->work_[i],
                             DeviceBuffer::allocate(ctx, bytes, s.elem));
     if (s.role != ArgSpec::Role::Out) {
@@ -234,8 +257,10 @@ Expected<std::vector<double>> KernelEvaluator::reference() {
     for (size_t i = 0; i < specs_.size(); ++i) {
       if (!specs_[i].compared())
         continue;
-      size_t n = work_[i].count();
-      if (specs_[i].role == ArgSpec::Role::Out && isFloatType(specs_[i].elem))
+      // Values, not elements: a vector element holds several.
+      size_t n = work_[i].bytes() / scalarTypeSize(specs_[i].elem.scalar);
+      if (specs_[i].role == ArgSpec::Role::Out &&
+          isFloatType(specs_[i].elem.scalar))
         for (size_t j = 0; j < n; ++j)
           unwritten += ref[idx + j] != ref[idx + j];
       idx += n;

@@ -73,11 +73,11 @@ private:
 class DeviceBuffer {
 public:
   static Expected<DeviceBuffer> allocate(std::shared_ptr<Context> ctx,
-                                         size_t bytes, ScalarType elem);
+                                         size_t bytes, ValueType elem);
   /// Allocates and uploads `count` elements of `elem` from `host`.
   static Expected<DeviceBuffer> fromHost(std::shared_ptr<Context> ctx,
                                          const void *host, size_t count,
-                                         ScalarType elem);
+                                         ValueType elem);
   DeviceBuffer() = default;
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
@@ -99,15 +99,15 @@ public:
   BufferView view() const { return {ptr_, bytes_, elem_}; }
   uint64_t devicePtr() const { return ptr_; }
   size_t bytes() const { return bytes_; }
-  size_t count() const { return bytes_ / scalarTypeSize(elem_); }
-  ScalarType elementType() const { return elem_; }
+  size_t count() const { return bytes_ / size_t(elem_.size()); }
+  const ValueType &elementType() const { return elem_; }
   bool empty() const { return ptr_ == 0; }
 
 private:
   std::shared_ptr<Context> ctx_;
   uint64_t ptr_ = 0;
   size_t bytes_ = 0;
-  ScalarType elem_ = ScalarType::F32;
+  ValueType elem_ = ScalarType::F32;
 };
 
 struct Dim3 {

@@ -33,17 +33,17 @@ struct ArgSpec {
   enum class Role { In, Out, InOut, Scalar };
   Role role = Role::Scalar;
   std::vector<int64_t> shape; ///< buffers: sizes in elements.
-  ScalarType elem = ScalarType::F32;
+  ValueType elem = ScalarType::F32; ///< buffers: element type.
   std::vector<uint8_t> data; ///< In/InOut: host bytes (product(shape) elems).
   Arg scalar = Arg::integer(0);
 
-  static ArgSpec input(ScalarType elem, std::vector<int64_t> shape,
+  static ArgSpec input(ValueType elem, std::vector<int64_t> shape,
                        std::vector<uint8_t> bytes, bool inout = false);
-  static ArgSpec output(ScalarType elem, std::vector<int64_t> shape);
+  static ArgSpec output(ValueType elem, std::vector<int64_t> shape);
   static ArgSpec value(Arg a);
   /// Typed helper for inputs.
   template <typename T>
-  static ArgSpec inputOf(ScalarType elem, std::vector<int64_t> shape,
+  static ArgSpec inputOf(ValueType elem, std::vector<int64_t> shape,
                          const std::vector<T> &v, bool inout = false) {
     std::vector<uint8_t> b(v.size() * sizeof(T));
     if (!b.empty())
