@@ -66,7 +66,10 @@ Status Driver::error(CUresult result, const char *call) const {
   msg += name ? name : ("CUresult " + std::to_string(int(result)));
   if (text)
     msg += std::string(" (") + text + ")";
-  return Status(StatusCode::CudaError, msg);
+  if (statusCodeForCudaResult(int(result)) == StatusCode::DeviceFault)
+    msg += "; the CUDA context is unusable after this device fault: restart "
+           "the process";
+  return Status::fromCuda(int(result), call, msg);
 }
 
 } // namespace approx::rt::detail

@@ -7,6 +7,7 @@
 #include "approx/runtime/tune/KernelEvaluator.h"
 
 #include "approx/runtime/core/Args.h"
+#include "approx/runtime/core/Text.h"
 
 #include <cstdint>
 #include <cstring>
@@ -115,96 +116,135 @@ static void appendAsDouble(const std::vector<uint8_t> &bytes,
   }
 }
 
+/// True when every byte is zero.
+static bool allZero(const std::vector<uint8_t> &bytes) {
+  for (uint8_t b : bytes)
+    if (b)
+      return false;
+  return true;
+}
+
 Expected<std::unique_ptr<KernelEvaluator>>
 KernelEvaluator::create(Module &module, std::vector<ArgSpec> args,
                         EvaluatorOptions opts) {
   const Manifest &m = module.manifest();
-  const KernelInfo *k = m.findKernel(opts.kernel);
-  if (!k)
-    return notFound("unknown kernel '" + opts.kernel + "'");
+  APPROX_ASSIGN_OR_RETURN(const KernelInfo *k,
+                          module.resolveKernel(opts.kernel));
+  std::string kname = "kernel " + quote(opts.kernel);
   if (opts.knob.empty()) {
-    if (!k->knobs.empty())
+    // The SFU split's knob when there is one, else the first knob read.
+    for (const std::string &n : k->knobs)
+      if (opts.knob.empty() && m.findKnob(n)->warpSlot != WarpSlot::None)
+        opts.knob = n;
+    if (opts.knob.empty() && !k->knobs.empty())
       opts.knob = k->knobs.front();
-    else if (m.knobs.size() == 1)
-      opts.knob = m.knobs.front().name;
-    else
-      return invalidArgument("kernel '" + opts.kernel +
-                             "' names no knob; choose one explicitly");
+    if (opts.knob.empty())
+      return invalidArgument(kname + " reads no knob; nothing to tune");
   }
   const KnobInfo *knob = m.findKnob(opts.knob);
   if (!knob)
-    return notFound("unknown knob '" + opts.knob + "'");
-  if (!k->knobs.empty()) {
-    bool governs = false;
-    for (const std::string &n : k->knobs)
-      governs |= n == opts.knob;
-    if (!governs)
-      return invalidArgument("knob '" + opts.knob +
-                             "' governs no site of kernel '" + opts.kernel +
-                             "'");
-  }
+    return notFound("unknown knob " + quote(opts.knob));
+  if (!k->readsKnob(opts.knob))
+    return invalidArgument("knob " + quote(opts.knob) + " is not read by " +
+                           kname);
+  if (knob->min > 0 || knob->max < 0)
+    return invalidArgument("knob " + quote(opts.knob) + " has range [" +
+                           std::to_string(knob->min) + ", " +
+                           std::to_string(knob->max) +
+                           "]; tuning measures against the value 0 (the "
+                           "precise reference), which it must contain");
   if (args.size() != k->args.size())
-    return invalidArgument("kernel '" + opts.kernel + "' takes " +
-                           std::to_string(k->args.size()) +
+    return invalidArgument(kname + " takes " + std::to_string(k->args.size()) +
                            " arguments, got " + std::to_string(args.size()));
+
+  // Check every argument and size every buffer before allocating anything.
+  bool anyCompared = false;
+  uint64_t deviceBytes = 0;
+  std::vector<uint64_t> sizes(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ArgSpec &s = args[i];
+    const ArgInfo &a = k->args[i];
+    std::string where = kname + " argument " + std::to_string(i) + " (" +
+                        describeArgInfo(a) + ")";
+    bool wantsBuffer = a.kind != ArgInfo::Kind::Scalar;
+    if (s.isBuffer() != wantsBuffer)
+      return invalidArgument(where + (wantsBuffer
+                                          ? ": needs a buffer (input, output "
+                                            "or inout), got a scalar"
+                                          : ": needs a scalar value, got a "
+                                            "buffer"));
+    if (!s.isBuffer())
+      continue;
+    anyCompared |= s.compared();
+    APPROX_ASSIGN_OR_RETURN(sizes[i], bufferBytes(s.shape, s.elem, where));
+    uint64_t copies = s.role == ArgSpec::Role::Out ? 1 : 2; // + pristine
+    if (sizes[i] > (UINT64_MAX - deviceBytes) / copies)
+      return invalidArgument(where + ": the buffers' total size overflows 64 "
+                                     "bits");
+    deviceBytes += copies * sizes[i];
+    if (s.role != ArgSpec::Role::Out) {
+      if (s.data.size() != sizes[i])
+        return invalidArgument(where + ": input has " +
+                               std::to_string(s.data.size()) +
+                               " bytes, its shape needs " +
+                               std::to_string(sizes[i]));
+      if (sizes[i] > 0 && !opts.allowZeroInputs && allZero(s.data))
+        return invalidArgument(
+            where + ": input is all zeros; timing and tuning on zero-filled "
+                    "inputs is refused (use real or random data)");
+    }
+  }
+  if (!anyCompared)
+    return invalidArgument(kname + ": no output buffer to compare (mark at "
+                                   "least one memref argument as output)");
+  std::shared_ptr<Context> ctx = module.context();
+  size_t freeBytes = 0, totalBytes = 0;
+  APPROX_RETURN_IF_ERROR(ctx->memInfo(freeBytes, totalBytes));
+  if (deviceBytes > freeBytes)
+    return Status(StatusCode::OutOfMemory,
+                  kname + ": the buffers need " + std::to_string(deviceBytes) +
+                      " bytes of device memory (inputs twice: working copy "
+                      "and pristine copy); " +
+                      std::to_string(freeBytes) + " of " +
+                      std::to_string(totalBytes) + " bytes are free");
 
   std::unique_ptr<KernelEvaluator> ev(new KernelEvaluator(module));
   ev->opts_ = opts;
-  std::shared_ptr<Context> ctx = module.context();
-  bool anyCompared = false;
   for (size_t i = 0; i < args.size(); ++i) {
     ArgSpec &s = args[i];
-    std::string where = "argument " + std::to_string(i);
     ev->work_.emplace_back();
     ev->pristine_.emplace_back();
     if (!s.isBuffer()) {
       ev->args_.push_back(s.scalar);
       continue;
     }
-    anyCompared |= s.compared();
-    APPROX_ASSIGN_OR_RETURN(uint64_t total,
-                            bufferBytes(s.shape, s.elem, where));
-    size_t bytes = size_t(total);
-    uint64_t n = total / s.elem.size();
     APPROX_ASSIGN_OR_RETURN(ev->work_[i],
-                            DeviceBuffer::allocate(ctx, bytes, s.elem));
+                            DeviceBuffer::allocate(ctx, size_t(sizes[i]),
+                                                   s.elem));
     if (s.role != ArgSpec::Role::Out) {
-      if (s.data.size() != bytes)
-        return invalidArgument(where + ": input has " +
-                               std::to_string(s.data.size()) +
-                               " bytes, its shape needs " +
-                               std::to_string(bytes));
-      bool allZero = true;
-      for (uint8_t b : s.data)
-        if (b) {
-          allZero = false;
-          break;
-        }
-      if (allZero && bytes > 0 && !opts.allowZeroInputs)
-        return invalidArgument(
-            where + ": input is all zeros; timing and tuning on zero-filled "
-                    "inputs is refused (use real or random data)");
       APPROX_ASSIGN_OR_RETURN(
           ev->pristine_[i],
-          DeviceBuffer::fromHost(ctx, s.data.data(), size_t(n), s.elem));
+          DeviceBuffer::fromHost(ctx, s.data.data(),
+                                 size_t(sizes[i] / s.elem.size()), s.elem));
     }
     ev->args_.push_back(Arg::memref(ev->work_[i].view(), s.shape));
   }
-  if (!anyCompared)
-    return invalidArgument("kernel '" + opts.kernel +
-                           "': no output buffer to compare (mark at least one "
-                           "memref argument as output)");
-  // Validate the whole argument list against the ABI once, up front.
-  APPROX_RETURN_IF_ERROR(packArgs(*k, ev->args_).status());
+  // Validate the whole argument list against the ABI once, up front (knob
+  // parameters take their values at launch).
+  KnobParamValues knobParams;
+  for (const ParamInfo &p : k->params)
+    if (p.isKnob())
+      knobParams[p.knob] = 0;
+  APPROX_RETURN_IF_ERROR(packArgs(*k, ev->args_, knobParams).status());
   ev->specs_ = std::move(args);
 
-  APPROX_ASSIGN_OR_RETURN(ev->occ_,
-                          lambdaBound(module, opts.kernel, opts.launch, opts.knob));
+  APPROX_ASSIGN_OR_RETURN(ev->occ_, lambdaBound(module, opts.kernel,
+                                                opts.launch, opts.knob));
   ev->lambdaMax_ = ev->occ_.lambdaMax;
   if (opts.lambdaMaxOverride >= 0)
     ev->lambdaMax_ = std::min(opts.lambdaMaxOverride, knob->max);
-  if (ev->lambdaMax_ < knob->min)
-    ev->lambdaMax_ = knob->min;
+  if (ev->lambdaMax_ < 0)
+    ev->lambdaMax_ = 0;
   return ev;
 }
 
@@ -237,7 +277,26 @@ Expected<std::vector<double>> KernelEvaluator::downloadOutputs() {
   return out;
 }
 
+Status KernelEvaluator::stopped() const {
+  return fault_.withContext("kernel " + quote(opts_.kernel) +
+                            ": no further launches after a device fault");
+}
+
+void KernelEvaluator::noteFault(const Status &s) {
+  if (isStickyFault(s) && fault_.isOk())
+    fault_ = s;
+}
+
 Expected<std::vector<double>> KernelEvaluator::runOnce(int64_t lambda) {
+  if (!fault_.isOk())
+    return stopped();
+  Expected<std::vector<double>> r = runOnceImpl(lambda);
+  if (!r)
+    noteFault(r.status());
+  return r;
+}
+
+Expected<std::vector<double>> KernelEvaluator::runOnceImpl(int64_t lambda) {
   APPROX_RETURN_IF_ERROR(module_.setKnob(opts_.knob, lambda));
   APPROX_RETURN_IF_ERROR(prepare());
   ++launches_;
@@ -267,7 +326,8 @@ Expected<std::vector<double>> KernelEvaluator::reference() {
     }
     if (unwritten)
       return invalidArgument(
-          "kernel '" + opts_.kernel + "' left " + std::to_string(unwritten) +
+          "kernel " + quote(opts_.kernel) + " left " +
+          std::to_string(unwritten) +
           " output element(s) unwritten (still the NaN poison) at lambda 0; "
           "is the launch shape covering the data?");
   }
@@ -283,11 +343,20 @@ Expected<ErrorStats> KernelEvaluator::statsAt(int64_t lambda) {
 }
 
 Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
+  if (!fault_.isOk())
+    return stopped();
   if (opts_.cache) {
     auto it = cache_.find(lambda);
     if (it != cache_.end())
       return it->second;
   }
+  Expected<TunePoint> r = evaluateImpl(lambda);
+  if (!r)
+    noteFault(r.status());
+  return r;
+}
+
+Expected<TunePoint> KernelEvaluator::evaluateImpl(int64_t lambda) {
   APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, reference());
   APPROX_RETURN_IF_ERROR(module_.setKnob(opts_.knob, lambda));
   APPROX_ASSIGN_OR_RETURN(

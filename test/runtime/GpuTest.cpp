@@ -149,7 +149,7 @@ TEST(Errors, BadPtxReportsJitLog) {
   Expected<std::unique_ptr<Module>> m =
       Module::loadFromMemory(gCtx, *man, ptx);
   ASSERT_FALSE(m.isOk());
-  EXPECT_EQ(m.status().code(), StatusCode::CudaError);
+  EXPECT_EQ(m.status().code(), StatusCode::InvalidImage);
   EXPECT_NE(m.status().message().find("cuModuleLoadDataEx"),
             std::string::npos);
   EXPECT_NE(m.status().message().find("JIT log"), std::string::npos)
@@ -248,7 +248,7 @@ TEST(Errors, WrongBuffers) {
   Expected<DeviceBuffer> huge =
       DeviceBuffer::allocate(gCtx, size_t(1) << 50, ScalarType::F32);
   ASSERT_FALSE(huge.isOk());
-  EXPECT_EQ(huge.status().code(), StatusCode::CudaError);
+  EXPECT_EQ(huge.status().code(), StatusCode::OutOfMemory);
   EXPECT_NE(huge.status().message().find("cuMemAlloc"), std::string::npos);
   std::printf("huge alloc -> %s\n", huge.status().toString().c_str());
 }

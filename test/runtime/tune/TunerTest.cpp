@@ -248,3 +248,164 @@ TEST(Tuner, EvaluatesEachLambdaOnce) {
   ASSERT_TRUE(r.isOk());
   EXPECT_EQ(c.calls(), r->runs);
 }
+
+//===----------------------------------------------------------------------===//
+// Non-monotone curves: HEU's answer meets the QoS by construction
+//===----------------------------------------------------------------------===//
+
+TEST(Tuner, HeuOnSawToothCurvesAlwaysMeetsTheQoS) {
+  // E rises with λ but falls back at every tooth, so the line through two
+  // points can land anywhere; the answer must still be a measured point with
+  // E <= QoS (the bracket's lower end), never an unmeasured or violating λ.
+  int trials = 0;
+  for (int64_t lmax : {8, 31, 64, 97}) {
+    for (int period : {2, 3, 5, 7, 16}) {
+      for (double tooth : {0.05, 0.3, 1.0, 3.0}) {
+        for (bool descending : {false, true}) {
+          std::vector<double> t, e;
+          for (int64_t l = 0; l <= lmax; ++l) {
+            double phase = double(l % period) / double(period);
+            double saw = descending ? 1.0 - phase : phase;
+            t.push_back(10.0 - 0.05 * double(l));
+            e.push_back(l == 0 ? 0.0
+                               : 0.01 * double(l) + tooth * saw * 0.1);
+          }
+          double emax = e.back();
+          for (double frac : {0.05, 0.2, 0.5, 0.8, 0.95, 1.5}) {
+            for (double tol : {0.0, 0.02, 0.3}) {
+              for (bool secant : {true, false}) {
+                CurveEvaluator c(t, e);
+                TuneOptions o;
+                o.qos = QoS::absolute(frac * emax);
+                o.heuTolerance = tol;
+                o.heuSecant = secant;
+                Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
+                ASSERT_TRUE(r.isOk());
+                ++trials;
+                ASSERT_TRUE(r->satisfied)
+                    << "lmax " << lmax << " period " << period << " tooth "
+                    << tooth << " frac " << frac;
+                ASSERT_LE(r->error, o.qos.value);
+                ASSERT_EQ(r->error, e[size_t(r->lambda)]);
+                bool measured = false;
+                for (const TunePoint &p : r->trace)
+                  measured |= p.lambda == r->lambda;
+                ASSERT_TRUE(measured);
+                ASSERT_EQ(c.calls(), r->runs); // each λ measured once
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(trials, 4 * 5 * 4 * 2 * 6 * 3 * 2);
+}
+
+TEST(Tuner, HeuAnswerIsTheBracketsLowerEndOnAnAdversarialCurve) {
+  // Every unmeasured λ below λmax violates the QoS except λ = 1: the lines
+  // keep landing on violating points, the bracket closes, and the answer is
+  // the last satisfied point.
+  std::vector<double> t, e;
+  for (int l = 0; l <= 40; ++l) {
+    t.push_back(5.0);
+    e.push_back(l == 0 ? 0.0 : (l == 1 ? 0.01 : 1.0));
+  }
+  e.back() = 2.0;
+  for (bool secant : {true, false}) {
+    CurveEvaluator c(t, e);
+    TuneOptions o;
+    o.qos = QoS::absolute(0.5);
+    o.heuSecant = secant;
+    Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
+    ASSERT_TRUE(r.isOk());
+    EXPECT_LE(r->error, 0.5);
+    EXPECT_TRUE(r->satisfied);
+    EXPECT_LE(r->lambda, 1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Sticky device faults
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Replays a curve; at `faultAt` it answers a sticky device fault and from
+/// then on is unhealthy (as KernelEvaluator is).
+class FaultingEvaluator : public Evaluator {
+public:
+  FaultingEvaluator(int64_t lmax, int64_t faultAt, bool sticky = true)
+      : lmax_(lmax), faultAt_(faultAt), sticky_(sticky) {}
+  Expected<TunePoint> evaluate(int64_t lambda) override {
+    ++calls;
+    if (!fault_.isOk())
+      return fault_;
+    if (lambda == faultAt_) {
+      Status s = Status::fromCuda(sticky_ ? 700 : 1, "cuCtxSynchronize",
+                                  "cuCtxSynchronize failed");
+      if (sticky_)
+        fault_ = s;
+      return s;
+    }
+    return TunePoint{lambda, 10.0 - 0.1 * double(lambda),
+                     0.01 * double(lambda)};
+  }
+  int64_t lambdaMax() const override { return lmax_; }
+  Status health() const override { return fault_; }
+  int calls = 0;
+
+private:
+  int64_t lmax_, faultAt_;
+  bool sticky_;
+  Status fault_;
+};
+
+} // namespace
+
+TEST(Tuner, StopsAtAStickyFaultAndRefusesToStartAfterIt) {
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+    // SMP measures 0, 64, 63; OMG 0, 64, then 1.. up to 63; HEU 0, 64, 63
+    // (E(64) = 0.64 > 0.635 >= E(63), the line's root lies at 63.5).
+    FaultingEvaluator ev(64, 63);
+    TuneOptions o;
+    o.qos = QoS::absolute(0.635);
+    o.heuTolerance = 0;
+    Expected<TuneResult> r = tune(ev, m, o);
+    ASSERT_FALSE(r.isOk()) << tuneMethodName(m);
+    EXPECT_TRUE(isStickyFault(r.status()));
+    EXPECT_NE(r.status().message().find(std::string(tuneMethodName(m)) +
+                                        " at lambda 63"),
+              std::string::npos)
+        << r.status().message();
+    int calls = ev.calls;
+    // The fault was the last evaluation: nothing was asked after it.
+    EXPECT_EQ(calls, m == TuneMethod::Omg ? 2 + 63 : 3)
+        << tuneMethodName(m);
+    for (TuneMethod again : {TuneMethod::Smp, TuneMethod::Heu,
+                             TuneMethod::Omg}) {
+      Expected<TuneResult> r2 = tune(ev, again, o);
+      ASSERT_FALSE(r2.isOk());
+      EXPECT_TRUE(isStickyFault(r2.status()));
+      EXPECT_NE(r2.status().message().find("not started"), std::string::npos);
+    }
+    EXPECT_EQ(ev.calls, calls);
+  }
+}
+
+TEST(Tuner, NonStickyErrorsEndOneSearchOnly) {
+  FaultingEvaluator ev(16, 16, /*sticky=*/false);
+  TuneOptions o;
+  o.qos = QoS::absolute(0.05);
+  Expected<TuneResult> r = tune(ev, TuneMethod::Heu, o);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_EQ(r.status().code(), StatusCode::InvalidArgument);
+  EXPECT_FALSE(isStickyFault(r.status()));
+  EXPECT_TRUE(ev.health().isOk());
+  int calls = ev.calls;
+  o.lambdaMax = 8; // a search that avoids the failing λ runs
+  r = tune(ev, TuneMethod::Heu, o);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_GT(ev.calls, calls);
+  EXPECT_EQ(r->lambda, 5);
+}

@@ -1,17 +1,19 @@
-//===- Runtime.h - Devices, buffers, modules, launches, timing ---*- C++ -*-===//
+//===- Runtime.h - Devices, buffers, streams, modules, launches --*- C++ -*-===//
 //
 // The GPU-facing half of the approx runtime, on the CUDA driver API with
 // libcuda opened at run time:
 //   Context       the primary context of one device;
 //   DeviceBuffer  RAII device memory (alloc / fill / copy / free);
-//   Module        a PTX or cubin + its manifest: kernels, knobs, launches,
-//                 CUDA-event timing and the kernel's occupancy.
+//   Stream        an RAII CUDA stream;
+//   Module        a PTX or cubin + its manifest: kernels, knobs of every
+//                 kind (global, variant, resource), launches on a stream
+//                 with per-launch knob values, CUDA-event timing.
 // Every call returns a Status/Expected; nothing throws. Objects keep their
 // Context alive through a shared_ptr, so destruction order is free.
 //
 //===----------------------------------------------------------------------===//
-#ifndef APPROX_RUNTIME_RUNTIME_H
-#define APPROX_RUNTIME_RUNTIME_H
+#ifndef APPROX_RUNTIME_CORE_RUNTIME_H
+#define APPROX_RUNTIME_CORE_RUNTIME_H
 
 #include "approx/runtime/core/Args.h"
 #include "approx/runtime/core/Manifest.h"
@@ -26,10 +28,20 @@
 
 namespace approx::rt {
 
+class Context;
+namespace detail {
+struct Driver;
+/// Creates a Context over an explicit driver table (the dlopen'ed one, or a
+/// test double); Context::create uses Driver::get().
+Expected<std::shared_ptr<Context>> createContext(const Driver *drv,
+                                                 int ordinal);
+} // namespace detail
+
 /// Returns Ok when a CUDA driver and at least one GPU are usable, otherwise
 /// an Unavailable status whose message says why (for tests that skip).
 Status probeDriver();
 
+/// What the runtime knows of one device.
 struct DeviceInfo {
   int ordinal = 0;
   std::string name;
@@ -63,6 +75,8 @@ public:
   const Impl &impl() const { return *impl_; }
 
 private:
+  friend Expected<std::shared_ptr<Context>>
+  detail::createContext(const detail::Driver *drv, int ordinal);
   Context() = default;
   std::unique_ptr<Impl> impl_;
   DeviceInfo info_;
@@ -72,6 +86,7 @@ private:
 /// destructor-time free are dropped: call free() to see them).
 class DeviceBuffer {
 public:
+  /// Allocates `bytes` (a whole number of `elem`) on `ctx`'s device.
   static Expected<DeviceBuffer> allocate(std::shared_ptr<Context> ctx,
                                          size_t bytes, ValueType elem);
   /// Allocates and uploads `count` elements of `elem` from `host`.
@@ -85,7 +100,9 @@ public:
   DeviceBuffer &operator=(const DeviceBuffer &) = delete;
   ~DeviceBuffer();
 
+  /// Copies `bytes` from `host` to the buffer at `offset` (synchronous).
   Status copyFromHost(const void *host, size_t bytes, size_t offset = 0);
+  /// Copies `bytes` at `offset` of the buffer to `host` (synchronous).
   Status copyToHost(void *host, size_t bytes, size_t offset = 0) const;
   /// Copies all of `src` (same size) into this buffer on the device.
   Status copyFrom(const DeviceBuffer &src);
@@ -96,9 +113,11 @@ public:
   /// Frees now; the buffer becomes empty.
   Status free();
 
+  /// A non-owning view for Arg::memref.
   BufferView view() const { return {ptr_, bytes_, elem_}; }
   uint64_t devicePtr() const { return ptr_; }
   size_t bytes() const { return bytes_; }
+  /// Elements of elementType() that fit.
   size_t count() const { return bytes_ / size_t(elem_.size()); }
   const ValueType &elementType() const { return elem_; }
   bool empty() const { return ptr_ == 0; }
@@ -110,20 +129,67 @@ private:
   ValueType elem_ = ScalarType::F32;
 };
 
+/// An owned CUDA stream of one context. Move-only; destroyed on
+/// destruction (after its work completes: cuStreamDestroy does not wait,
+/// but the driver finishes queued work before releasing it).
+class Stream {
+public:
+  /// Creates a stream that orders with the legacy default stream (so
+  /// synchronous copies on the default stream, e.g. DeviceBuffer's, are
+  /// ordered with its work).
+  static Expected<Stream> create(std::shared_ptr<Context> ctx);
+  Stream() = default;
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream();
+
+  /// Waits for the stream's work; surfaces asynchronous launch errors.
+  Status synchronize() const;
+  /// Destroys the stream now; it becomes empty.
+  Status destroy();
+  /// The CUstream (opaque here); null for an empty Stream.
+  void *handle() const { return stream_; }
+  const std::shared_ptr<Context> &context() const { return ctx_; }
+  bool empty() const { return stream_ == nullptr; }
+
+private:
+  std::shared_ptr<Context> ctx_;
+  void *stream_ = nullptr;
+};
+
+/// Grid or block dimensions.
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
   uint64_t total() const { return uint64_t(x) * y * z; }
 };
 
+/// The shape of one launch.
 struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   unsigned sharedMemBytes = 0;
 };
 
+/// How one launch runs: where, and with which knob values.
+struct LaunchOptions {
+  /// The stream; nullptr launches on the legacy default stream.
+  const Stream *stream = nullptr;
+  /// Per-launch knob values (checked against each knob's range); knobs not
+  /// named use the Module's current value. A `path: "param"` knob's value
+  /// travels in the launch's parameters, so launches on different streams
+  /// with different values never race. A `path: "global"` knob's value is
+  /// written to its symbol with an asynchronous copy on the launch's stream
+  /// (when it differs from what the symbol holds): ordered with that
+  /// stream's launches only, so race-free on one stream only.
+  std::map<std::string, int64_t> knobs;
+};
+
 /// Images (PTX or cubin) larger than this are refused before reading.
 constexpr uint64_t kMaxImageBytes = uint64_t(1) << 30;
 
+/// How Module::load finds and checks the image.
 struct LoadOptions {
   /// Load the manifest's cubin when it has one (else its PTX).
   bool preferCubin = false;
@@ -134,11 +200,13 @@ struct LoadOptions {
   bool allowPathsOutsideManifestDir = false;
 };
 
+/// Module::time's repetitions.
 struct TimingOptions {
   int warmup = 3; ///< untimed launches first (JIT, caches, clocks).
   int reps = 20;  ///< timed launches; the median is reported.
 };
 
+/// CUDA-event times of Module::time, in milliseconds.
 struct Timing {
   double medianMs = 0, minMs = 0, maxMs = 0;
   std::vector<double> samplesMs;
@@ -151,6 +219,22 @@ struct KernelResources {
 };
 
 /// A loaded PTX/cubin with its manifest.
+///
+/// Knobs: every knob has a current value (initially its default) set by
+/// setKnob. A launch uses it, or the LaunchOptions' value:
+///   global,   path global  the symbol is written before the launch when it
+///                          holds another value;
+///   global,   path param   the value is the kernel's knob parameter;
+///   variant                a launch of a dispatched logical name launches
+///                          variants[value - min] (checked against that
+///                          variant's arguments);
+///   resource, either path  the texture of options[value - min] is created
+///                          on first use (CUDA array + texture object, float
+///                          reads) and its handle written to the symbol or
+///                          passed as the parameter; setKnob to another
+///                          value waits for the context and destroys the
+///                          textures of other values; unloading destroys all.
+/// Module calls are serialized by an internal mutex.
 class Module {
 public:
   /// Loads `manifestPath` and the image it names (JIT log in errors).
@@ -166,42 +250,59 @@ public:
   Module &operator=(const Module &) = delete;
 
   const Manifest &manifest() const { return manifest_; }
+  /// Names of the manifest's kernels.
   std::vector<std::string> kernelNames() const;
+  /// Names of the manifest's knobs.
   std::vector<std::string> knobNames() const;
   /// Info-level JIT log of the load (may be empty).
   const std::string &jitLog() const { return jitLog_; }
   const std::shared_ptr<Context> &context() const { return ctx_; }
 
-  /// Sets knob `name` (checked against its range); global knobs read
-  /// through their symbol are written to the device now.
+  /// Sets knob `name`'s current value (checked against its range). Resource
+  /// knobs changing value release the other values' textures (after a
+  /// context synchronize).
   Status setKnob(const std::string &name, int64_t value);
   /// The current value of knob `name`.
-  Expected<int64_t> getKnob(const std::string &name);
+  Expected<int64_t> getKnob(const std::string &name) const;
+  /// Reads the device symbol of global or resource knob `name` (what the
+  /// last launch wrote, or the image's initial value); synchronous.
+  Expected<int64_t> readKnobSymbol(const std::string &name) const;
 
-  /// Checks and launches `kernel` asynchronously on the default stream.
+  /// The kernel a launch of `name` runs: the variant a variant knob
+  /// dispatches to (by `knobs` or the current values), or `name` itself.
+  Expected<const KernelInfo *>
+  resolveKernel(const std::string &name,
+                const std::map<std::string, int64_t> &knobs = {}) const;
+
+  /// Checks and launches `kernel` asynchronously.
   Status launch(const std::string &kernel, const LaunchConfig &cfg,
-                const std::vector<Arg> &args);
-  /// launch() then synchronize: asynchronous faults are reported here.
+                const std::vector<Arg> &args, const LaunchOptions &opts = {});
+  /// launch() then waits for the stream (or the context): asynchronous
+  /// faults are reported here.
   Status launchSync(const std::string &kernel, const LaunchConfig &cfg,
-                    const std::vector<Arg> &args);
-  /// Times `kernel` with CUDA events: opts.warmup untimed launches, then
-  /// opts.reps timed ones; `beforeEach` (if set) runs before every launch,
-  /// outside the timed region (e.g. to restore in-place inputs).
+                    const std::vector<Arg> &args,
+                    const LaunchOptions &opts = {});
+  /// Times `kernel` with CUDA events on opts' stream: timing.warmup untimed
+  /// launches, then timing.reps timed ones; `beforeEach` (if set) runs
+  /// before every launch, outside the timed region (e.g. to restore
+  /// in-place inputs).
   Expected<Timing> time(const std::string &kernel, const LaunchConfig &cfg,
                         const std::vector<Arg> &args,
-                        const TimingOptions &opts = {},
-                        const std::function<Status()> &beforeEach = {});
-  /// Resident blocks per SM and registers of `kernel` at `cfg` (the SFU
-  /// λ bound, sfu/Occupancy.h, builds on it).
+                        const TimingOptions &timing = {},
+                        const std::function<Status()> &beforeEach = {},
+                        const LaunchOptions &opts = {});
+  /// Resident blocks per SM and registers of `kernel` (resolved as a
+  /// launch would be) at `cfg`; the SFU λ bound (sfu/Occupancy.h) builds on
+  /// it.
   Expected<KernelResources> kernelResources(const std::string &kernel,
                                             const LaunchConfig &cfg);
+  /// Texture objects alive now (resource knobs), for tests and leak checks.
+  size_t liveTextures() const;
 
   struct Impl;
 
 private:
   Module() = default;
-  Status checkLaunchConfig(const std::string &kernel,
-                           const LaunchConfig &cfg) const;
   std::shared_ptr<Context> ctx_;
   Manifest manifest_;
   std::string jitLog_;
@@ -210,4 +311,4 @@ private:
 
 } // namespace approx::rt
 
-#endif // APPROX_RUNTIME_RUNTIME_H
+#endif // APPROX_RUNTIME_CORE_RUNTIME_H

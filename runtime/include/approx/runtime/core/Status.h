@@ -2,12 +2,15 @@
 //
 // Every fallible runtime call returns a `Status` or an `Expected<T>`; nothing
 // in the runtime throws or aborts on a user or driver error. A CUDA failure is
-// turned into a Status whose message names the failing driver call and the
-// driver's own error name and text.
+// turned into a Status whose code classifies the CUresult (out of memory, bad
+// image, launch resources, invalid value, not found, unsupported, no device,
+// and the sticky device faults that leave the context unusable), which keeps
+// the CUresult and the failing call's name, and whose message names both with
+// the driver's own error text.
 //
 //===----------------------------------------------------------------------===//
-#ifndef APPROX_RUNTIME_STATUS_H
-#define APPROX_RUNTIME_STATUS_H
+#ifndef APPROX_RUNTIME_CORE_STATUS_H
+#define APPROX_RUNTIME_CORE_STATUS_H
 
 #include <cassert>
 #include <optional>
@@ -16,21 +19,37 @@
 
 namespace approx::rt {
 
-/// Broad classes of failure; the message carries the detail.
+/// Classes of failure; the message carries the detail. Driver failures map
+/// to the class of their CUresult (statusCodeForCudaResult) and keep it.
 enum class StatusCode {
   Ok = 0,
-  InvalidArgument, ///< A caller-supplied value is wrong (size, type, name).
+  InvalidArgument, ///< A value is wrong (size, type, name; CUDA: invalid
+                   ///< value, handle, device or context).
   NotFound,        ///< Unknown kernel, knob, file or symbol.
   OutOfRange,      ///< A knob value or index outside its declared range.
   ParseError,      ///< Malformed manifest or input file.
   Unavailable,     ///< No driver, no GPU: the caller may skip.
-  CudaError,       ///< A CUDA driver call failed.
-  IoError,         ///< File system error.
-  Internal,        ///< A runtime bug.
+  Unsupported,     ///< The driver or device cannot do this (CUDA: not
+                   ///< supported, not permitted, newer driver needed).
+  OutOfMemory,     ///< Device (or host) memory exhausted.
+  InvalidImage,    ///< PTX/cubin refused: JIT error, no code for this GPU.
+  LaunchOutOfResources, ///< Too many threads, registers or parameter bytes
+                        ///< for the launch.
+  DeviceFault, ///< Sticky: a kernel faulted (illegal address or
+               ///< instruction, misaligned access, trap, assert, timeout,
+               ///< uncorrectable ECC, ...); the CUDA context is unusable and
+               ///< the process must restart to use the GPU again.
+  CudaError,   ///< Any other CUDA driver failure.
+  IoError,     ///< File system error.
+  Internal,    ///< A runtime bug.
 };
 
 /// Returns a short name ("InvalidArgument", ...) for `code`.
 const char *statusCodeName(StatusCode code);
+
+/// The StatusCode of a CUresult (given as an int so this header needs no
+/// cuda.h); CUDA_SUCCESS (0) maps to Ok.
+StatusCode statusCodeForCudaResult(int cuResult);
 
 /// A success-or-error value. Cheap to copy on success.
 class [[nodiscard]] Status {
@@ -40,22 +59,38 @@ public:
       : code_(code), message_(std::move(message)) {}
 
   static Status ok() { return Status(); }
+  /// A failed driver call: the code is statusCodeForCudaResult(cuResult);
+  /// `call` is the driver entry point ("cuMemAlloc").
+  static Status fromCuda(int cuResult, std::string call, std::string message);
 
   bool isOk() const { return code_ == StatusCode::Ok; }
   explicit operator bool() const { return isOk(); }
   StatusCode code() const { return code_; }
   const std::string &message() const { return message_; }
+  /// The CUresult of a driver failure, 0 otherwise.
+  int cudaResult() const { return cuResult_; }
+  /// The failing driver call's name ("" when not a driver failure).
+  const std::string &cudaCall() const { return cuCall_; }
 
   /// "CodeName: message", or "Ok".
   std::string toString() const;
 
-  /// Returns a copy whose message is prefixed with `context + ": "`.
+  /// Returns a copy whose message is prefixed with `context + ": "` (code,
+  /// CUresult and call are kept).
   Status withContext(const std::string &context) const;
 
 private:
   StatusCode code_ = StatusCode::Ok;
   std::string message_;
+  int cuResult_ = 0;
+  std::string cuCall_;
 };
+
+/// True for a sticky device fault: the CUDA context is unusable, every later
+/// driver call fails the same way, and only a new process can use the GPU.
+inline bool isStickyFault(const Status &s) {
+  return s.code() == StatusCode::DeviceFault;
+}
 
 inline Status invalidArgument(std::string m) {
   return Status(StatusCode::InvalidArgument, std::move(m));
@@ -133,4 +168,4 @@ private:
     return tmp.status();                                                       \
   decl = tmp.take()
 
-#endif // APPROX_RUNTIME_STATUS_H
+#endif // APPROX_RUNTIME_CORE_STATUS_H

@@ -11,7 +11,12 @@
 //   - E(λ) compares the Out/InOut buffers with the λ=0 run's (the reference,
 //     taken on first need) under the chosen Metric;
 //   - T(λ) is the median of TimingOptions.reps CUDA-event timings after
-//     warm-up; the outputs of the last timed run give E(λ).
+//     warm-up; the outputs of the last timed run give E(λ);
+//   - every argument is checked and every buffer sized (overflow, free
+//     device memory) before anything is allocated;
+//   - after a sticky device fault (isStickyFault) nothing is launched again:
+//     every later call returns that fault, and so does health(), which
+//     makes tune() refuse to start.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_KERNELEVALUATOR_H
@@ -55,8 +60,10 @@ struct ArgSpec {
 };
 
 struct EvaluatorOptions {
-  std::string kernel;
-  std::string knob; ///< empty: the kernel's first knob.
+  std::string kernel; ///< a kernel or a dispatched logical name
+  /// The knob tuned; empty: the kernel's first knob with a warp slot, else
+  /// its first knob. Its range must contain 0 (the precise reference).
+  std::string knob;
   LaunchConfig launch;
   Metric metric = Metric::meanRelative();
   TimingOptions timing;
@@ -71,11 +78,15 @@ struct EvaluatorOptions {
 
 class KernelEvaluator : public Evaluator {
 public:
+  /// Checks `args` against the kernel, sizes and allocates the buffers,
+  /// uploads inputs and computes λmax (sfu/Occupancy.h).
   static Expected<std::unique_ptr<KernelEvaluator>>
   create(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
 
   Expected<TunePoint> evaluate(int64_t lambda) override;
   int64_t lambdaMax() const override { return lambdaMax_; }
+  /// Ok, or the sticky device fault that stopped this evaluator.
+  Status health() const override { return fault_.isOk() ? fault_ : stopped(); }
 
   /// Launches once at λ (restore + poison first) and returns the compared
   /// outputs flattened as doubles.
@@ -94,6 +105,12 @@ private:
   KernelEvaluator(Module &m) : module_(m) {}
   Status prepare();           // restore inputs, poison outputs
   Expected<std::vector<double>> downloadOutputs();
+  Expected<std::vector<double>> runOnceImpl(int64_t lambda);
+  Expected<TunePoint> evaluateImpl(int64_t lambda);
+  /// Remembers `s` when it is a sticky fault.
+  void noteFault(const Status &s);
+  /// The error every call returns once a fault was seen.
+  Status stopped() const;
 
   Module &module_;
   EvaluatorOptions opts_;
@@ -107,6 +124,7 @@ private:
   std::vector<double> ref_;
   std::map<int64_t, TunePoint> cache_;
   uint64_t launches_ = 0;
+  Status fault_; ///< the first sticky fault seen (Ok while none)
 };
 
 } // namespace approx::rt

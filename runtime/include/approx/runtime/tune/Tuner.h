@@ -6,13 +6,17 @@
 //        upper point, starting from (0, 0) and λmax; each step measures the
 //        last λ before the root of a line (through the two most recent
 //        points by default, or the bracket ends as in the paper), until E
-//        is within a tolerance below the QoS or the bracket closes; then a
-//        safety walk down so that E(λ*) <= QoS holds on the tuning input;
+//        is within a tolerance below the QoS or the bracket closes. The
+//        answer is the lower point, which only ever moves to a measured
+//        point meeting the QoS: E(λ*) <= QoS holds on the tuning input by
+//        construction, whatever the curve's shape (no safety walk needed);
 //   OMG  exhaustive over [0, λmax], minimum T among points meeting the QoS.
 // Every method first measures λ=0 (the precise reference, T(0)); `runs`
 // counts distinct λ evaluated (each one a measured kernel execution),
 // including that reference. Tuners see the GPU only through `Evaluator`, so
-// they are unit tested over recorded or synthetic curves.
+// they are unit tested over recorded or synthetic curves. An evaluation
+// error ends the search; a sticky device fault (isStickyFault) also makes
+// the evaluator unhealthy, and tune() then refuses to start.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_TUNER_H
@@ -40,7 +44,11 @@ struct TunePoint {
 class Evaluator {
 public:
   virtual ~Evaluator() = default;
+  /// Measures T(λ) and E(λ).
   virtual Expected<TunePoint> evaluate(int64_t lambda) = 0;
+  /// Ok while the evaluator can still measure; otherwise why it cannot
+  /// (a sticky device fault): tune() then returns it without evaluating.
+  virtual Status health() const { return Status::ok(); }
   /// The largest λ worth searching (occupancy bound, knob max).
   virtual int64_t lambdaMax() const = 0;
 };
@@ -86,7 +94,8 @@ struct TuneOptions {
   QoS qos;
   /// Search bound; -1 takes the evaluator's lambdaMax().
   int64_t lambdaMax = -1;
-  /// HEU: give up the linear phase after this many steps (then safety walk).
+  /// HEU: give up the linear phase after this many steps (the satisfied
+  /// lower point found so far is the answer).
   int heuMaxSteps = 32;
   /// HEU: a measured point with (1 - tol) * QoS <= E <= QoS counts as
   /// "E = QoS" (the paper's stop rule) and ends the search. 0: stop only on
