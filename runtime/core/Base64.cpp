@@ -39,8 +39,22 @@ Expected<uint64_t> base64DecodedSize(const std::string &text) {
   return n;
 }
 
+static Expected<std::vector<uint8_t>> decode(const std::string &text,
+                                             uint64_t size);
+
 Expected<std::vector<uint8_t>> decodeBase64(const std::string &text) {
   APPROX_ASSIGN_OR_RETURN(uint64_t size, base64DecodedSize(text));
+  try {
+    return decode(text, size);
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "base64: out of host memory for " + std::to_string(size) +
+                      " bytes");
+  }
+}
+
+static Expected<std::vector<uint8_t>> decode(const std::string &text,
+                                             uint64_t size) {
   std::vector<uint8_t> out;
   out.reserve(size_t(size));
   for (size_t g = 0; g < text.size(); g += 4) {

@@ -91,6 +91,10 @@ Expected<uint64_t> regularFileSize(const std::string &path,
   return size;
 }
 
+static Expected<std::string> readOpen(int fd, uint64_t size,
+                                      const std::string &path,
+                                      const std::string &what);
+
 Expected<std::string> readRegularFile(const std::string &path,
                                       uint64_t maxBytes,
                                       const std::string &what) {
@@ -103,6 +107,18 @@ Expected<std::string> readRegularFile(const std::string &path,
                            std::to_string(size) +
                            " bytes, more than the limit of " +
                            std::to_string(maxBytes));
+  try {
+    return readOpen(fd, size, path, what);
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "out of host memory reading " + what + " " + quote(path) +
+                      " (" + std::to_string(size) + " bytes)");
+  }
+}
+
+static Expected<std::string> readOpen(int fd, uint64_t size,
+                                      const std::string &path,
+                                      const std::string &what) {
   // Regular files ignore O_NONBLOCK. Read the size fstat gave; a file that
   // shrinks or grows meanwhile is an error, not a partial read.
   std::string data(size_t(size), '\0');

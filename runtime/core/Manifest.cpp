@@ -1057,6 +1057,9 @@ Expected<Manifest> parseManifest(const std::string &jsonText,
   } catch (const json::parse_error &e) {
     return parseError("manifest: <root>: not valid JSON: " +
                       escapeBytes(e.what()));
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "manifest: out of host memory while parsing");
   }
   try {
     Manifest m = parseOrThrow(root);
@@ -1067,7 +1070,8 @@ Expected<Manifest> parseManifest(const std::string &jsonText,
   } catch (const json::exception &e) {
     return parseError("manifest: " + escapeBytes(e.what()));
   } catch (const std::bad_alloc &) {
-    return internalError("manifest: out of host memory while parsing");
+    return Status(StatusCode::OutOfMemory,
+                  "manifest: out of host memory while parsing");
   }
 }
 

@@ -195,6 +195,18 @@ Module::load(std::shared_ptr<Context> ctx, const std::string &manifestPath,
 Expected<std::unique_ptr<Module>>
 Module::loadFromMemory(std::shared_ptr<Context> ctx, Manifest manifest,
                        const std::string &image) {
+  try {
+    return loadImpl(std::move(ctx), std::move(manifest), image);
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "out of host memory loading a " +
+                      std::to_string(image.size()) + "-byte image");
+  }
+}
+
+Expected<std::unique_ptr<Module>>
+Module::loadImpl(std::shared_ptr<Context> ctx, Manifest manifest,
+                 const std::string &image) {
   if (!ctx)
     return invalidArgument("Module::loadFromMemory: null context");
   if (image.empty())

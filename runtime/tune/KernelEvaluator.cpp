@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 namespace approx::rt {
 
@@ -124,9 +125,28 @@ static bool allZero(const std::vector<uint8_t> &bytes) {
   return true;
 }
 
+/// Host allocations grow with the data (downloads, doubles of the outputs):
+/// running out of host memory is an error value, not an exception.
+static Status hostMemoryError(const std::string &kernel) {
+  return Status(StatusCode::OutOfMemory,
+                "kernel " + quote(kernel) +
+                    ": out of host memory for the evaluator's buffers");
+}
+
 Expected<std::unique_ptr<KernelEvaluator>>
 KernelEvaluator::create(Module &module, std::vector<ArgSpec> args,
                         EvaluatorOptions opts) {
+  std::string kernel = opts.kernel;
+  try {
+    return createImpl(module, std::move(args), std::move(opts));
+  } catch (const std::bad_alloc &) {
+    return hostMemoryError(kernel);
+  }
+}
+
+Expected<std::unique_ptr<KernelEvaluator>>
+KernelEvaluator::createImpl(Module &module, std::vector<ArgSpec> args,
+                            EvaluatorOptions opts) {
   const Manifest &m = module.manifest();
   APPROX_ASSIGN_OR_RETURN(const KernelInfo *k,
                           module.resolveKernel(opts.kernel));
@@ -290,10 +310,14 @@ void KernelEvaluator::noteFault(const Status &s) {
 Expected<std::vector<double>> KernelEvaluator::runOnce(int64_t lambda) {
   if (!fault_.isOk())
     return stopped();
-  Expected<std::vector<double>> r = runOnceImpl(lambda);
-  if (!r)
-    noteFault(r.status());
-  return r;
+  try {
+    Expected<std::vector<double>> r = runOnceImpl(lambda);
+    if (!r)
+      noteFault(r.status());
+    return r;
+  } catch (const std::bad_alloc &) {
+    return hostMemoryError(opts_.kernel);
+  }
 }
 
 Expected<std::vector<double>> KernelEvaluator::runOnceImpl(int64_t lambda) {
@@ -306,6 +330,14 @@ Expected<std::vector<double>> KernelEvaluator::runOnceImpl(int64_t lambda) {
 }
 
 Expected<std::vector<double>> KernelEvaluator::reference() {
+  try {
+    return referenceImpl();
+  } catch (const std::bad_alloc &) {
+    return hostMemoryError(opts_.kernel);
+  }
+}
+
+Expected<std::vector<double>> KernelEvaluator::referenceImpl() {
   if (haveRef_)
     return ref_;
   APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, runOnce(0));
@@ -337,9 +369,13 @@ Expected<std::vector<double>> KernelEvaluator::reference() {
 }
 
 Expected<ErrorStats> KernelEvaluator::statsAt(int64_t lambda) {
-  APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, reference());
-  APPROX_ASSIGN_OR_RETURN(std::vector<double> out, runOnce(lambda));
-  return compareOutputs(ref, out, opts_.metric.zeroPolicy);
+  try {
+    APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, reference());
+    APPROX_ASSIGN_OR_RETURN(std::vector<double> out, runOnce(lambda));
+    return compareOutputs(ref, out, opts_.metric.zeroPolicy);
+  } catch (const std::bad_alloc &) {
+    return hostMemoryError(opts_.kernel);
+  }
 }
 
 Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
@@ -350,10 +386,14 @@ Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
     if (it != cache_.end())
       return it->second;
   }
-  Expected<TunePoint> r = evaluateImpl(lambda);
-  if (!r)
-    noteFault(r.status());
-  return r;
+  try {
+    Expected<TunePoint> r = evaluateImpl(lambda);
+    if (!r)
+      noteFault(r.status());
+    return r;
+  } catch (const std::bad_alloc &) {
+    return hostMemoryError(opts_.kernel);
+  }
 }
 
 Expected<TunePoint> KernelEvaluator::evaluateImpl(int64_t lambda) {

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/tune/Metrics.h"
 
+#include "approx/runtime/core/Text.h"
+
 #include <cmath>
 #include <limits>
 
@@ -112,8 +114,8 @@ Expected<Metric> parseMetric(const std::string &name) {
     return Metric::maxAbs();
   if (name == "rmse")
     return Metric::rmse();
-  return invalidArgument("unknown metric '" + name +
-                         "' (known: mre, mre-skip-zero, maxabs, rmse)");
+  return invalidArgument("unknown metric " + quote(name) +
+                         " (known: mre, mre-skip-zero, maxabs, rmse)");
 }
 
 } // namespace approx::rt

@@ -303,6 +303,9 @@ public:
 
 private:
   Module() = default;
+  static Expected<std::unique_ptr<Module>>
+  loadImpl(std::shared_ptr<Context> ctx, Manifest manifest,
+           const std::string &image);
   std::shared_ptr<Context> ctx_;
   Manifest manifest_;
   std::string jitLog_;

@@ -105,7 +105,10 @@ private:
   KernelEvaluator(Module &m) : module_(m) {}
   Status prepare();           // restore inputs, poison outputs
   Expected<std::vector<double>> downloadOutputs();
+  static Expected<std::unique_ptr<KernelEvaluator>>
+  createImpl(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
   Expected<std::vector<double>> runOnceImpl(int64_t lambda);
+  Expected<std::vector<double>> referenceImpl();
   Expected<TunePoint> evaluateImpl(int64_t lambda);
   /// Remembers `s` when it is a sticky fault.
   void noteFault(const Status &s);
