@@ -503,7 +503,8 @@ TEST(Leaks, DeviceMemoryReturnsToBaseline) {
       o.launch.block.x = 256;
       o.launch.grid.x = 1;
       std::vector<float> x(16 << 20, 1.0f);
-      // Wrong input byte count: fails after the first allocations.
+      // A scalar that does not fit i32: refused by the ABI check after the
+      // buffers were allocated, which must all be freed again.
       Expected<std::unique_ptr<KernelEvaluator>> ev = KernelEvaluator::create(
           *m,
           {ArgSpec::inputOf(ScalarType::F32, {16 << 20}, x),
