@@ -23,8 +23,8 @@ namespace approx::tune {
 /// An error that ends approx-tune: `code` is the exit status (1 usage,
 /// 2 runtime, 77 no GPU), `message` one line.
 struct CliError {
-  int code;
-  std::string message;
+  int code;            ///< the exit status
+  std::string message; ///< one line, already escaped
 };
 
 /// Throws a usage error (exit status 1).
@@ -43,7 +43,7 @@ double parseFinite(const std::string &text, const std::string &what);
 /// How an input buffer is filled.
 struct DistSpec {
   std::string kind; ///< uniform, normal, linspace, file
-  double a = 0, b = 1;
+  double a = 0, b = 1; ///< LO/HI or MEAN/SD
   std::string path; ///< file:PATH
   std::string text; ///< as given
 };
@@ -53,12 +53,13 @@ struct DistSpec {
 DistSpec parseDist(const std::string &text, const std::string &what);
 
 /// The limits of the options with ranges (docs/runtime.md lists them).
-constexpr int64_t kMaxReps = 1000000;
-constexpr int64_t kMaxGridX = 2147483647;
-constexpr int64_t kMaxGridYZ = 65535;
-constexpr int64_t kMaxBlockThreads = 1024;
+constexpr int64_t kMaxReps = 1000000;      ///< --reps, --warmup
+constexpr int64_t kMaxGridX = 2147483647;  ///< --grid X
+constexpr int64_t kMaxGridYZ = 65535;      ///< --grid Y, Z
+constexpr int64_t kMaxBlockThreads = 1024; ///< --block, each and product
 
-/// Everything on the command line.
+/// Everything on the command line (fields named as the options; --help
+/// documents each).
 struct Options {
   std::string manifest;
   std::string kernel;

@@ -28,17 +28,18 @@ namespace approx::tune {
 
 /// How one kernel argument is supplied.
 struct ArgPlan {
+  /// A device buffer, a value, or a null pointer argument.
   enum class Kind { Buffer, Scalar, NullPointer };
   Kind kind = Kind::Scalar;
-  const approx::rt::ArgInfo *info = nullptr;
+  const approx::rt::ArgInfo *info = nullptr; ///< the manifest's argument
   // Buffers (memrefs, and pointers as byte buffers).
   approx::rt::ValueType elem = approx::rt::ScalarType::I8;
-  std::vector<int64_t> shape;
-  uint64_t bytes = 0;
+  std::vector<int64_t> shape; ///< sizes in elements
+  uint64_t bytes = 0;         ///< shape x element size (checked)
   uint64_t values = 0; ///< scalars held (vector lanes counted)
   uint64_t elements = 0; ///< product of the shape
   approx::rt::ArgSpec::Role role = approx::rt::ArgSpec::Role::Out;
-  bool hasData = false;
+  bool hasData = false; ///< In/InOut: `dist` fills it
   DistSpec dist;
   // Scalars.
   approx::rt::Arg value = approx::rt::Arg::integer(0);
@@ -50,9 +51,9 @@ struct RunPlan {
   std::string launchName;                    ///< --kernel
   const approx::rt::KernelInfo *kernel = nullptr; ///< the kernel launched
   const approx::rt::KnobInfo *dispatchKnob = nullptr; ///< when dispatched
-  std::string tunedKnob;
+  std::string tunedKnob;                     ///< "" when the kernel reads none
   std::map<std::string, int64_t> knobValues; ///< every knob, for the run
-  std::vector<ArgPlan> args;
+  std::vector<ArgPlan> args;                 ///< one per kernel argument
   approx::rt::LaunchConfig launch;
 };
 

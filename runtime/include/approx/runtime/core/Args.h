@@ -37,6 +37,7 @@ struct BufferView {
 /// One MLIR-level kernel argument.
 class Arg {
 public:
+  /// What the argument holds.
   enum class Kind { Memref, Int, Float, Pointer, Bytes };
 
   /// A dense row-major memref over `buf` with the given shape (sizes in
@@ -57,13 +58,14 @@ public:
   /// equal the parameter's size exactly.
   static Arg bytes(std::vector<uint8_t> raw);
 
+  /// The accessors below are meaningful for their kind only.
   Kind kind() const { return kind_; }
-  const BufferView &buffer() const { return buf_; }
-  const std::vector<int64_t> &shape() const { return shape_; }
-  int64_t intValue() const { return i_; }
-  double floatValue() const { return f_; }
-  uint64_t pointerValue() const { return ptr_; }
-  const std::vector<uint8_t> &rawBytes() const { return raw_; }
+  const BufferView &buffer() const { return buf_; }          ///< Memref
+  const std::vector<int64_t> &shape() const { return shape_; } ///< Memref
+  int64_t intValue() const { return i_; }                    ///< Int
+  double floatValue() const { return f_; }                   ///< Float
+  uint64_t pointerValue() const { return ptr_; }             ///< Pointer
+  const std::vector<uint8_t> &rawBytes() const { return raw_; } ///< Bytes
   /// "memref<1024xf32> (4096-byte buffer)", "integer 7", "float 0.5",
   /// "pointer 0x1000", "4 raw bytes".
   std::string describe() const;
@@ -86,7 +88,9 @@ using KnobParamValues = std::map<std::string, int64_t>;
 /// into its own storage (which a move keeps in place).
 class PackedArgs {
 public:
+  /// An empty pack (packArgs makes the real ones).
   PackedArgs() = default;
+  /// Moves keep the parameters' addresses (the storage moves as a block).
   PackedArgs(PackedArgs &&) = default;
   PackedArgs &operator=(PackedArgs &&) = default;
   PackedArgs(const PackedArgs &) = delete;

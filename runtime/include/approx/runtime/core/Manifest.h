@@ -59,15 +59,17 @@ bool isIntegerType(ScalarType t);
 /// A value type: a scalar, or a fixed vector of scalars (`vector<4xf32>`,
 /// `vector<2x2xf16>`) passed as lanes x element-size packed bytes.
 struct ValueType {
-  ScalarType scalar = ScalarType::F32;
+  ScalarType scalar = ScalarType::F32; ///< the element (lane) type.
   std::vector<int64_t> lanes; ///< vector shape; empty for a scalar.
 
+  /// f32.
   ValueType() = default;
   /// A scalar type (implicit: a ScalarType is a ValueType).
   ValueType(ScalarType s) : scalar(s) {}
   /// A vector of `elem` with shape `shape`.
   static ValueType vector(ScalarType elem, std::vector<int64_t> shape);
 
+  /// True for a vector type.
   bool isVector() const { return !lanes.empty(); }
   /// Product of the vector shape (1 for a scalar).
   uint64_t laneCount() const;
@@ -75,6 +77,7 @@ struct ValueType {
   uint64_t size() const;
   /// "f32", "vector<2x2xf16>".
   std::string name() const;
+  /// Same scalar and same vector shape.
   bool operator==(const ValueType &o) const {
     return scalar == o.scalar && lanes == o.lanes;
   }
@@ -114,9 +117,14 @@ struct VariantDispatch {
   std::vector<std::string> variants; ///< variants[value - min] is launched
 };
 
+/// A texture's `filter` (point: nearest texel; linear: bilinear).
 enum class TextureFilter { Point, Linear };
+/// A texture's `address` mode outside [0, size): clamp to the edge, border
+/// (0), wrap or mirror (normalized coordinates only).
 enum class TextureAddress { Clamp, Border, Wrap, Mirror };
+/// "point", "linear".
 const char *textureFilterName(TextureFilter f);
+/// "clamp", "border", "wrap", "mirror".
 const char *textureAddressName(TextureAddress a);
 
 /// One option of a resource knob: a width x height table of `channels` f32
@@ -132,26 +140,26 @@ struct TextureTable {
 
 /// A resource knob's `resource` object.
 struct ResourceInfo {
-  TextureFilter filter = TextureFilter::Point;
-  TextureAddress address = TextureAddress::Clamp;
-  bool normalizedCoords = false;
+  TextureFilter filter = TextureFilter::Point;     ///< `filter`
+  TextureAddress address = TextureAddress::Clamp;  ///< `address`
+  bool normalizedCoords = false;                   ///< `normalized_coords`
   std::vector<TextureTable> options; ///< options[value - min]
 };
 
 /// One knob of the module.
 struct KnobInfo {
-  std::string name;
-  KnobKind kind = KnobKind::Global;
-  int64_t min = 0, max = 0, defaultValue = 0;
+  std::string name;                           ///< a PTX identifier
+  KnobKind kind = KnobKind::Global;           ///< `kind`
+  int64_t min = 0, max = 0, defaultValue = 0; ///< inclusive range, default
   // Global and resource knobs.
   std::string symbol;                 ///< the `.visible .global` in the PTX
   ScalarType type = ScalarType::I32;  ///< i8..i64 (resource: i64)
-  KnobPath path = KnobPath::Global;
+  KnobPath path = KnobPath::Global;   ///< `path`
   WarpSlot warpSlot = WarpSlot::None; ///< global knobs of an SFU split
   // Variant knobs.
-  std::vector<VariantDispatch> dispatch;
+  std::vector<VariantDispatch> dispatch; ///< `dispatch`
   // Resource knobs.
-  ResourceInfo resource;
+  ResourceInfo resource; ///< `resource`
 
   /// Global and resource knobs have a device symbol; variant knobs do not.
   bool hasSymbol() const { return kind != KnobKind::Variant; }
@@ -161,10 +169,13 @@ struct KnobInfo {
 
 /// One MLIR-level kernel argument.
 struct ArgInfo {
+  /// `kind`.
   enum class Kind { Memref, Scalar, Pointer };
+  /// `abi` of a memref: the flattened descriptor or one aligned pointer.
   enum class Abi { Descriptor, Bare };
+  /// `access` of a memref, as the compiler saw it.
   enum class Access { Read, Write, ReadWrite, None };
-  Kind kind = Kind::Scalar;
+  Kind kind = Kind::Scalar; ///< `kind`
   /// Element type (memref) or value type (scalar); ptr for a pointer.
   ValueType type = ScalarType::I32;
   int64_t rank = 0;           ///< memref only.
@@ -172,8 +183,8 @@ struct ArgInfo {
   Abi abi = Abi::Descriptor;  ///< memref only.
   Access access = Access::ReadWrite; ///< memref only.
   uint32_t addressSpace = 0;  ///< pointer only.
-  size_t firstParam = 0;
-  size_t numParams = 0;
+  size_t firstParam = 0; ///< `first_param`
+  size_t numParams = 0;  ///< `num_params`
 };
 /// "read", "write", "readwrite", "none".
 const char *accessName(ArgInfo::Access a);
@@ -188,28 +199,29 @@ struct ParamInfo {
   std::string field; ///< allocated, aligned, offset, sizeN, strideN, value,
                      ///< knob.
   std::string knob;  ///< with field "knob": the knob it carries.
-  ValueType type = ScalarType::I64;
-  size_t size = 0;
+  ValueType type = ScalarType::I64; ///< `type`
+  size_t size = 0;                  ///< `size` in bytes (= type.size())
+  /// True for a trailing knob parameter.
   bool isKnob() const { return !arg.has_value(); }
 };
 
 /// One kernel (`.entry`) of the module.
 struct KernelInfo {
-  std::string name;
+  std::string name;               ///< the `.entry`
   std::vector<std::string> knobs; ///< every knob the kernel reads
   std::vector<size_t> sites;      ///< indices into Manifest::sites
-  std::vector<ArgInfo> args;
-  std::vector<ParamInfo> params;
+  std::vector<ArgInfo> args;      ///< the MLIR-level signature
+  std::vector<ParamInfo> params;  ///< the PTX parameters, in order
   /// True when `knob` is among `knobs`.
   bool readsKnob(const std::string &knob) const;
 };
 
 /// One place where a technique acted or chose not to (informational).
 struct SiteInfo {
-  std::string technique, function;
-  std::vector<std::string> kernels;
+  std::string technique, function; ///< `technique`, `function`
+  std::vector<std::string> kernels; ///< `kernels`
   std::string knob; ///< "" when no knob governs the site
-  std::string op, type, form, reason, loc;
+  std::string op, type, form, reason, loc; ///< as in the manifest
   /// The technique's `data` object as compact JSON text ("" when absent);
   /// the runtime only displays it.
   std::string data;
@@ -217,20 +229,22 @@ struct SiteInfo {
 
 /// A parsed, validated manifest.
 struct Manifest {
-  int64_t version = kManifestVersion;
-  std::string producer;
-  std::string module;
-  std::string gpuModule;
+  int64_t version = kManifestVersion; ///< always 2
+  std::string producer;               ///< "" when absent
+  std::string module;                 ///< NAME
+  std::string gpuModule;              ///< "" when absent
   std::string ptx;   ///< as written (relative to `directory`); may be empty.
   std::string cubin; ///< as written; may be empty.
-  std::string chip;
-  std::vector<KnobInfo> knobs;
-  std::vector<KernelInfo> kernels;
-  std::vector<SiteInfo> sites;
+  std::string chip;                   ///< "" when absent
+  std::vector<KnobInfo> knobs;        ///< in manifest order
+  std::vector<KernelInfo> kernels;    ///< in manifest order
+  std::vector<SiteInfo> sites;        ///< in manifest order
   std::string directory; ///< directory of the manifest file ("" if parsed
                          ///< from a string).
 
+  /// The kernel `name` (not a dispatched logical name), or nullptr.
   const KernelInfo *findKernel(const std::string &name) const;
+  /// The knob `name`, or nullptr.
   const KnobInfo *findKnob(const std::string &name) const;
   /// The variant knob and dispatch entry whose logical name is `name`, or
   /// {nullptr, nullptr}.

@@ -43,14 +43,14 @@ Status probeDriver();
 
 /// What the runtime knows of one device.
 struct DeviceInfo {
-  int ordinal = 0;
-  std::string name;
-  int ccMajor = 0, ccMinor = 0;
-  int smCount = 0;
-  int maxThreadsPerSM = 0;
-  int warpSize = 32;
-  int driverVersion = 0; ///< e.g. 13000 for CUDA 13.0.
-  size_t totalMemBytes = 0;
+  int ordinal = 0;              ///< CUDA device ordinal.
+  std::string name;             ///< e.g. "NVIDIA H200".
+  int ccMajor = 0, ccMinor = 0; ///< compute capability.
+  int smCount = 0;              ///< multiprocessors.
+  int maxThreadsPerSM = 0;      ///< resident threads per multiprocessor.
+  int warpSize = 32;            ///< threads per warp.
+  int driverVersion = 0;        ///< e.g. 13000 for CUDA 13.0.
+  size_t totalMemBytes = 0;     ///< device memory.
 };
 
 /// The retained primary context of one device, made current on creation.
@@ -58,10 +58,11 @@ class Context : public std::enable_shared_from_this<Context> {
 public:
   /// Loads the driver and retains device `ordinal`'s primary context.
   static Expected<std::shared_ptr<Context>> create(int ordinal = 0);
-  ~Context();
+  ~Context(); ///< Releases the primary context.
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;
 
+  /// What the runtime read of the device at creation.
   const DeviceInfo &device() const { return info_; }
   /// Makes this context current on the calling thread.
   Status makeCurrent() const;
@@ -93,7 +94,9 @@ public:
   static Expected<DeviceBuffer> fromHost(std::shared_ptr<Context> ctx,
                                          const void *host, size_t count,
                                          ValueType elem);
+  /// An empty buffer (owns nothing).
   DeviceBuffer() = default;
+  /// Takes `other`'s memory; `other` becomes empty.
   DeviceBuffer(DeviceBuffer &&other) noexcept;
   DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
   DeviceBuffer(const DeviceBuffer &) = delete;
@@ -115,11 +118,15 @@ public:
 
   /// A non-owning view for Arg::memref.
   BufferView view() const { return {ptr_, bytes_, elem_}; }
+  /// The CUdeviceptr (0 when empty).
   uint64_t devicePtr() const { return ptr_; }
+  /// Capacity in bytes.
   size_t bytes() const { return bytes_; }
   /// Elements of elementType() that fit.
   size_t count() const { return bytes_ / size_t(elem_.size()); }
+  /// The element type it was allocated for.
   const ValueType &elementType() const { return elem_; }
+  /// True when it owns no memory.
   bool empty() const { return ptr_ == 0; }
 
 private:
@@ -138,7 +145,9 @@ public:
   /// synchronous copies on the default stream, e.g. DeviceBuffer's, are
   /// ordered with its work).
   static Expected<Stream> create(std::shared_ptr<Context> ctx);
+  /// An empty stream (owns nothing; launches on it are refused).
   Stream() = default;
+  /// Takes `other`'s stream; `other` becomes empty.
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
   Stream(const Stream &) = delete;
@@ -151,7 +160,9 @@ public:
   Status destroy();
   /// The CUstream (opaque here); null for an empty Stream.
   void *handle() const { return stream_; }
+  /// The context the stream belongs to.
   const std::shared_ptr<Context> &context() const { return ctx_; }
+  /// True when it owns no stream.
   bool empty() const { return stream_ == nullptr; }
 
 private:
@@ -161,15 +172,16 @@ private:
 
 /// Grid or block dimensions.
 struct Dim3 {
-  unsigned x = 1, y = 1, z = 1;
+  unsigned x = 1, y = 1, z = 1; ///< extents
+  /// x * y * z.
   uint64_t total() const { return uint64_t(x) * y * z; }
 };
 
 /// The shape of one launch.
 struct LaunchConfig {
-  Dim3 grid;
-  Dim3 block;
-  unsigned sharedMemBytes = 0;
+  Dim3 grid;                   ///< blocks
+  Dim3 block;                  ///< threads per block (at most 1024)
+  unsigned sharedMemBytes = 0; ///< dynamic shared memory per block
 };
 
 /// How one launch runs: where, and with which knob values.
@@ -208,8 +220,8 @@ struct TimingOptions {
 
 /// CUDA-event times of Module::time, in milliseconds.
 struct Timing {
-  double medianMs = 0, minMs = 0, maxMs = 0;
-  std::vector<double> samplesMs;
+  double medianMs = 0, minMs = 0, maxMs = 0; ///< over the timed launches
+  std::vector<double> samplesMs;             ///< each timed launch
 };
 
 /// What the driver says about one kernel at one launch shape.
@@ -245,10 +257,12 @@ public:
   static Expected<std::unique_ptr<Module>>
   loadFromMemory(std::shared_ptr<Context> ctx, Manifest manifest,
                  const std::string &image);
+  /// Waits for the context if textures exist, destroys them, unloads.
   ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
+  /// The manifest the module was loaded with.
   const Manifest &manifest() const { return manifest_; }
   /// Names of the manifest's kernels.
   std::vector<std::string> kernelNames() const;
@@ -256,6 +270,7 @@ public:
   std::vector<std::string> knobNames() const;
   /// Info-level JIT log of the load (may be empty).
   const std::string &jitLog() const { return jitLog_; }
+  /// The context the module lives in.
   const std::shared_ptr<Context> &context() const { return ctx_; }
 
   /// Sets knob `name`'s current value (checked against its range). Resource

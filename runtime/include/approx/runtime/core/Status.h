@@ -54,18 +54,25 @@ StatusCode statusCodeForCudaResult(int cuResult);
 /// A success-or-error value. Cheap to copy on success.
 class [[nodiscard]] Status {
 public:
+  /// Ok.
   Status() = default;
+  /// An error of class `code` (one line: callers print it as is).
   Status(StatusCode code, std::string message)
       : code_(code), message_(std::move(message)) {}
 
+  /// Ok, spelled out.
   static Status ok() { return Status(); }
   /// A failed driver call: the code is statusCodeForCudaResult(cuResult);
   /// `call` is the driver entry point ("cuMemAlloc").
   static Status fromCuda(int cuResult, std::string call, std::string message);
 
+  /// True when no error.
   bool isOk() const { return code_ == StatusCode::Ok; }
+  /// isOk().
   explicit operator bool() const { return isOk(); }
+  /// The class of the error (Ok when none).
   StatusCode code() const { return code_; }
+  /// The one-line description ("" when Ok).
   const std::string &message() const { return message_; }
   /// The CUresult of a driver failure, 0 otherwise.
   int cudaResult() const { return cuResult_; }
@@ -92,6 +99,7 @@ inline bool isStickyFault(const Status &s) {
   return s.code() == StatusCode::DeviceFault;
 }
 
+/// Shorthands for an error of each non-driver class.
 inline Status invalidArgument(std::string m) {
   return Status(StatusCode::InvalidArgument, std::move(m));
 }
@@ -117,17 +125,23 @@ inline Status internalError(std::string m) {
 /// Either a value of type T or a non-Ok Status.
 template <typename T> class [[nodiscard]] Expected {
 public:
+  /// A value.
   Expected(T value) : value_(std::move(value)) {}
+  /// An error (`status` must not be Ok; an Ok one becomes Internal).
   Expected(Status status) : status_(std::move(status)) {
     assert(!status_.isOk() && "Expected<T> built from an Ok status");
     if (status_.isOk())
       status_ = internalError("Expected<T> built from an Ok status");
   }
 
+  /// True when a value is held.
   bool isOk() const { return value_.has_value(); }
+  /// isOk().
   explicit operator bool() const { return isOk(); }
+  /// The error (Ok when a value is held).
   const Status &status() const { return status_; }
 
+  /// The value (only valid when isOk()).
   T &value() & { return *value_; }
   const T &value() const & { return *value_; }
   T &&value() && { return std::move(*value_); }

@@ -20,23 +20,24 @@ namespace approx::rt {
 /// Inputs to the occupancy bound on λ (pure arithmetic, unit tested).
 struct OccupancyParams {
   int activeBlocksPerSM = 0; ///< cuOccupancyMaxActiveBlocksPerMultiprocessor.
-  uint64_t threadsPerBlock = 0;
+  uint64_t threadsPerBlock = 0; ///< the launch's block size.
   uint64_t gridBlocks = 0; ///< 0: do not bound by the grid.
-  int smCount = 0;
-  int warpSize = 32;
+  int smCount = 0;         ///< multiprocessors of the device.
+  int warpSize = 32;       ///< threads per warp.
   int maxWarpsPerSM = 0; ///< device warp slots per SM (0: unknown).
-  int64_t knobMax = 64;
+  int64_t knobMax = 64;  ///< the knob's max, the bound's cap.
   WarpSlot slot = WarpSlot::Hw; ///< the knob's `warp_slot`.
 };
 
 /// The occupancy of one launch and the λ bound it implies.
 struct OccupancyInfo {
-  int activeBlocksPerSM = 0;
-  int warpsPerBlock = 0;
+  int activeBlocksPerSM = 0;   ///< as the driver reports it.
+  int warpsPerBlock = 0;       ///< ceil(threads per block / warp size).
   int residentBlocksPerSM = 0; ///< min(active, ceil(grid / SMs)).
-  int residentWarpsPerSM = 0;
-  int64_t lambdaMax = 0; ///< residentWarps (hw/virtual) or warpsPerBlock
-                         ///< (software), capped by the knob's max.
+  int residentWarpsPerSM = 0;  ///< residentBlocksPerSM * warpsPerBlock.
+  /// residentWarps (hw), warp slots per SM (virtual), warpsPerBlock
+  /// (software) or the knob's max (no warp slot), capped by the knob's max.
+  int64_t lambdaMax = 0;
   int numRegs = 0;       ///< registers per thread of the kernel.
 };
 

@@ -35,16 +35,21 @@ namespace approx::rt {
 
 /// How one kernel argument is supplied.
 struct ArgSpec {
+  /// In: read by the kernel, restored before every launch. Out: written,
+  /// poisoned before every launch, compared. InOut: both. Scalar: a value.
   enum class Role { In, Out, InOut, Scalar };
   Role role = Role::Scalar;
   std::vector<int64_t> shape; ///< buffers: sizes in elements.
   ValueType elem = ScalarType::F32; ///< buffers: element type.
   std::vector<uint8_t> data; ///< In/InOut: host bytes (product(shape) elems).
-  Arg scalar = Arg::integer(0);
+  Arg scalar = Arg::integer(0); ///< Scalar: the value.
 
+  /// A buffer the kernel reads (or, with `inout`, reads and writes).
   static ArgSpec input(ValueType elem, std::vector<int64_t> shape,
                        std::vector<uint8_t> bytes, bool inout = false);
+  /// A buffer the kernel writes.
   static ArgSpec output(ValueType elem, std::vector<int64_t> shape);
+  /// A scalar (or pointer) value.
   static ArgSpec value(Arg a);
   /// Typed helper for inputs.
   template <typename T>
@@ -55,19 +60,22 @@ struct ArgSpec {
       std::memcpy(b.data(), v.data(), b.size());
     return input(elem, std::move(shape), std::move(b), inout);
   }
+  /// True for In, Out and InOut.
   bool isBuffer() const { return role != Role::Scalar; }
+  /// True for the buffers E(λ) compares (Out, InOut).
   bool compared() const { return role == Role::Out || role == Role::InOut; }
 };
 
+/// What KernelEvaluator runs and how it measures.
 struct EvaluatorOptions {
   std::string kernel; ///< a kernel or a dispatched logical name
   /// The knob tuned; empty: the kernel's first knob with a warp slot, else
   /// its first knob. Its range must contain 0 (the precise reference).
   std::string knob;
-  LaunchConfig launch;
-  Metric metric = Metric::meanRelative();
-  TimingOptions timing;
-  bool allowZeroInputs = false;
+  LaunchConfig launch;                     ///< grid, block, shared memory
+  Metric metric = Metric::meanRelative();  ///< E(λ)
+  TimingOptions timing;                    ///< T(λ): warm-up and repetitions
+  bool allowZeroInputs = false;            ///< permit all-zero inputs
   /// Fail when the λ=0 run leaves poisoned output elements (unwritten).
   bool requireAllWritten = true;
   /// >= 0: overrides the occupancy bound (still capped by the knob's max).
@@ -76,6 +84,7 @@ struct EvaluatorOptions {
   bool cache = true;
 };
 
+/// An Evaluator over a kernel of a loaded Module (see the file comment).
 class KernelEvaluator : public Evaluator {
 public:
   /// Checks `args` against the kernel, sizes and allocates the buffers,
@@ -83,7 +92,10 @@ public:
   static Expected<std::unique_ptr<KernelEvaluator>>
   create(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
 
+  /// T(λ) (median of the timed launches) and E(λ) against the reference;
+  /// cached per λ when options().cache.
   Expected<TunePoint> evaluate(int64_t lambda) override;
+  /// The λ bound: the occupancy's (sfu/Occupancy.h) or the override.
   int64_t lambdaMax() const override { return lambdaMax_; }
   /// Ok, or the sticky device fault that stopped this evaluator.
   Status health() const override { return fault_.isOk() ? fault_ : stopped(); }
@@ -96,9 +108,13 @@ public:
   /// All built-in metrics of the outputs at λ against the reference.
   Expected<ErrorStats> statsAt(int64_t lambda);
 
+  /// The launch's occupancy and λ bound.
   const OccupancyInfo &occupancy() const { return occ_; }
+  /// The knob tuned (chosen by create() when the options named none).
   const std::string &knob() const { return opts_.knob; }
+  /// Kernel launches made so far.
   uint64_t launches() const { return launches_; }
+  /// The options, with the knob filled in.
   const EvaluatorOptions &options() const { return opts_; }
 
 private:

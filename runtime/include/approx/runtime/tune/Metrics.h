@@ -27,8 +27,13 @@
 
 namespace approx::rt {
 
-enum class ZeroRefPolicy { Absolute, Skip };
+/// What the mean relative error does where the reference is 0.
+enum class ZeroRefPolicy {
+  Absolute, ///< count |out| (the absolute error) for that element
+  Skip,     ///< leave the element out of the mean
+};
 
+/// Every built-in metric of one comparison.
 struct ErrorStats {
   double meanRelative = 0; ///< mean of |out-ref|/|ref| (see zero policy).
   double maxAbs = 0;       ///< max |out-ref|.
@@ -36,7 +41,7 @@ struct ErrorStats {
   double maxRelative = 0;  ///< max |out-ref|/|ref| over ref != 0.
   size_t count = 0;        ///< elements compared.
   size_t zeroRefs = 0;     ///< elements with ref == 0.
-  size_t nonFiniteMismatches = 0;
+  size_t nonFiniteMismatches = 0; ///< NaN/inf pairs that do not match.
 };
 
 /// Computes every built-in metric in one pass. Sizes must match.
@@ -47,31 +52,37 @@ Expected<ErrorStats> compareOutputs(const std::vector<double> &ref,
 
 /// A scalar quality metric E(ref, out) >= 0, smaller is better.
 struct Metric {
+  /// Which metric.
   enum class Kind { MeanRelative, MaxAbs, Rmse, Custom };
   Kind kind = Kind::MeanRelative;
+  /// MeanRelative only.
   ZeroRefPolicy zeroPolicy = ZeroRefPolicy::Absolute;
   /// For Kind::Custom: the user's callback.
   std::function<double(const std::vector<double> &ref,
                        const std::vector<double> &out)>
       custom;
-  std::string customName = "custom";
+  std::string customName = "custom"; ///< Custom only: its name.
 
+  /// The mean relative error.
   static Metric meanRelative(ZeroRefPolicy p = ZeroRefPolicy::Absolute) {
     Metric m;
     m.kind = Kind::MeanRelative;
     m.zeroPolicy = p;
     return m;
   }
+  /// The largest absolute error.
   static Metric maxAbs() {
     Metric m;
     m.kind = Kind::MaxAbs;
     return m;
   }
+  /// The root mean square error.
   static Metric rmse() {
     Metric m;
     m.kind = Kind::Rmse;
     return m;
   }
+  /// A user metric (NaN from it is an error).
   static Metric callback(std::string name,
                          std::function<double(const std::vector<double> &,
                                               const std::vector<double> &)>

@@ -34,7 +34,7 @@ namespace approx::rt {
 
 /// One measured point of the trade-off curve.
 struct TunePoint {
-  int64_t lambda = 0;
+  int64_t lambda = 0; ///< the knob's value.
   double timeMs = 0; ///< T(λ), median kernel time.
   double error = 0;  ///< E(λ) against the λ=0 output.
 };
@@ -43,7 +43,7 @@ struct TunePoint {
 /// over recorded curves (CurveEvaluator).
 class Evaluator {
 public:
-  virtual ~Evaluator() = default;
+  virtual ~Evaluator() = default; ///< Evaluators are used by reference.
   /// Measures T(λ) and E(λ).
   virtual Expected<TunePoint> evaluate(int64_t lambda) = 0;
   /// Ok while the evaluator can still measure; otherwise why it cannot
@@ -56,9 +56,12 @@ public:
 /// Replays recorded curves: time[λ], error[λ] for λ = 0..size-1.
 class CurveEvaluator : public Evaluator {
 public:
+  /// `lambdaMax` -1: the curves' last λ.
   CurveEvaluator(std::vector<double> timeMs, std::vector<double> error,
                  int64_t lambdaMax = -1);
+  /// The recorded point; OutOfRange past the curves.
   Expected<TunePoint> evaluate(int64_t lambda) override;
+  /// The bound given, or the curves' last λ.
   int64_t lambdaMax() const override { return lambdaMax_; }
   /// Total evaluate() calls (with repeats), for tests.
   int calls() const { return calls_; }
@@ -72,26 +75,35 @@ private:
 /// A QoS: an absolute bound on E, or the paper's QoS_ratio (§7): a fraction
 /// r of the pure-SFU error, bound = r * E(λmax).
 struct QoS {
+  /// Absolute: E <= value. Ratio: E <= value * E(λmax).
   enum class Kind { Absolute, Ratio };
   Kind kind = Kind::Ratio;
-  double value = 0.8;
+  double value = 0.8; ///< the bound or the ratio
 
+  /// E <= bound.
   static QoS absolute(double bound) { return {Kind::Absolute, bound}; }
+  /// E <= r * E(λmax).
   static QoS ratio(double r) { return {Kind::Ratio, r}; }
   /// The bound on E given the pure-SFU error E(λmax).
   double bound(double sfuError) const {
     return kind == Kind::Absolute ? value : value * sfuError;
   }
+  /// InvalidArgument unless value is finite and >= 0.
   Status validate() const;
+  /// "E <= 1e-05", "E <= 0.8 * E(lambda_max) (QoS_ratio 0.8)".
   std::string describe() const;
 };
 
+/// The searches of the file comment.
 enum class TuneMethod { Smp, Heu, Omg };
+/// "SMP", "HEU", "OMG".
 const char *tuneMethodName(TuneMethod m);
+/// "smp", "heu", "omg" (any case).
 Expected<TuneMethod> parseTuneMethod(const std::string &name);
 
+/// How a search runs.
 struct TuneOptions {
-  QoS qos;
+  QoS qos; ///< the quality bound λ* must meet
   /// Search bound; -1 takes the evaluator's lambdaMax().
   int64_t lambdaMax = -1;
   /// HEU: give up the linear phase after this many steps (the satisfied
@@ -112,8 +124,9 @@ struct TuneOptions {
   std::function<void(TuneMethod, const TunePoint &, int run)> onPoint;
 };
 
+/// What a search found and what it cost.
 struct TuneResult {
-  TuneMethod method = TuneMethod::Heu;
+  TuneMethod method = TuneMethod::Heu; ///< the search run
   int64_t lambda = 0;  ///< λ*.
   double timeMs = 0;   ///< T(λ*).
   double error = 0;    ///< E(λ*).
@@ -121,8 +134,10 @@ struct TuneResult {
   double sfuError = 0; ///< E(λmax).
   double baseTimeMs = 0; ///< T(0).
   double sfuTimeMs = 0;  ///< T(λmax).
-  int64_t lambdaMax = 0;
-  bool satisfied = false; ///< E(λ*) <= qosBound (always, barring errors).
+  int64_t lambdaMax = 0; ///< the bound searched
+  /// E(λ*) <= qosBound; false only when even λ = 0 misses the bound (a
+  /// metric or kernel for which E(0) > 0), and λ* is then 0.
+  bool satisfied = false;
   int runs = 0;           ///< distinct λ evaluated, λ=0 included.
   std::vector<TunePoint> trace; ///< in visiting order.
   /// OMG only: the largest λ meeting the QoS (may differ from the
