@@ -75,10 +75,6 @@ json docExample() {
 })json");
 }
 
-json param(int64_t arg, const char *field, const char *type, int64_t size) {
-  return {{"arg", arg}, {"field", field}, {"type", type}, {"size", size}};
-}
-
 json knobParam(const char *knob, const char *type, int64_t size) {
   return {{"field", "knob"}, {"knob", knob}, {"type", type}, {"size", size}};
 }

@@ -37,10 +37,12 @@ void checkPair(const std::string &dir, const std::string &name) {
       EXPECT_EQ(fn->paramSizes[i], k.params[i].size)
           << k.name << " parameter " << i << " (" << k.params[i].field << ")";
   }
-  for (const KnobInfo &k : (*m)->manifest().knobs)
-    if (k.hasSymbol())
+  for (const KnobInfo &k : (*m)->manifest().knobs) {
+    if (k.hasSymbol()) {
       EXPECT_EQ(fm->globals.at(k.symbol).size(), scalarTypeSize(k.type))
           << k.symbol;
+    }
+  }
   m->reset();
   ctx.reset();
 }
