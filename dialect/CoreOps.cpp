@@ -123,6 +123,25 @@ LogicalResult VariantKnobOp::verify() {
 }
 
 LogicalResult VariantKnobOp::verifySymbolUses(SymbolTableCollection &table) {
+  // A logical name is dispatched once, and a variant is never itself a
+  // dispatched name: one knob value always names one kernel.
+  if (auto module = (*this)->getParentOfType<gpu::GPUModuleOp>())
+    for (auto other : module.getOps<VariantKnobOp>())
+      for (NamedAttribute entry : getDispatch()) {
+        if (other != *this && other.getDispatch().get(entry.getName()))
+          return emitOpError("dispatched name ")
+                 << quoteName(entry.getName().getValue())
+                 << " is also dispatched by @" << other.getSymName();
+        for (NamedAttribute theirs : other.getDispatch())
+          for (Attribute v : cast<ArrayAttr>(theirs.getValue()))
+            if (cast<FlatSymbolRefAttr>(v).getValue() ==
+                    entry.getName().getValue() &&
+                theirs.getName() != entry.getName())
+              return emitOpError("dispatched name ")
+                     << quoteName(entry.getName().getValue())
+                     << " is a variant of " << quoteName(theirs.getName())
+                     << ": dispatch does not chain";
+      }
   for (NamedAttribute entry : getDispatch())
     for (Attribute a : cast<ArrayAttr>(entry.getValue())) {
       auto ref = cast<FlatSymbolRefAttr>(a);
@@ -160,6 +179,13 @@ LogicalResult ResourceKnobOp::verify() {
              << i << " is " << h << " x " << w << " texels; each side must "
              << "be in [1, " << kMaxExtent << "]";
   }
+  TextureAddress address = getAddress();
+  if ((address == TextureAddress::wrap || address == TextureAddress::mirror) &&
+      !getNormalizedCoords())
+    return emitOpError("address(")
+           << stringifyTextureAddress(address)
+           << ") needs normalized_coords: CUDA wraps and mirrors normalized "
+              "coordinates only";
   return verifyDefaultIndex(*this, getDefaultValue(), tables.size(),
                             "tables");
 }

@@ -31,6 +31,11 @@ llvm_config.use_default_substitutions()
 config.environment.pop("CUDA_PATH", None)
 tool_dirs = [config.approx_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["approx-opt"], tool_dirs)
+# The runtime CLI (built unless APPROX_ENABLE_RUNTIME=OFF): round-trip tests
+# parse what the compiler wrote and pack launch arguments with --dry-run.
+if os.path.exists(os.path.join(config.approx_tools_dir, "approx-tune")):
+    config.available_features.add("approx-tune")
+    llvm_config.add_tool_substitutions(["approx-tune"], tool_dirs)
 llvm_config.with_environment("PATH", config.approx_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

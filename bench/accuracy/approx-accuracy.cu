@@ -26,7 +26,7 @@
 // usage: approx-accuracy DIR [--f64-samples N] [--f32-pairs-log2 K]
 //                            [--quick] [--json PATH]
 #include "approx/accuracy/Rounding.h"
-#include "approx/runtime/Runtime.h"
+#include "approx/runtime/core/Runtime.h"
 #include "../BenchCommon.cuh"
 
 #include <cuda_runtime.h>

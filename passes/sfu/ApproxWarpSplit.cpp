@@ -205,8 +205,9 @@ llvm::SetVector<Attribute> FunctionSplitter::run() {
   for (ApproxFunctionOp op : ops) {
     const FunctionInfo &info = op.getFunctionInfo();
     Type type = op->getResult(0).getType();
+    // Only tunable sites name a knob: nothing else reads one at run time.
     if (std::optional<Form> form = op.getForm()) {
-      sites.push_back(makeSite(op, "sfu", info.name, type, op.getKnobAttr(),
+      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{},
                                *form == Form::sfu ? SiteForm::sfu
                                                   : SiteForm::precise,
                                "pinned by the input IR"));
@@ -216,7 +217,7 @@ llvm::SetVector<Attribute> FunctionSplitter::run() {
     SfuSupport support = sfuSupport(op, sm, &reason);
     if (support == SfuSupport::None) {
       op.setForm(Form::precise);
-      sites.push_back(makeSite(op, "sfu", info.name, type, op.getKnobAttr(),
+      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{},
                                SiteForm::precise, reason));
       continue;
     }

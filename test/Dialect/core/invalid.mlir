@@ -295,3 +295,31 @@ gpu.module @m {
   // expected-error @+1 {{unknown approx argument attribute 'approx.nope'}}
   gpu.func @k(%l: i32 {approx.nope = @x}) kernel { gpu.return }
 }
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'approx.variant_knob' op dispatched name 'k' is also dispatched by @w}}
+  approx.variant_knob @v default(0) dispatch {k = [@a, @b]}
+  approx.variant_knob @w default(0) dispatch {k = [@a, @b]}
+  gpu.func @a() kernel { gpu.return }
+  gpu.func @b() kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  approx.variant_knob @v default(0) dispatch {k = [@a, @b]}
+  // expected-error @+1 {{'approx.variant_knob' op dispatched name 'a' is a variant of 'k': dispatch does not chain}}
+  approx.variant_knob @w default(0) dispatch {a = [@b, @c]}
+  gpu.func @a() kernel { gpu.return }
+  gpu.func @b() kernel { gpu.return }
+  gpu.func @c() kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'approx.resource_knob' op address(wrap) needs normalized_coords: CUDA wraps and mirrors normalized coordinates only}}
+  approx.resource_knob @t default(0) texture_2d filter(point) address(wrap) tables([dense<1.0> : tensor<1x1x1xf32>])
+}

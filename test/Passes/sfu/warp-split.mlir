@@ -448,8 +448,8 @@ gpu.module @while_loop {
 // the reason where it is not plainly tunable; pinned ops too.
 // CHECK-LABEL: gpu.module @sites attributes
 // CHECK-SAME: approx.sites = [
-// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "cos", type = f64, knob = @lambda, form = precise, reason = "f64 cos has no SFU form; pass f64-demote for the f32-demoted form", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
-// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "sin", type = f32, knob = @lambda, form = sfu, reason = "pinned by the input IR", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "cos", type = f64, form = precise, reason = "f64 cos has no SFU form; pass f64-demote for the f32-demoted form", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "sin", type = f32, form = sfu, reason = "pinned by the input IR", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
 // CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "sin", type = f32, knob = @lambda, form = tunable, loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {demote_to_f32 = false, newton_steps = 0 : i64, range_reduction = true, sfu = "sin.approx.ftz.f32", versioning = "region"}>
 // CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "rsqrt", type = f64, knob = @lambda, form = tunable, loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {demote_to_f32 = false, newton_steps = 2 : i64, range_reduction = false, sfu = "rsqrt.approx.ftz.f64 + 2 Newton step(s)", versioning = "region"}>
 // CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "log", type = f64, knob = @lambda, form = tunable, reason = "f64 log demoted: computed in f32", loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {compute_type = "f32", demote_to_f32 = true, newton_steps = 0 : i64, range_reduction = false, sfu = "lg2.approx.ftz.f32, mul.f32 by ln(2) (in f32)", versioning = "region"}>
