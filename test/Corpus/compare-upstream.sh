@@ -19,24 +19,20 @@
 #     mlir-opt), CUDA_HOME (default /usr/local/cuda; upstream finds libdevice
 #     there), python3.
 #
+#     It also writes, beside each upstream PTX, a manifest for it: ours with
+#     the knobs and sites taken out (upstream's PTX has the same kernel ABI
+#     and no knob global).
+#
 #   compare-upstream.sh run OUT                         (GPU machine)
 #     For each LAUNCH line: finds the manifest under OUT/<file>/ours/ that holds
 #     the kernel, runs
-#       approx-tune MANIFEST LAUNCH... --lambda-max 0 --warmup 0 --reps 1 \
-#                   --quiet --dump-outputs OUT/<file>/run/<kernel>.ours
-#     and the same with `--image OUT/<file>/upstream/<gpu.module>.ptx` (the
-#     upstream PTX has the same kernel ABI, described by our manifest), then
-#     compares every output and inout memref argument I of the kernel. Writes
-#     OUT/report.md and prints it. Tool: APPROX_TUNE (default approx-tune on
-#     PATH, else ../../build/bin/approx-tune).
-#
-# What it relies on in approx-tune (being added; see the report that
-# introduced this script):
-#   --dump-outputs PATH  after the lambda = 0 run, writes each output and inout
-#                        memref argument I to PATH.argI, raw little-endian
-#                        bytes of its element type, row-major;
-#   --image PATH         with a PTX that has no knob global (upstream's):
-#                        lambda-max 0 must not need to write the knob.
+#       approx-tune MANIFEST LAUNCH... --run-once OUT/<file>/run/<kernel>.ours
+#     (one launch, knobs at their defaults: lambda = 0; every output and
+#     inout buffer I written to PREFIX.argI as raw little-endian bytes) and
+#     the same on the upstream manifest, then compares every output and inout
+#     argument I of the kernel. Writes OUT/report.md and prints it. Tool:
+#     APPROX_TUNE (default approx-tune on PATH, else
+#     ../../build/bin/approx-tune).
 #
 # Differences it expects and reports as such (never hides):
 #   * sqrt/rsqrt: MLIR 22 lowers math.sqrt to libdevice __nv_sqrtf, whose
@@ -106,7 +102,14 @@ prepare() {
       echo "$name: upstream: libdevice not linked (is CUDA_HOME=$cuda right?)" | tee "$d/upstream.failed"
       status=1
     fi
-    [ -e "$d/ours.failed" ] || [ -e "$d/upstream.failed" ] || echo "$name: prepared"
+    if [ ! -e "$d/ours.failed" ] && [ ! -e "$d/upstream.failed" ]; then
+      if python3 "$inputs/upstream-manifests.py" "$d/ours" "$d/upstream"; then
+        echo "$name: prepared"
+      else
+        echo "$name: cannot write the upstream manifests" | tee "$d/upstream.failed"
+        status=1
+      fi
+    fi
   done
   return $status
 }
@@ -183,17 +186,16 @@ EOF
       local manifest module outs
       read -r manifest module outs <<< "$info"
       local image=$d/upstream/$module.ptx
-      local common=(--lambda-max 0 --warmup 0 --reps 1 --quiet)
       local ok=1
       # shellcheck disable=SC2086
-      if ! "$tune" "$manifest" $launch "${common[@]}" \
-          --dump-outputs "$d/run/$kernel.ours" > "$d/run/$kernel.ours.log" 2>&1; then
+      if ! "$tune" "$manifest" $launch \
+          --run-once "$d/run/$kernel.ours" > "$d/run/$kernel.ours.log" 2>&1; then
         echo "| $name | $kernel | - | - | - | - | - | - | ours did not run: $(tail -1 "$d/run/$kernel.ours.log" | sed 's/|/\\|/g') |" >> "$report"
         ok=0
       fi
       # shellcheck disable=SC2086
-      if ! "$tune" "$manifest" $launch "${common[@]}" --image "$image" \
-          --dump-outputs "$d/run/$kernel.upstream" > "$d/run/$kernel.upstream.log" 2>&1; then
+      if ! "$tune" "$d/upstream/$module.manifest.json" $launch \
+          --run-once "$d/run/$kernel.upstream" > "$d/run/$kernel.upstream.log" 2>&1; then
         echo "| $name | $kernel | - | - | - | - | - | - | upstream did not run: $(tail -1 "$d/run/$kernel.upstream.log" | sed 's/|/\\|/g') |" >> "$report"
         ok=0
       fi
@@ -204,7 +206,7 @@ EOF
         local i=${o%%:*} ty=${o#*:}
         local a=$d/run/$kernel.ours.arg$i b=$d/run/$kernel.upstream.arg$i
         if [ ! -f "$a" ] || [ ! -f "$b" ]; then
-          echo "| $name | $kernel | $i | $ty | - | - | - | - | MISSING DUMP (--dump-outputs wrote no $(basename "$a") / $(basename "$b")) |" >> "$report"
+          echo "| $name | $kernel | $i | $ty | - | - | - | - | MISSING DUMP (--run-once wrote no $(basename "$a") / $(basename "$b")) |" >> "$report"
           status=1
           continue
         fi

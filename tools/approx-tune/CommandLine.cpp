@@ -34,6 +34,11 @@ Module and kernel:
                          arguments to fake device pointers and print the
                          packed parameter layout (one line per PTX
                          parameter); needs no GPU and no CUDA driver
+  --run-once PREFIX      launch the kernel once with the knobs as set (their
+                         defaults, or --knob NAME=VALUE) and write each
+                         output and inout buffer I to PREFIX.argI (raw
+                         little-endian bytes of its element type, row-major);
+                         no tuning, and the kernel need not read a knob
   --kernel NAME          kernel to tune, or a logical name a variant knob
                          dispatches (default: the manifest's only kernel)
   --knob NAME            knob to tune (default: the kernel's knob with a
@@ -248,6 +253,10 @@ Options parseCommandLine(int argc, char **argv) {
       o.list = true;
     } else if (a == "--dry-run") {
       o.dryRun = true;
+    } else if (a == "--run-once") {
+      o.runOncePrefix = need(i);
+      if (o.runOncePrefix.empty())
+        usageError("--run-once needs a non-empty prefix");
     } else if (a == "--kernel") {
       o.kernel = need(i);
     } else if (a == "--knob") {

@@ -85,6 +85,8 @@ struct Options {
   int64_t lambdaMax = -1;
   int warmup = 3, reps = 20;
   std::string jsonPath, svgPath;
+  /// --run-once: launch once and dump the outputs to PREFIX.argI.
+  std::string runOncePrefix;
   std::string command; ///< the command line, for the JSON record
 };
 

@@ -57,6 +57,48 @@ void writeFile(const std::string &path, const std::string &text) {
   std::printf("wrote %s\n", escapeBytes(path).c_str());
 }
 
+/// --run-once: one launch with the knobs as set, outputs written raw to
+/// PREFIX.argI. Inputs are generated as for tuning; outputs are poisoned
+/// (0xFF bytes) first, so an unwritten element shows as NaN or -1.
+int runOnce(Module &mod, const RunPlan &plan, std::vector<ArgSpec> specs,
+            const std::string &prefix) {
+  std::shared_ptr<Context> ctx = mod.context();
+  std::vector<DeviceBuffer> buffers(specs.size());
+  std::vector<Arg> args;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ArgSpec &s = specs[i];
+    if (!s.isBuffer()) {
+      args.push_back(s.scalar);
+      continue;
+    }
+    uint64_t bytes = plan.args[i].bytes;
+    Expected<DeviceBuffer> b =
+        DeviceBuffer::allocate(ctx, size_t(bytes), s.elem);
+    if (!b)
+      statusError(b.status());
+    buffers[i] = b.take();
+    Status st = s.role == ArgSpec::Role::Out
+                    ? buffers[i].fillBytes(0xff)
+                    : buffers[i].copyFromHost(s.data.data(), s.data.size());
+    if (!st.isOk())
+      statusError(st);
+    args.push_back(Arg::memref(buffers[i].view(), s.shape));
+  }
+  Status launched = mod.launchSync(plan.launchName, plan.launch, args);
+  if (!launched.isOk())
+    statusError(launched);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!specs[i].compared())
+      continue;
+    std::string bytes(buffers[i].bytes(), '\0');
+    Status st = buffers[i].copyToHost(bytes.data(), bytes.size());
+    if (!st.isOk())
+      statusError(st);
+    writeFile(prefix + ".arg" + std::to_string(i), bytes);
+  }
+  return 0;
+}
+
 int run(int argc, char **argv) {
   Options o = parseCommandLine(argc, argv);
   if (o.help) {
@@ -87,7 +129,7 @@ int run(int argc, char **argv) {
     printDryRun(*man, plan, image);
     return 0;
   }
-  if (plan.tunedKnob.empty())
+  if (plan.tunedKnob.empty() && o.runOncePrefix.empty())
     usageError("kernel " + quote(plan.kernel->name) +
                " reads no knob: nothing to tune");
   checkHostMemory(plan);
@@ -118,6 +160,8 @@ int run(int argc, char **argv) {
       statusError(s);
   }
   std::vector<ArgSpec> specs = makeSpecs(plan, o);
+  if (!o.runOncePrefix.empty())
+    return runOnce(**mod, plan, std::move(specs), o.runOncePrefix);
   json argsJson = json::array();
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const ArgPlan &a = plan.args[i];

@@ -195,6 +195,13 @@ size-past-int64)
   fails 1 '--size: 9223372036854775808 is out of range' "$T" "$SFU" --size 9223372036854775808 ;;
 seed-negative)
   fails 1 "--seed: '-1' is not a decimal integer >= 0" "$T" "$SFU" --seed -1 ;;
+run-once-empty)
+  fails 1 '--run-once needs a non-empty prefix' "$T" "$SFU" --run-once "" ;;
+run-once-no-gpu)
+  # Without a driver: the one-line skip reason, exit 77, nothing written.
+  fails 77 'CUDA driver|GPU' env APPROX_CUDA_DRIVER_PATH=/nonexistent/libcuda.so.1 \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 64 --grid 1 --run-once "$W/out"
+  [ ! -e "$W/out.arg0" ] || { echo "FAIL: wrote $W/out.arg0"; exit 1; } ;;
 block-too-large)
   fails 1 '--block: 2048 is out of range \[1, 1024\]' "$T" "$SFU" --block 2048 ;;
 block-product)
