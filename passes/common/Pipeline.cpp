@@ -98,6 +98,7 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   }
   ConvertApproxToNVVMOptions toNVVMApprox;
   toNVVMApprox.chip = o.chip;
+  toNVVMApprox.preciseSqrt = o.preciseSqrt;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertApproxToNVVM(toNVVMApprox));
 
   // 6. Upstream's GPU lowering, as gpu-lower-to-nvvm-pipeline runs it on

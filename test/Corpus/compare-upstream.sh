@@ -38,9 +38,11 @@
 #   * sqrt/rsqrt: MLIR 22 lowers math.sqrt to libdevice __nv_sqrtf, whose
 #     __nvvm_reflect("__CUDA_PREC_SQRT") LLVM folds to 0, so upstream gets
 #     sqrt.approx.f32; __nv_rsqrtf/__nv_rsqrt are rsqrt.approx. Ours are
-#     sqrt.rn and sqrt.rn + rcp.rn (docs/pipeline.md). A kernel whose upstream
-#     PTX holds sqrt.approx/rsqrt.approx gets "expected (sqrt)" on its
-#     differing outputs.
+#     sqrt.rn and sqrt.rn + rcp.rn (docs/pipeline.md). Where upstream's PTX
+#     holds sqrt.approx/rsqrt.approx, prepare also compiles ours with sqrt and
+#     rsqrt left out of functions= and precise-sqrt=false (upstream's sqrt)
+#     into OUT/<file>/ours-sqrt/; a differing output is "sqrt only" when that
+#     build matches upstream bit for bit, and DIFFERS otherwise.
 #   * atomics: outputs listed by the file's `// NONDETERMINISTIC: I ...` line
 #     depend on the order of atomic float additions; "order-dependent".
 # `!llvm.ptr` arguments have no element type in the manifest: a file's
@@ -101,6 +103,12 @@ prepare() {
     elif grep -l '\.extern \.func.*__nv_' "$d"/upstream/*.ptx > /dev/null 2>&1; then
       echo "$name: upstream: libdevice not linked (is CUDA_HOME=$cuda right?)" | tee "$d/upstream.failed"
       status=1
+    fi
+    if [ ! -e "$d/ours.failed" ] && [ ! -e "$d/upstream.failed" ] &&
+       grep -qE '\b(sqrt|rsqrt)\.approx\.' "$d"/upstream/*.ptx; then
+      mkdir -p "$d/ours-sqrt"
+      "$approx" "$f" --approx-to-ptx="chip=sm_90 fmad=false precise-sqrt=false functions=sin,cos,tan,exp,exp2,log,log2,log10,pow,div,rcp,tanh output-dir=$d/ours-sqrt" \
+        -o /dev/null 2> "$d/ours-sqrt.err" || rm -rf "$d/ours-sqrt"
     fi
     if [ ! -e "$d/ours.failed" ] && [ ! -e "$d/upstream.failed" ]; then
       if python3 "$inputs/upstream-manifests.py" "$d/ours" "$d/upstream"; then
@@ -200,8 +208,16 @@ EOF
         ok=0
       fi
       if [ $ok = 0 ]; then status=1; continue; fi
-      local sqrt_note=""
-      if grep -qE '\b(sqrt|rsqrt)\.approx\.' "$image"; then sqrt_note=yes; fi
+      # With upstream's sqrt (when prepare built it): one more run.
+      local sqrt_run=""
+      if [ -d "$d/ours-sqrt" ]; then
+        local sqrt_manifest=$d/ours-sqrt/$(basename "$manifest")
+        # shellcheck disable=SC2086
+        if "$tune" "$sqrt_manifest" $launch \
+            --run-once "$d/run/$kernel.ours-sqrt" > "$d/run/$kernel.ours-sqrt.log" 2>&1; then
+          sqrt_run=yes
+        fi
+      fi
       for o in $outs; do
         local i=${o%%:*} ty=${o#*:}
         local a=$d/run/$kernel.ours.arg$i b=$d/run/$kernel.upstream.arg$i
@@ -219,8 +235,9 @@ EOF
           status=1
         elif grep -qw "$i" "$d/nondeterministic.txt"; then
           verdict="order-dependent (atomics; see the file's NONDETERMINISTIC line)"
-        elif [ -n "$sqrt_note" ]; then
-          verdict="expected (sqrt): upstream's module has sqrt.approx/rsqrt.approx where ours has sqrt.rn; attributed per module, check the kernel"
+        elif [ -n "$sqrt_run" ] &&
+             python3 "$inputs/compare-outputs.py" "$ty" "$d/run/$kernel.ours-sqrt.arg$i" "$b" > /dev/null; then
+          verdict="sqrt only: identical when ours uses upstream's sqrt (precise-sqrt=false, sqrt/rsqrt not approximated)"
         else
           verdict=DIFFERS
           status=1

@@ -4,7 +4,7 @@
 // llvm.atomicrmw fadd for a running sum; computes y[i] = a * exp(x[i]) + y[i]
 // and sum += log(y[i]). Feature: !llvm.ptr kernel arguments (manifest kind
 // "pointer") and NVVM/LLVM ops in a kernel with tunable math.
-// LAUNCH: --kernel axpexp --block 256 --grid 16 --shape 0=4096 --shape 1=4096 --shape 2=1 --input 0=uniform:-4:4 --inout 1=uniform:1:2 --inout 2=uniform:0:1 --scalar 3=4096 --scalar 4=0.5
+// LAUNCH: --kernel axpexp --block 256 --grid 16 --element 0=f32 --element 1=f32 --element 2=f32 --shape 0=4096 --shape 1=4096 --shape 2=1 --input 0=uniform:-4:4 --inout 1=uniform:1:2 --inout 2=uniform:0:1 --scalar 3=4096 --scalar 4=0.5
 // The float sum depends on the order of the atomic additions:
 // NONDETERMINISTIC: 2
 // OUTPUT-TYPES: 1=f32 2=f32

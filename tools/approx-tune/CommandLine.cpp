@@ -56,7 +56,11 @@ Arguments (I is the 0-based MLIR argument index, as in --list):
   --size N               size of every dynamic memref dimension not given by
                          --shape, and the byte size of pointer arguments
                          (default 1048576)
-  --shape I=D0xD1x...    shape of memref (or pointer, in bytes) argument I
+  --shape I=D0xD1x...    shape of memref (or pointer, in bytes or in
+                         --element units) argument I
+  --element I=TYPE       element type of pointer argument I's buffer (i8,
+                         i16, i32, i64, f16, bf16, f32, f64; default i8),
+                         for its --shape, data and comparison
   --input I=DIST         memref I is read by the kernel, filled from DIST:
                            uniform:LO:HI      uniform in [LO, HI)
                            normal:MEAN:SD     normal distribution
@@ -287,6 +291,11 @@ Options parseCommandLine(int argc, char **argv) {
       o.device = int(parseInteger(need(i), a, 0, INT_MAX));
     } else if (a == "--size") {
       o.size = parseInteger(need(i), a, 0, INT64_MAX);
+    } else if (a == "--element") {
+      auto [idx, v] = indexed(need(i), a);
+      if (o.elements.count(idx))
+        usageError(a + " " + std::to_string(idx) + " is given twice");
+      o.elements[idx] = v;
     } else if (a == "--shape") {
       auto [idx, v] = indexed(need(i), a);
       std::vector<int64_t> dims;

@@ -72,6 +72,8 @@ struct Options {
   int device = 0;
   int64_t size = 1 << 20;
   std::map<int, std::vector<int64_t>> shapes;
+  /// --element I=TYPE: element type of a pointer argument's buffer.
+  std::map<int, std::string> elements;
   std::map<int, std::pair<DistSpec, bool>> inputs; ///< bool: inout
   std::map<int, std::string> scalars;
   uint64_t seed = 1;

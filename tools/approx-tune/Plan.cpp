@@ -221,11 +221,24 @@ void planBuffer(size_t i, const ArgInfo &a, const Options &o, ArgPlan &ap) {
   std::string where = argName(i, a);
   ap.kind = ArgPlan::Kind::Buffer;
   auto given = o.shapes.find(int(i));
+  auto element = o.elements.find(int(i));
+  if (element != o.elements.end() && a.kind != ArgInfo::Kind::Pointer)
+    usageError("--element " + std::to_string(i) + ": " + where +
+               " is not a pointer (a memref's element type is its own)");
   if (a.kind == ArgInfo::Kind::Pointer) {
     ap.elem = ScalarType::I8;
+    if (element != o.elements.end()) {
+      Expected<ScalarType> t = parseScalarType(element->second);
+      if (!t || *t == ScalarType::Ptr || *t == ScalarType::I1 ||
+          *t == ScalarType::Index)
+        usageError("--element " + std::to_string(i) + ": " +
+                   quote(element->second) +
+                   " is not one of i8, i16, i32, i64, f16, bf16, f32, f64");
+      ap.elem = *t;
+    }
     if (given != o.shapes.end() && given->second.size() != 1)
       usageError("--shape " + std::to_string(i) +
-                 ": a pointer argument takes one size (its bytes)");
+                 ": a pointer argument takes one size");
     ap.shape = {given != o.shapes.end() ? given->second[0] : o.size};
   } else {
     ap.elem = a.type;

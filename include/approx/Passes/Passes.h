@@ -84,6 +84,11 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                     llvm::cl::desc("Let float mul+add fuse into fma in the "
                                    "selected kernels, as nvcc's -fmad=true"),
                     llvm::cl::init(true)};
+  Option<bool> preciseSqrt{
+      *this, "precise-sqrt",
+      llvm::cl::desc("Lower plain math.sqrt to sqrt.rn, as nvcc (false: "
+                     "libdevice, as upstream MLIR, which gives sqrt.approx)"),
+      llvm::cl::init(true)};
   Option<bool> barePtr{*this, "bare-ptr",
                        llvm::cl::desc("Pass static memrefs as bare pointers"),
                        llvm::cl::init(false)};

@@ -195,6 +195,18 @@ size-past-int64)
   fails 1 '--size: 9223372036854775808 is out of range' "$T" "$SFU" --size 9223372036854775808 ;;
 seed-negative)
   fails 1 "--seed: '-1' is not a decimal integer >= 0" "$T" "$SFU" --seed -1 ;;
+element-not-pointer)
+  fails 1 "--element 0: argument 0 .* is not a pointer" "$T" "$SFU" "${ROUNDS[@]}" --element 0=f32 --dry-run ;;
+element-bad-type)
+  fails 1 "--element 2: 'f128' is not one of i8, i16, i32, i64, f16, bf16, f32, f64" \
+    "$T" "$KINDS" --kernel k --input 0=uniform:0:1 --element 2=f128 --dry-run ;;
+element-f32)
+  # A pointer's buffer in f32 units: 64 floats, 256 bytes.
+  want "arg 2: ptr (address space 1) buffer#2 output, shape 64, 256 bytes"
+  passes "$W/want" "$T" "$KINDS" --kernel k --dry-run --size 16 --input 0=uniform:0:1 \
+    --scalar 3=1 --scalar 4=1 --scalar 5=1 --scalar 6=1 --scalar 7=1 --scalar 8=1 \
+    --scalar 9=1 --scalar 10=1 --scalar 11=1 --scalar 12=1 --scalar 13=1,2,3,4 --scalar 14=1,2,3,4 \
+    --shape 2=64 --element 2=f32 ;;
 run-once-empty)
   fails 1 '--run-once needs a non-empty prefix' "$T" "$SFU" --run-once "" ;;
 run-once-no-gpu)
