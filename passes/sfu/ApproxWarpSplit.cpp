@@ -231,27 +231,52 @@ llvm::SetVector<Attribute> FunctionSplitter::run() {
 }
 
 void FunctionSplitter::processBlock(Block &block) {
+  // Anchors: tunable ops, and barrier-free loops holding tunable ops (a loop
+  // is versioned whole, outside: Listing 3). A span runs from an anchor to
+  // the last anchor before the next synchronising op; an op holding tunable
+  // ops that lies between two anchors (an scf.if, say) is copied with the
+  // span. Such ops outside every span, and ops that hold tunable ops and
+  // synchronise, are versioned inside their own blocks.
   SmallVector<Operation *> ops;
   for (Operation &op : block)
     ops.push_back(&op);
   SmallVector<Operation *> anchors;
+  SmallVector<Operation *> pending; // since the last anchor
+  auto versionInside = [&](ArrayRef<Operation *> list) {
+    for (Operation *op : list)
+      for (Region &region : op->getRegions())
+        for (Block &inner : region)
+          processBlock(inner);
+  };
+  auto endSpan = [&] {
+    flush(anchors);
+    versionInside(pending); // after the last anchor: not in the span
+    pending.clear();
+  };
   for (Operation *op : ops) {
-    if (!holdsTunable(op)) {
-      if (sync.holdsSync(op))
-        flush(anchors); // a barrier ends the span
+    bool tunable = holdsTunable(op);
+    bool synchronises = sync.holdsSync(op);
+    if (!tunable) {
+      if (synchronises)
+        endSpan(); // a barrier ends the span
       continue;
     }
-    if (!sync.holdsSync(op)) {
+    if (synchronises) {
+      // Holds both: version inside it, never around it.
+      endSpan();
+      versionInside(op);
+      continue;
+    }
+    if (isa<ApproxFunctionOp>(op) || isa<LoopLikeOpInterface>(op)) {
+      if (anchors.empty())
+        versionInside(pending); // before the span's first anchor
+      pending.clear();          // otherwise covered by the span
       anchors.push_back(op);
       continue;
     }
-    // Holds both: version inside it, never around it.
-    flush(anchors);
-    for (Region &region : op->getRegions())
-      for (Block &inner : region)
-        processBlock(inner);
+    pending.push_back(op);
   }
-  flush(anchors);
+  endSpan();
 }
 
 void FunctionSplitter::recordTunable(ApproxFunctionOp op,

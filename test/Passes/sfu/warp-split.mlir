@@ -195,24 +195,33 @@ gpu.module @straight_line {
 
 // -----
 
-// Ops in an scf.if, not in a loop: the scf.if holds them and no barrier, so
-// it is versioned whole (one warp-uniform branch around it).
+// Ops in an scf.if, not in a loop: each region's span is versioned where it
+// is (one branch per block), under the same entry flag.
 // CHECK-LABEL: gpu.func @in_if
 // CHECK-SAME: (%[[X:.*]]: f32, %[[C:.*]]: i1)
 // CHECK-COUNT-1: approx.warp_slot
 // CHECK: %[[FLAG:.*]] = arith.cmpi ult
 // CHECK-NOT: approx.warp_slot
-// CHECK: scf.if %[[FLAG]] {
-// CHECK-NEXT: scf.if %[[C]] -> (f32) {
-// CHECK-NEXT: approx.exp %[[X]] knob(@lambda) form(sfu) : f32
-// CHECK: } else {
-// CHECK-NEXT: approx.log %[[X]] knob(@lambda) form(sfu) : f32
-// CHECK: } else {
-// CHECK-NEXT: scf.if %[[C]] -> (f32) {
-// CHECK-NEXT: approx.exp %[[X]] knob(@lambda) form(precise) : f32
-// CHECK: } else {
-// CHECK-NEXT: approx.log %[[X]] knob(@lambda) form(precise) : f32
-// CHECK: gpu.return
+// CHECK: %[[OUT:.*]] = scf.if %[[C]] -> (f32) {
+// CHECK-NEXT: %[[V:.*]] = scf.if %[[FLAG]] -> (f32) {
+// CHECK-NEXT: %[[E:.*]] = approx.exp %[[X]] knob(@lambda) form(sfu) : f32
+// CHECK-NEXT: scf.yield %[[E]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[E2:.*]] = approx.exp %[[X]] knob(@lambda) form(precise) : f32
+// CHECK-NEXT: scf.yield %[[E2]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[V]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[W:.*]] = scf.if %[[FLAG]] -> (f32) {
+// CHECK-NEXT: %[[G:.*]] = approx.log %[[X]] knob(@lambda) form(sfu) : f32
+// CHECK-NEXT: scf.yield %[[G]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[G2:.*]] = approx.log %[[X]] knob(@lambda) form(precise) : f32
+// CHECK-NEXT: scf.yield %[[G2]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[W]] : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
 gpu.module @in_if {
   approx.knob @lambda range(0, 64) default(0)
   gpu.func @in_if(%x: f32, %c: i1) kernel {
