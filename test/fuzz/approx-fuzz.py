@@ -979,8 +979,8 @@ def gen_opt_options(case, rng, corpus, cfg):
                 "-o", "/dev/null"]
     else:
         args = ["@IN@/input.mlir", f"--approx-to-ptx={s}", "-o", "/dev/null"]
-    od = opts.get("output-dir")
-    case.outdir = od if od else "@CWD@"
+    od = opts.get("output-dir") if "output-dir=" in s else None
+    case.outdir = od if od else "@CWD@"  # the pipeline's default is "."
     case.expect_export = "export" not in opts and od not in ("/dev/null",)
     add_checks(case, rng, cfg, force=bool({"knob", "name", "kernels", "chip"} & set(keys)))
     case.invs.append(Inv("opt", args))
@@ -1210,7 +1210,7 @@ def mutate_manifest(rng, doc, notes):
             notes.append(f"{'/'.join(map(str, p))} -> {v!r}")
     elif kind == "blowup" and isinstance(doc.get("kernels"), list) and doc["kernels"]:
         what = rng.choice(["kernels", "params", "shape", "knobs"])
-        n = rng.choice([1000, 100000])
+        n = rng.choice([1000, 20000])
         if what == "kernels":
             doc["kernels"] = doc["kernels"] * n
         elif what == "knobs" and doc.get("knobs"):
@@ -1463,6 +1463,7 @@ class Proc:
     out_size: int = 0
     err: bytes = b""
     err_size: int = 0
+    cpu: float = 0.0
 
 
 def limits(cfg):
@@ -1501,6 +1502,7 @@ def start(argv, cwd, env, io_base, cfg):
 
 def finish(p, fo, fe, io_base, argv, t0, deadline, keep_out):
     pr = Proc(argv=argv)
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         p.wait(timeout=max(0.1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
@@ -1510,6 +1512,8 @@ def finish(p, fo, fe, io_base, argv, t0, deadline, keep_out):
         except ProcessLookupError:
             pass
         p.wait()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pr.cpu = ru1.ru_utime - ru0.ru_utime + ru1.ru_stime - ru0.ru_stime
     pr.secs = time.monotonic() - t0
     pr.rc = p.returncode
     fo.close()
@@ -1788,10 +1792,14 @@ def judge_proc(tool, pr, case, cfg, root):
     err = pr.err.decode("utf-8", "replace").replace(root, "@ROOT@")
     head = err[:2000]
     if pr.timed_out:
-        return [Finding("hang", tname, f"{tname}: no exit within {cfg.timeout:g} s ({case.family})",
-                        f"killed after {pr.secs:.1f} s")]
+        # Blocked (waiting on a FIFO, say) or busy (computing without end)?
+        how = "blocked" if pr.cpu < 0.25 * pr.secs else "busy"
+        return [Finding("hang", tname, f"{tname}: no exit within {cfg.timeout:g} s, {how} ({case.family})",
+                        f"killed after {pr.secs:.1f} s wall, {pr.cpu:.1f} s CPU")]
     sig = crash_signature(pr)
     if sig:
+        if re.search(r"bad_alloc|length_error|^SIG\w+$|^exit \d+$|^Segmentation", sig):
+            sig += f" ({case.family})"  # too generic to tell root causes apart alone
         return [Finding("crash", tname, sig, head)]
     for stream in ("out", "err"):
         m = CONTROL_RE.search(getattr(pr, stream))
@@ -1801,7 +1809,7 @@ def judge_proc(tool, pr, case, cfg, root):
             line = data[line_start:data.find(b"\n", m.start()) % (len(data) + 1)]
             text = line.decode("utf-8", "replace")
             if is_tune:
-                where = " ".join(norm(text).split()[:2])
+                where = "line " + (re.findall(r"[A-Za-z]+", text) or ["?"])[0]
             elif "error: " in text:
                 where = "in error message from " + diag_source(text.split("error: ", 1)[1])
             elif stream == "err":
@@ -2176,7 +2184,8 @@ class Store:
             o.write(f"{f.kind}: {f.signature}\n{f.detail}\n\n")
             for pr in res.procs:
                 o.write(f"$ {' '.join(shq(a) for a in pr.argv)[:2000]}\n")
-                o.write(f"exit {pr.rc}{' (killed: timeout)' if pr.timed_out else ''}, {pr.secs:.2f} s, "
+                o.write(f"exit {pr.rc}{' (killed: timeout)' if pr.timed_out else ''}, {pr.secs:.2f} s "
+                        f"({pr.cpu:.2f} s CPU), "
                         f"stdout {pr.out_size} B, stderr {pr.err_size} B\n")
                 o.write("--- stderr (first 8 KB) ---\n")
                 o.write(pr.err[:8192].decode("utf-8", "replace").replace(res.root, "@ROOT@"))
@@ -2529,6 +2538,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the first case")
     ap.add_argument("--seconds", type=float, default=0,
                     help="stop starting cases after this many seconds (0: no limit)")
     ap.add_argument("--build", default=os.environ.get("APPROX_BUILD", str(REPO / "build")),
@@ -2630,9 +2640,12 @@ def main(argv=None):
         stats = {"runs": 0, "by_target": {}, "skipped_hang_family": 0, "checks": {},
                  "stopped_early": False, "exit0": 0}
         hang_families = set()
-        indices = iter(range(a.runs))
+        indices = iter(range(a.first, a.first + a.runs))
 
         def record(r, family, idx):
+            done = stats["runs"] + stats["skipped_hang_family"] + 1
+            if done % 100 == 0:
+                say(f"  ... {done} cases, {time.monotonic() - t0:.0f} s, {len(store.order)} signatures")
             if r is None:
                 stats["skipped_hang_family"] += 1
                 return
@@ -2648,7 +2661,7 @@ def main(argv=None):
             for s in store.add(r):
                 f = s["finding"]
                 say(f"  [{s['id']}] case {idx} {f.kind}: {f.signature[:110]}")
-                if a.minimize:
+                if a.minimize and f.kind != "hang":
                     n = minimize(store, s, cfg)
                     say(f"      minimized with {n} runs")
 
@@ -2689,7 +2702,8 @@ KIND_ORDER = ["crash", "hang", "error-on-success", "multi-error", "multi-line-er
 
 
 def summary(store, stats, cfg, a, say):
-    print(f"\napprox-fuzz summary: seed {cfg.seed}, {stats['runs']} runs in {stats['seconds']} s"
+    print(f"\napprox-fuzz summary: seed {cfg.seed}, cases {a.first}..{a.first + a.runs - 1}, "
+          f"{stats['runs']} runs in {stats['seconds']} s"
           + (f" (stopped by --seconds {a.seconds:g} before run {a.runs})" if stats["stopped_early"] else "")
           + (f", {stats['skipped_hang_family']} cases skipped (family already hung)"
              if stats["skipped_hang_family"] else ""))
