@@ -1208,21 +1208,26 @@ def mutate_manifest(rng, doc, notes):
             v = rng.choice(HUGE_INTS + [1.5, 2.0, "3", True, None])
             json_set(doc, p, v)
             notes.append(f"{'/'.join(map(str, p))} -> {v!r}")
-    elif kind == "blowup" and isinstance(doc.get("kernels"), list) and doc["kernels"]:
+    elif kind == "blowup" and isinstance(doc.get("kernels"), list) and doc["kernels"] \
+            and not any("grown to" in n for n in notes):  # one per case: copies share members
+        # Grow to n entries (not by n: a second blow-up must not multiply).
         what = rng.choice(["kernels", "params", "shape", "knobs"])
-        n = rng.choice([1000, 20000])
+        n = rng.choice([1000, 5000] if what == "kernels" else [1000, 20000])
+
+        def grow(lst):
+            return (lst * (n // len(lst) + 1))[:n]
         if what == "kernels":
-            doc["kernels"] = doc["kernels"] * n
+            doc["kernels"] = grow(doc["kernels"])
         elif what == "knobs" and doc.get("knobs"):
-            doc["knobs"] = doc["knobs"] * n
+            doc["knobs"] = grow(doc["knobs"])
         elif isinstance(doc["kernels"][0], dict):
             k = doc["kernels"][0]
             if what == "params" and k.get("params"):
-                k["params"] = k["params"] * n
+                k["params"] = grow(k["params"])
             elif what == "shape" and k.get("args") and isinstance(k["args"][0], dict):
                 k["args"][0]["shape"] = [-1] * n
                 k["args"][0]["rank"] = n
-        notes.append(f"{what} x{n}")
+        notes.append(f"{what} grown to {n}")
     elif kind == "delete" and paths:
         p = rng.choice(paths)
         parent = json_get(doc, p[:-1])
@@ -1485,11 +1490,17 @@ def tool_env(cfg, extra):
 
 
 def run_plain(argv, cfg, timeout, cwd=None, env=None):
+    """Runs a helper command (ptxas, a check); kills its whole group on timeout."""
+    p = subprocess.Popen(argv, cwd=cwd, env=env or tool_env(cfg, {}), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                         preexec_fn=limits(cfg))
     try:
-        return subprocess.run(argv, cwd=cwd, env=env or tool_env(cfg, {}), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=timeout, preexec_fn=limits(cfg))
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(argv, -999, e.stdout or b"", e.stderr or b"")
+        out, err = p.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(argv, p.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        return subprocess.CompletedProcess(argv, -999, out, err)
 
 
 def start(argv, cwd, env, io_base, cfg):
@@ -1749,8 +1760,6 @@ def crash_signature(pr):
         return f"{name} {top_frame(err)}".strip()
     if "Stack dump:" in err or "PLEASE submit a bug report" in err:
         return f"crash handler ran, exit {pr.rc} {top_frame(err)}".strip()
-    if "Segmentation fault" in err:
-        return "Segmentation fault (message)"
     if pr.rc >= 128:
         return f"exit {pr.rc}"
     return None
