@@ -54,6 +54,13 @@ DECOY_TEXT = b"decoy: a tool run must never change this file\n"
 MAX_DOTDOT = 4
 
 
+def subst_manifest(ph, data, root):
+    """Manifests may name sandbox paths (absolute `ptx`): placeholders in them too."""
+    if ph.endswith(".manifest.json") and b"@" in data:
+        return subst(data.decode("utf-8", "surrogateescape"), root).encode("utf-8", "surrogateescape")
+    return data
+
+
 def subst(s, root):
     """Replaces the layout placeholders in `s` by paths under `root`."""
     for ph, rel in LAYOUT.items():
@@ -1443,7 +1450,120 @@ TARGETS = {
 }
 
 
+# ---- pinned cases ----------------------------------------------------------
+# Fixed regression cases, one per bug class the project has met (the first
+# mutation campaign and today's findings). They run first with --pinned, as
+# negative case indices (--case -3 reruns one); once the bugs are fixed each
+# must produce no finding.
+def pinned_cases(corpus):
+    by_name = {s.name.split("/")[-1]: s for s in corpus.fast}
+    bm = by_name.get("box_muller.mlir#0") or corpus.fast[0]
+    binary = next((b for b in corpus.binaries if "box_muller" in b.name),
+                  corpus.binaries[0] if corpus.binaries else None)
+    mname, mdoc, mptx = next((m for m in corpus.tune_ok if "box_muller" in m[0]), corpus.tune_ok[0])
+    out = []
+
+    def opt(name, opts="", text=None, setup=(), args=None, checks=("ptxas", "tune-list"),
+            outdir="@OUT@", export=True, files=None, given_ptx=False):
+        c = Case(index=0, target="opt-options", family=f"pinned:{name}", notes=[f"pinned {name}"])
+        c.files["@IN@/input.mlir"] = (text if text is not None else bm.text).encode("utf-8", "surrogateescape")
+        c.files.update(files or {})
+        c.setup = list(setup)
+        c.invs = [Inv("opt", args or ["@IN@/input.mlir",
+                                      f"--approx-to-ptx=output-dir=@OUT@ name=k {opts}".strip(),
+                                      "-o", "/dev/null"])]
+        c.outdir, c.expect_export, c.checks, c.given_ptx = outdir, export, set(checks), given_ptx
+        out.append(c)
+        return c
+
+    def tune(name, args, doc=None, raw=None, spec=False, setup=()):
+        c = Case(index=0, target="tune-manifest", family=f"pinned:{name}", notes=[f"pinned {name}"])
+        d = json.loads(json.dumps(doc if doc is not None else mdoc))
+        manifest_files(c, d.get("ptx"), mptx)
+        c.files["@IN@/m.manifest.json"] = raw if raw is not None else json.dumps(d, indent=2).encode()
+        c.setup += list(setup)
+        c.invs = [Inv("tune", list(args), {"CUDA_VISIBLE_DEVICES": ""})]
+        c.spec_mode = spec
+        out.append(c)
+        return c
+
+    def with_doc(**kw):
+        d = json.loads(json.dumps(mdoc))
+        for k, v in kw.items():
+            d[k] = v
+        return d
+    run_args = ["@IN@/m.manifest.json"] + base_tune_args(random.Random(0), mdoc)
+
+    opt("knob-with-dash", "knob=a-b")
+    opt("knob-with-dot", "knob=a.b")
+    opt("knob-leading-digit", "knob=1abc")
+    opt("knob-with-escape", "knob=\"a\x1b[31mb\"")
+    opt("kernel-name-with-dash", text=bm.text.replace("@box_muller_gpu", '@"box-muller"'))
+    opt("sites-not-dictionaries", text=bm.text.replace("gpu.module @kernels {",
+                                                       "gpu.module @kernels attributes {approx.sites = [42]} {"))
+    opt("twelve-knobs-in-one-loop", text=k_knob_module(12))
+    opt("name-dotdot", "name=../x")
+    opt("name-absolute", "name=@ROOT@/abs")
+    opt("symlink-at-ptx-tmp", setup=[("symlink", "@ROOT@/" + DECOY_FILE, "@OUT@/k.ptx.tmp")])
+    opt("dangling-symlink-at-manifest-tmp",
+        setup=[("symlink", "@DECOY@/created", "@OUT@/k.manifest.json.tmp")])
+    opt("dir-at-manifest", setup=[("mkdir", "@OUT@/k.manifest.json")])
+    opt("fifo-at-ptx-tmp", setup=[("fifo", "@OUT@/k.ptx.tmp")])
+    opt("old-outputs-then-failure", "chip=sm_1",
+        setup=[("write", "@OUT@/k.ptx", "old\n"), ("write", "@OUT@/k.manifest.json", "{}\n")])
+    opt("output-dir-is-file", args=["@IN@/input.mlir", "--approx-to-ptx=output-dir=@IN@/input.mlir name=k",
+                                    "-o", "/dev/null"], outdir="@IN@/input.mlir")
+    opt("pass-error-dumps-module", args=["@IN@/input.mlir", "--pass-pipeline=builtin.module("
+                                         "approx-export{output-dir=@OUT@ name=k})", "-o", "/dev/null"])
+    opt("libdevice-devzero", "libdevice=/dev/zero")
+    opt("libdevice-text-file", "libdevice=@IN@/text.bc", setup=odd_file_setup("@IN@/text.bc"))
+    opt("input-devzero", args=["/dev/zero", "--approx-to-ptx=output-dir=@OUT@ name=k", "-o", "/dev/null"])
+    opt("expected-error-comment", text="// expected-error @+1 {{nothing}}\n" + bm.text)
+    c = opt("concurrent-same-name")
+    c.concurrent = True
+    other = by_name.get("black_scholes.mlir#0") or corpus.fast[-1]
+    c.files["@IN@/other.mlir"] = other.text.encode()
+    c.invs.append(Inv("opt", ["@IN@/other.mlir", "--approx-to-ptx=output-dir=@OUT@ name=k", "-o", "/dev/null"]))
+    if binary:
+        opt("ptxas-fails", text=binary.text, setup=odd_file_setup("@TOOLS@/ptxas-false"), given_ptx=True,
+            args=["@IN@/input.mlir", "--pass-pipeline=builtin.module(approx-export{output-dir=@OUT@ "
+                  "name=k cubin=true ptxas=@TOOLS@/ptxas-false})", "-o", "/dev/null"])
+        opt("ptxas-writes-no-cubin", text=binary.text, setup=odd_file_setup("@TOOLS@/ptxas-true"),
+            given_ptx=True,
+            args=["@IN@/input.mlir", "--pass-pipeline=builtin.module(approx-export{output-dir=@OUT@ "
+                  "name=k cubin=true ptxas=@TOOLS@/ptxas-true})", "-o", "/dev/null"])
+    tune("size-int64-max", run_args + ["--size", "9223372036854775807"])
+    tune("file-input-is-etc", run_args + ["--inout", "0=file:/etc"])
+    tune("file-input-devzero", run_args + ["--inout", "0=file:/dev/zero"])
+    tune("file-input-fifo", run_args + ["--inout", "0=file:@IN@/fifo.ptx"])
+    tune("list-devzero", ["/dev/zero", "--list"])
+    tune("list-fifo", ["@IN@/fifo.ptx", "--list"])
+    tune("list-sparse-1tib", ["@IN@/sparse.ptx", "--list"])
+    tune("ptx-etc-passwd", ["@IN@/m.manifest.json", "--list"], with_doc(ptx="../../etc/passwd"), spec=True)
+    tune("ptx-absolute", ["@IN@/m.manifest.json", "--list"],
+         with_doc(ptx="@ROOT@/a/b/c/outside.ptx"), spec=True)
+    tune("version-2-pow-32-plus-1", ["@IN@/m.manifest.json", "--list"], with_doc(version=4294967297), spec=True)
+    tune("version-float", ["@IN@/m.manifest.json", "--list"], with_doc(version=float(mdoc.get("version", 1))),
+         spec=True)
+    d = json.loads(json.dumps(mdoc))
+    if d.get("kernels"):
+        d["kernels"][0]["name"] = "a\x1b[31mb"
+    tune("kernel-name-escape-sequence", ["@IN@/m.manifest.json", "--list"], d, spec=True)
+    d = json.loads(json.dumps(mdoc))
+    if d.get("knobs"):
+        d["knobs"][0]["max"] = 64.5
+    tune("knob-max-float", ["@IN@/m.manifest.json", "--list"], d, spec=True)
+    for i, c in enumerate(out):
+        c.index = -(i + 1)
+    return out
+
+
 def make_case(cfg, corpus, index, target=None):
+    if index < 0:
+        cases = pinned_cases(corpus)
+        if -index > len(cases):
+            sys.exit(f"approx-fuzz: there are {len(cases)} pinned cases (-1 .. -{len(cases)})")
+        return cases[-index - 1]
     rng = random.Random(f"approx-fuzz:{cfg.seed}:{index}")
     if target is None:
         target = weighted(rng, [(t, TARGETS[t][1]) for t in cfg.targets])
@@ -1469,6 +1589,7 @@ class Proc:
     err: bytes = b""
     err_size: int = 0
     cpu: float = 0.0
+    rss_mb: float = 0.0
 
 
 def limits(cfg):
@@ -1513,18 +1634,25 @@ def start(argv, cwd, env, io_base, cfg):
 
 def finish(p, fo, fe, io_base, argv, t0, deadline, keep_out):
     pr = Proc(argv=argv)
-    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        p.wait(timeout=max(0.1, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        pr.timed_out = True
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        p.wait()
-    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    pr.cpu = ru1.ru_utime - ru0.ru_utime + ru1.ru_stime - ru0.ru_stime
+    # os.wait4, not Popen.wait: it also returns this child's CPU time and peak RSS.
+    ru, nap = None, 0.001
+    while ru is None:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            ru = usage
+        elif time.monotonic() > deadline:
+            pr.timed_out = True
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            pid, status, ru = os.wait4(p.pid, 0)
+        else:
+            time.sleep(nap)
+            nap = min(nap * 2, 0.05)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    pr.cpu = ru.ru_utime + ru.ru_stime
+    pr.rss_mb = ru.ru_maxrss / 1024
     pr.secs = time.monotonic() - t0
     pr.rc = p.returncode
     fo.close()
@@ -1578,7 +1706,7 @@ def materialize(case, root, cfg):
     for ph, data in case.files.items():
         p = Path(subst(ph, root))
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(data)
+        p.write_bytes(subst_manifest(ph, data, root))
     for act in case.setup:
         kind, path = act[0], subst(act[1], root)
         if kind == "symlink":
@@ -1682,7 +1810,10 @@ def run_case(case, cfg):
             findings += judge_proc(inv.tool, pr, case, cfg, str(root))
         diff = diff_snapshots(before, after)
         ok = [pr.rc == 0 and not pr.timed_out for pr in procs]
-        findings += judge_files(case, diff, allowed_dir, any(ok), root)
+        # A run we killed, or that crashed, cannot clean up: report that, not its leftovers.
+        died = any(f.kind in ("hang", "crash") for f in findings)
+        findings += [f for f in judge_files(case, diff, allowed_dir, any(ok), root)
+                     if not (died and f.kind in ("failure-left-files", "failure-removed-files"))]
         if any(ok) and case.expect_export and allowed_dir is not None:
             findings += judge_outputs(case, cfg, root, allowed_dir, diff, checks_run)
         if ok and all(ok) and "roundtrip" in case.checks and case.outdir is None:
@@ -1780,7 +1911,16 @@ def diag_source(msg):
         return m.group(1)
     if msg.startswith("'"):
         return "op verifier"
+    if PARSER_MSG.match(msg):
+        return "parser"
     return "other: " + " ".join(norm(msg).split()[:3])
+
+
+PARSER_MSG = re.compile(r"(expected|unexpected|use of undeclared|custom op|redefinition|undefined "
+                        r"symbol|integer literal|failed to parse|unknown escape|duplicate key|"
+                        r"invalid|unbalanced|reference to an undefined|operation location alias|"
+                        r"unknown (type|attribute)|dialect '|floating point value too large|"
+                        r"hexadecimal float)")
 
 
 def msg_prefix(msg):
@@ -1800,16 +1940,22 @@ def judge_proc(tool, pr, case, cfg, root):
     out = []
     err = pr.err.decode("utf-8", "replace").replace(root, "@ROOT@")
     head = err[:2000]
+    if pr.rss_mb > cfg.rss_mb and not pr.timed_out:
+        out.append(Finding("memory-blowup", tname,
+                           f"{tname}: peak RSS over {cfg.rss_mb} MB ({case.family})",
+                           f"{pr.rss_mb:.0f} MB peak RSS, exit {pr.rc}, {pr.secs:.1f} s"))
     if pr.timed_out:
         # Blocked (waiting on a FIFO, say) or busy (computing without end)?
         how = "blocked" if pr.cpu < 0.25 * pr.secs else "busy"
-        return [Finding("hang", tname, f"{tname}: no exit within {cfg.timeout:g} s, {how} ({case.family})",
-                        f"killed after {pr.secs:.1f} s wall, {pr.cpu:.1f} s CPU")]
+        return out + [Finding("hang", tname,
+                              f"{tname}: no exit within {cfg.timeout:g} s, {how} ({case.family})",
+                              f"killed after {pr.secs:.1f} s wall, {pr.cpu:.1f} s CPU, "
+                              f"{pr.rss_mb:.0f} MB peak RSS")]
     sig = crash_signature(pr)
     if sig:
         if re.search(r"bad_alloc|length_error|^SIG\w+$|^exit \d+$|^Segmentation", sig):
             sig += f" ({case.family})"  # too generic to tell root causes apart alone
-        return [Finding("crash", tname, sig, head)]
+        return out + [Finding("crash", tname, sig, head)]
     for stream in ("out", "err"):
         m = CONTROL_RE.search(getattr(pr, stream))
         if m:
@@ -1829,9 +1975,9 @@ def judge_proc(tool, pr, case, cfg, root):
                                repr(line[:200])))
     if pr.rc == 0:
         if not is_tune and re.search(r"(?m)\berror: ", err):
-            out.append(Finding("error-on-success", tname,
-                               f"{tname}: exit 0 but printed error: {msg_prefix(first_error(err))}",
-                               head))
+            sig = ANNOTATION_SIG if "was not produced" in err else \
+                f"{tname}: exit 0 but printed error: {diag_source(first_error(err))}"
+            out.append(Finding("error-on-success", tname, sig, head))
         return out
     ok_codes = (1, 2, 77) if is_tune else (1,)
     if pr.rc not in ok_codes:
@@ -1853,24 +1999,35 @@ def judge_proc(tool, pr, case, cfg, root):
     errs = [m.group(1) for m in (re.search(r"\berror: (.*)", l) for l in err.splitlines()) if m]
     nerr = len(errs)
     first = errs[0] if errs else ""
+    if re.search(r'expected (error|warning|remark|note) ".*" was not produced|unexpected error:', err):
+        out.append(Finding("multi-error", tname, ANNOTATION_SIG, head))
+        return out
     if "note: see current operation" in err:
         out.append(Finding("module-dump", tname,
                            f"{tname}: error note dumps the IR: {diag_source(first)}",
                            f"{pr.err_size} B of stderr; first error: {first[:200]}"))
     elif pr.err_size > 4096:
-        out.append(Finding("oversized-error", tname,
-                           f"{tname}: >4 KB of stderr: {msg_prefix(first)}",
-                           f"{pr.err_size} B; first error: {first[:200]}"))
+        longest = max((len(l) for l in err.splitlines()), default=0)
+        why = "an echoed source line over 2 KB" if longest > 2048 else diag_source(first)
+        out.append(Finding("oversized-error", tname, f"{tname}: >4 KB of stderr: {why}",
+                           f"{pr.err_size} B; longest line {longest} B; first error: {first[:200]}"))
+    lines = [l for l in err.splitlines() if l.strip()]
     if nerr > 1:
         out.append(Finding("multi-error", tname,
-                           f"{tname}: {nerr > 2 and '3+' or '2'} errors: {msg_prefix(errs[0])} / {msg_prefix(errs[1])}",
+                           f"{tname}: {nerr > 2 and '3+' or '2'} errors: {diag_source(errs[0])}, "
+                           f"then {diag_source(errs[1])}",
                            "\n".join(errs[:4])[:600]))
-    elif nerr == 0:
-        out.append(Finding("silent-failure", tname,
-                           f"{tname}: exit {pr.rc} without an error: line: "
-                           f"{norm(err.strip().splitlines()[0]) if err.strip() else 'empty stderr'}",
+    elif not lines:
+        out.append(Finding("silent-failure", tname, f"{tname}: exit {pr.rc} with empty stderr"))
+    elif nerr == 0 and len(lines) > 1:
+        out.append(Finding("multi-line-error", tname,
+                           f"{tname}: {len(lines)} lines, none an error: line: {norm(lines[0])[:70]}",
                            head))
     return out
+
+
+ANNOTATION_SIG = ("approx-opt: verifies `// expected-error` comments in ordinary input "
+                  "(MLIR 22's driver default), printing errors")
 
 
 def diff_snapshots(before, after):
@@ -2066,7 +2223,7 @@ def judge_spec(case, cfg, root):
     argv = case.invs[0].args
     tname = "approx-tune"
     try:
-        doc = strict_json(mpath)
+        doc = strict_json(subst_manifest("m.manifest.json", mpath, root))
     except RecursionError:
         return []
     except ValueError as e:
@@ -2093,7 +2250,9 @@ def repro_script(case, cfg, fid):
          'chmod -R u+rwx "$ROOT" 2>/dev/null; rm -rf "$ROOT"',
          " ".join(["mkdir -p"] + [f'"$ROOT/{rel}"' for rel in LAYOUT.values()]),
          f"printf '%s' {shq(DECOY_TEXT.decode())} > \"$ROOT/{DECOY_FILE}\"",
-         '[ -d "$HERE/files" ] && cp -R "$HERE/files/." "$ROOT/"']
+         '[ -d "$HERE/files" ] && cp -R "$HERE/files/." "$ROOT/"',
+         # manifests may name sandbox paths through placeholders
+         'find "$ROOT" -name "*.manifest.json" -type f -exec sed -i "s#@ROOT@#$ROOT#g" {} +']
 
     def P(s):
         return shq(subst(s, root))
@@ -2358,6 +2517,8 @@ if mode == "fsize": signal.signal(signal.SIGXFSZ, signal.SIG_DFL); open(f"{out}/
 if mode == "reject-list": write_ok(kernel="rejectme"); sys.exit(0)
 if mode == "error-ok": err("in.mlir:2:4: error: expected error \"x\" was not produced"); write_ok(); sys.exit(0)
 if mode == "remove-fail": os.unlink(f"{out}/{name}.ptx.tmp"); err("in.mlir:1:1: error: approx-export: failed"); sys.exit(1)
+if mode == "memory": b = bytearray(120 << 20); b[::4096] = b"x" * len(b[::4096]); err("in.mlir:1:1: error: x"); sys.exit(1)
+if mode == "two-lines": err("cannot open input file", "second line"); sys.exit(1)
 if mode == "clean-fail": err("in.mlir:1:1: error: approx-to-ptx: one clear line"); sys.exit(1)
 if "--pass-pipeline" in args: print("module {\n}"); sys.exit(0)
 write_ok(); sys.exit(0)
@@ -2389,7 +2550,7 @@ def self_test(cfg):
         (tmp / "ptxas").write_text(FAKE_PTXAS)
         os.chmod(tmp / "ptxas", 0o755)
         scfg = dataclasses.replace(cfg, opt=str(tmp / "approx-opt"), tune=str(tmp / "approx-tune"),
-                                   ptxas=str(tmp / "ptxas"), timeout=2.0, fsize_mb=1,
+                                   ptxas=str(tmp / "ptxas"), timeout=2.0, fsize_mb=1, rss_mb=80,
                                    scratch=str(tmp), findings=None, keep_sandboxes=False)
         opt_run = ["@IN@/input.mlir", "--approx-to-ptx=output-dir=@OUT@ name=k", "-o", "/dev/null"]
 
@@ -2422,7 +2583,9 @@ def self_test(cfg):
             ("approx-opt: two error: lines", opt_case("multi-error"), "multi-error", ""),
             ("approx-opt: module dump note", opt_case("dump"), "module-dump", "approx-export"),
             ("approx-opt: stderr > 4 KB", opt_case("oversized"), "oversized-error", ""),
-            ("approx-opt: failure without error:", opt_case("silent"), "silent-failure", ""),
+            ("approx-opt: failure with empty stderr", opt_case("silent"), "silent-failure", ""),
+            ("approx-opt: two lines, no error:", opt_case("two-lines"), "multi-line-error", ""),
+            ("peak RSS over the limit", opt_case("memory"), "memory-blowup", ""),
             ("approx-opt: undocumented exit status", opt_case("odd-exit"), "odd-exit", "exit 3"),
             ("raw control characters", opt_case("control"), "raw-control-chars", ""),
             ("failure leaves files", opt_case("leave-files"), "failure-left-files", "*.ptx"),
@@ -2525,7 +2688,8 @@ class Config:
     findings: object = None
     scratch: str = ""
     timeout: float = 20.0
-    mem_mb: int = 4096
+    mem_mb: int = 2048
+    rss_mb: int = 1024
     fsize_mb: int = 512
     check_rate: float = 0.25
     targets: list = dataclasses.field(default_factory=list)
@@ -2557,7 +2721,9 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per run before it is a hang")
-    ap.add_argument("--mem-mb", type=int, default=4096, help="address-space limit per run")
+    ap.add_argument("--mem-mb", type=int, default=2048, help="address-space limit per run")
+    ap.add_argument("--rss-mb", type=int, default=1024,
+                    help="peak resident memory above which a run is a memory blow-up")
     ap.add_argument("--check-rate", type=float, default=0.25,
                     help="share of successful compiles also checked by ptxas / approx-tune --list")
     ap.add_argument("--versions", default="1,2", help="manifest versions a reader may accept")
@@ -2565,6 +2731,8 @@ def parse_args(argv):
     ap.add_argument("--libdevice", default="")
     ap.add_argument("--case", type=int, action="append",
                     help="run only this case index (repeatable); prints it in full")
+    ap.add_argument("--pinned", action="store_true",
+                    help="first run the fixed regression cases (negative indices)")
     ap.add_argument("--minimize", action="store_true", help="shrink each new finding's reproducer")
     ap.add_argument("--no-skip-hangs", action="store_true",
                     help="keep running cases of a family that already hung")
@@ -2588,6 +2756,7 @@ def build_config(a):
         symbolizer=find_tool(shutil.which("llvm-symbolizer") or "",
                              "/usr/lib/llvm-22/bin/llvm-symbolizer"),
         corpus=a.corpus, findings=a.findings or None, timeout=a.timeout, mem_mb=a.mem_mb,
+        rss_mb=a.rss_mb,
         check_rate=a.check_rate, targets=[t for t in a.targets.split(",") if t],
         versions=tuple(int(v) for v in a.versions.split(",")), keep_sandboxes=a.keep_sandboxes)
     for t in cfg.targets:
@@ -2649,7 +2818,8 @@ def main(argv=None):
         stats = {"runs": 0, "by_target": {}, "skipped_hang_family": 0, "checks": {},
                  "stopped_early": False, "exit0": 0}
         hang_families = set()
-        indices = iter(range(a.first, a.first + a.runs))
+        pinned = [c.index for c in pinned_cases(corpus)] if a.pinned else []
+        indices = iter(pinned + list(range(a.first, a.first + a.runs)))
 
         def record(r, family, idx):
             done = stats["runs"] + stats["skipped_hang_family"] + 1
@@ -2702,7 +2872,7 @@ def main(argv=None):
         rmtree(scratch)
 
 
-KIND_ORDER = ["crash", "hang", "error-on-success", "multi-error", "multi-line-error", "module-dump", "oversized-error",
+KIND_ORDER = ["crash", "hang", "memory-blowup", "error-on-success", "multi-error", "multi-line-error", "module-dump", "oversized-error",
               "silent-failure", "odd-exit", "raw-control-chars", "write-outside-output-dir",
               "failure-left-files", "failure-removed-files", "success-left-tmp", "output-not-regular-file",
               "success-without-output", "invalid-manifest-json", "manifest-ptx-missing",

@@ -15,5 +15,5 @@ python="${PYTHON:-python3}"
 
 "$python" "$here/approx-fuzz.py" --self-test --build "$build" || exit 2
 rm -rf "$findings"
-exec "$python" "$here/approx-fuzz.py" --build "$build" --seed 1 --runs 400 --seconds 140 \
+exec "$python" "$here/approx-fuzz.py" --build "$build" --seed 1 --pinned --runs 400 --seconds 140 \
   --timeout 20 --findings "$findings" --quiet

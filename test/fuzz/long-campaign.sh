@@ -17,4 +17,4 @@ python="${PYTHON:-python3}"
 "$python" "$here/approx-fuzz.py" --self-test --build "$build" || exit 2
 exec "$python" "$here/approx-fuzz.py" --build "$build" --seed "${SEED:-1}" \
   --first "${FIRST:-0}" --runs "${RUNS:-20000}" --jobs "${JOBS:-1}" --minimize \
-  --findings "$findings"
+  --pinned --findings "$findings"
