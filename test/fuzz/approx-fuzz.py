@@ -1518,6 +1518,9 @@ def pinned_cases(corpus):
     opt("libdevice-devzero", "libdevice=/dev/zero")
     opt("libdevice-text-file", "libdevice=@IN@/text.bc", setup=odd_file_setup("@IN@/text.bc"))
     opt("input-devzero", args=["/dev/zero", "--approx-to-ptx=output-dir=@OUT@ name=k", "-o", "/dev/null"])
+    ss = by_name.get("static-shapes.mlir#0")
+    if ss:
+        opt("bare-ptr-manifest", "bare-ptr=true", text=ss.text, checks=("tune-list",))
     opt("expected-error-comment", text="// expected-error @+1 {{nothing}}\n" + bm.text)
     c = opt("concurrent-same-name")
     c.concurrent = True
@@ -2300,8 +2303,24 @@ class Store:
         self.cfg = cfg
         self.sigs = {}     # key -> dict
         self.order = []
+        self.loaded = 0
         if cfg.findings:
             Path(cfg.findings).mkdir(parents=True, exist_ok=True)
+
+    def load(self, path):
+        """Continues an earlier campaign's findings (--append): same ids, hits add up."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError):
+            return
+        for f in data.get("findings", []):
+            key = (f["kind"], f["tool"], f["signature"])
+            self.sigs[key] = {"id": f["id"], "finding": Finding(f["kind"], f["tool"], f["signature"],
+                                                                f.get("detail", "")),
+                              "hits": f["hits"], "cases": f["cases"], "families": set(f["families"]),
+                              "case": None, "result": None}
+            self.order.append(key)
+        self.loaded = len(self.order)
 
     def add(self, result):
         new = []
@@ -2739,6 +2758,8 @@ def parse_args(argv):
     ap.add_argument("--keep-sandboxes", action="store_true")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--json-summary", default="")
+    ap.add_argument("--append", action="store_true",
+                    help="add to the findings already in --findings (a campaign run in parts)")
     ap.add_argument("--quiet", action="store_true")
     return ap.parse_args(argv)
 
@@ -2802,6 +2823,8 @@ def main(argv=None):
         for n in corpus.notes:
             say(f"  note: {n}")
         store = Store(cfg)
+        if a.append and cfg.findings:
+            store.load(os.path.join(cfg.findings, "summary.json"))
         if a.case:
             for idx in a.case:
                 case = make_case(cfg, corpus, idx)
@@ -2812,7 +2835,9 @@ def main(argv=None):
                     print(pr.err[:4000].decode("utf-8", "replace"))
                 for f in r.findings:
                     print(f"FINDING {f.kind}: {f.signature}\n  {f.detail[:300]}")
-                store.add(r)
+                for s in store.add(r):
+                    if a.minimize and s["finding"].kind != "hang":
+                        print(f"[{s['id']}] minimized with {minimize(store, s, cfg)} runs")
             return 1 if store.any() else 0
         t0 = time.monotonic()
         stats = {"runs": 0, "by_target": {}, "skipped_hang_family": 0, "checks": {},
@@ -2906,6 +2931,8 @@ def summary(store, stats, cfg, a, say):
                                                       store.sigs[k]["id"])):
             s = store.sigs[key]
             print(f"  {s['id']:32} hits {s['hits']:>4}  {s['finding'].signature[:120]}")
+    if store.loaded:
+        print(f"  ({store.loaded} signatures came from the earlier parts of this campaign, --append)")
     if a.json_summary or cfg.findings:
         data = {"seed": cfg.seed, "build": cfg.build, **stats,
                 "findings": [{"id": store.sigs[k]["id"], "kind": k[0], "tool": k[1], "signature": k[2],
