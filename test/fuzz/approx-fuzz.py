@@ -2850,6 +2850,8 @@ def main(argv=None):
             done = stats["runs"] + stats["skipped_hang_family"] + 1
             if done % 100 == 0:
                 say(f"  ... {done} cases, {time.monotonic() - t0:.0f} s, {len(store.order)} signatures")
+            if idx >= 0:
+                stats["next"] = idx + 1
             if r is None:
                 stats["skipped_hang_family"] += 1
                 return
@@ -2908,7 +2910,8 @@ KIND_ORDER = ["crash", "hang", "memory-blowup", "error-on-success", "multi-error
 def summary(store, stats, cfg, a, say):
     print(f"\napprox-fuzz summary: seed {cfg.seed}, cases {a.first}..{a.first + a.runs - 1}, "
           f"{stats['runs']} runs in {stats['seconds']} s"
-          + (f" (stopped by --seconds {a.seconds:g} before run {a.runs})" if stats["stopped_early"] else "")
+          + (f" (stopped by --seconds {a.seconds:g}; continue with --first {stats.get('next', a.first)})"
+             if stats["stopped_early"] else "")
           + (f", {stats['skipped_hang_family']} cases skipped (family already hung)"
              if stats["skipped_hang_family"] else ""))
     print("  runs by target: " + ", ".join(f"{t} {n}" for t, n in sorted(stats["by_target"].items())))
