@@ -2409,82 +2409,95 @@ def minimize(store, s, cfg):
         return res if res else (False, None)
 
     best, best_res = case, s["result"]
-    # 1. input lines (ddmin-style chunks)
-    for ph in [p for p in best.files if p.endswith((".mlir",))]:
-        lines = best.files[ph].split(b"\n")
-        n = 2
-        while len(lines) >= 2 and n <= len(lines):
-            chunk = max(1, len(lines) // n)
-            reduced = False
-            for i in range(0, len(lines), chunk):
-                cand = lines[:i] + lines[i + chunk:]
-                c = dataclasses.replace(best, files={**best.files, ph: b"\n".join(cand)})
-                ok, r = try_case(c)
-                if ok:
-                    best, best_res, lines, reduced = c, r, cand, True
-                    n = max(n - 1, 2)
-                    break
-            if not reduced:
-                if chunk == 1:
-                    break
-                n = min(len(lines), n * 2)
-    # 2. JSON members of a manifest
-    for ph in [p for p in best.files if p.endswith(".manifest.json")]:
-        try:
-            doc = json.loads(best.files[ph])
-        except ValueError:
-            continue
-        changed = True
-        while changed:
-            changed = False
-            for p in sorted((p for p in json_paths(doc) if p), key=len):
-                cand = json.loads(json.dumps(doc))
-                try:
-                    parent = json_get(cand, p[:-1])
-                    del parent[p[-1]]
-                except (KeyError, IndexError, TypeError):
-                    continue
-                c = dataclasses.replace(best, files={**best.files, ph: json.dumps(cand, indent=1).encode()})
-                ok, r = try_case(c)
-                if ok:
-                    best, best_res, doc, changed = c, r, cand, True
-                    break
-    # 3. option tokens inside --approx-to-ptx= / {...}, then argv pairs
-    for k, inv in enumerate(best.invs):
-        for j, a in enumerate(inv.args):
-            m = re.match(r"(--approx-to-ptx=)(.*)$", a)
-            if not m:
-                continue
+    def step_lines():
+        nonlocal best, best_res
+        # 1. input lines (ddmin-style chunks)
+        for ph in [p for p in best.files if p.endswith((".mlir",))]:
+            lines = best.files[ph].split(b"\n")
+            n = 2
+            while len(lines) >= 2 and n <= len(lines):
+                chunk = max(1, len(lines) // n)
+                reduced = False
+                for i in range(0, len(lines), chunk):
+                    cand = lines[:i] + lines[i + chunk:]
+                    c = dataclasses.replace(best, files={**best.files, ph: b"\n".join(cand)})
+                    ok, r = try_case(c)
+                    if ok:
+                        best, best_res, lines, reduced = c, r, cand, True
+                        n = max(n - 1, 2)
+                        break
+                if not reduced:
+                    if chunk == 1:
+                        break
+                    n = min(len(lines), n * 2)
+
+    def step_json():
+        nonlocal best, best_res
+        # 2. JSON members of a manifest
+        for ph in [p for p in best.files if p.endswith(".manifest.json")]:
             try:
-                toks = shlex.split(m.group(2))
+                doc = json.loads(best.files[ph])
             except ValueError:
-                toks = None
-            if not toks:
                 continue
-            for t in list(toks):
-                if t.startswith("output-dir="):
+            changed = True
+            while changed:
+                changed = False
+                for p in sorted((p for p in json_paths(doc) if p), key=len):
+                    cand = json.loads(json.dumps(doc))
+                    try:
+                        parent = json_get(cand, p[:-1])
+                        del parent[p[-1]]
+                    except (KeyError, IndexError, TypeError):
+                        continue
+                    c = dataclasses.replace(best, files={**best.files, ph: json.dumps(cand, indent=1).encode()})
+                    ok, r = try_case(c)
+                    if ok:
+                        best, best_res, doc, changed = c, r, cand, True
+                        break
+
+    def step_args():
+        nonlocal best, best_res
+        # 3. option tokens inside --approx-to-ptx= / {...}, then argv pairs
+        for k, inv in enumerate(best.invs):
+            for j, a in enumerate(inv.args):
+                m = re.match(r"(--approx-to-ptx=)(.*)$", a)
+                if not m:
                     continue
-                cand = [x for x in toks if x != t]
-                args = inv.args[:j] + [m.group(1) + opt_string(dict(
-                    (x.split("=", 1) + [None])[:2] for x in cand))] + inv.args[j + 1:]
-                invs = best.invs[:k] + [dataclasses.replace(inv, args=args)] + best.invs[k + 1:]
-                c = dataclasses.replace(best, invs=invs)
-                ok, r = try_case(c)
-                if ok:
-                    best, best_res, toks, inv = c, r, cand, invs[k]
-        if inv.tool == "tune":
-            i = 1
-            while i < len(inv.args):
-                a = inv.args[i]
-                width = 2 if a.startswith("--") and i + 1 < len(inv.args) and not inv.args[i + 1].startswith("--") else 1
-                args = inv.args[:i] + inv.args[i + width:]
-                invs = best.invs[:k] + [dataclasses.replace(inv, args=args)] + best.invs[k + 1:]
-                c = dataclasses.replace(best, invs=invs)
-                ok, r = try_case(c)
-                if ok:
-                    best, best_res, inv = c, r, invs[k]
-                else:
-                    i += width
+                try:
+                    toks = shlex.split(m.group(2))
+                except ValueError:
+                    toks = None
+                if not toks:
+                    continue
+                for t in list(toks):
+                    if t.startswith("output-dir="):
+                        continue
+                    cand = [x for x in toks if x != t]
+                    args = inv.args[:j] + [m.group(1) + opt_string(dict(
+                        (x.split("=", 1) + [None])[:2] for x in cand))] + inv.args[j + 1:]
+                    invs = best.invs[:k] + [dataclasses.replace(inv, args=args)] + best.invs[k + 1:]
+                    c = dataclasses.replace(best, invs=invs)
+                    ok, r = try_case(c)
+                    if ok:
+                        best, best_res, toks, inv = c, r, cand, invs[k]
+            if inv.tool == "tune":
+                i = 1
+                while i < len(inv.args):
+                    a = inv.args[i]
+                    width = 2 if a.startswith("--") and i + 1 < len(inv.args) and not inv.args[i + 1].startswith("--") else 1
+                    args = inv.args[:i] + inv.args[i + width:]
+                    invs = best.invs[:k] + [dataclasses.replace(inv, args=args)] + best.invs[k + 1:]
+                    c = dataclasses.replace(best, invs=invs)
+                    ok, r = try_case(c)
+                    if ok:
+                        best, best_res, inv = c, r, invs[k]
+                    else:
+                        i += width
+
+    steps = [step_args, step_json, step_lines] if case.target.startswith("tune") else \
+        [step_lines, step_args, step_json]
+    for step in steps:
+        step()
     if best is not case:
         s["result"] = best_res
         store.save(s, minimized=best)
@@ -2753,6 +2766,8 @@ def parse_args(argv):
     ap.add_argument("--pinned", action="store_true",
                     help="first run the fixed regression cases (negative indices)")
     ap.add_argument("--minimize", action="store_true", help="shrink each new finding's reproducer")
+    ap.add_argument("--minimize-runs", type=int, default=150, help="runs allowed per minimization")
+    ap.add_argument("--minimize-seconds", type=float, default=60, help="time allowed per minimization")
     ap.add_argument("--no-skip-hangs", action="store_true",
                     help="keep running cases of a family that already hung")
     ap.add_argument("--keep-sandboxes", action="store_true")
@@ -2779,7 +2794,8 @@ def build_config(a):
         corpus=a.corpus, findings=a.findings or None, timeout=a.timeout, mem_mb=a.mem_mb,
         rss_mb=a.rss_mb,
         check_rate=a.check_rate, targets=[t for t in a.targets.split(",") if t],
-        versions=tuple(int(v) for v in a.versions.split(",")), keep_sandboxes=a.keep_sandboxes)
+        versions=tuple(int(v) for v in a.versions.split(",")), keep_sandboxes=a.keep_sandboxes,
+        minimize_runs=a.minimize_runs, minimize_seconds=a.minimize_seconds)
     for t in cfg.targets:
         if t not in TARGETS:
             sys.exit(f"approx-fuzz: unknown target '{t}' (known: {', '.join(TARGETS)})")
@@ -2829,7 +2845,8 @@ def main(argv=None):
             for idx in a.case:
                 case = make_case(cfg, corpus, idx)
                 r = run_case(case, cfg)
-                print(json.dumps(case.describe(), indent=2, ensure_ascii=True))
+                if not a.quiet:
+                    print(json.dumps(case.describe(), indent=2, ensure_ascii=True))
                 for pr in r.procs:
                     print(f"exit {pr.rc}{' (timeout)' if pr.timed_out else ''} in {pr.secs:.2f} s")
                     print(pr.err[:4000].decode("utf-8", "replace"))
