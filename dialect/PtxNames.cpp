@@ -15,9 +15,8 @@ static bool isFollowChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$';
 }
 
-std::string mlir::approx::quoteName(llvm::StringRef name) {
-  std::string out = "'";
-  for (unsigned char c : name) {
+static void appendEscaped(std::string &out, llvm::StringRef text) {
+  for (unsigned char c : text) {
     if (c < 0x20 || c >= 0x7f || c == '\\' || c == '\'') {
       static const char *hex = "0123456789abcdef";
       out += "\\x";
@@ -26,6 +25,18 @@ std::string mlir::approx::quoteName(llvm::StringRef name) {
     } else {
       out += char(c);
     }
+  }
+}
+
+std::string mlir::approx::quoteName(llvm::StringRef name) {
+  constexpr size_t kMaxShown = 200, kKept = 96;
+  std::string out = "'";
+  if (name.size() <= kMaxShown) {
+    appendEscaped(out, name);
+  } else {
+    appendEscaped(out, name.take_front(kKept));
+    out += "...[" + std::to_string(name.size() - 2 * kKept) + " bytes]...";
+    appendEscaped(out, name.take_back(kKept));
   }
   return out + "'";
 }

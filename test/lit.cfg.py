@@ -47,3 +47,7 @@ if config.libdevice and os.path.exists(config.libdevice):
     config.available_features.add("libdevice")
 if os.getuid() == 0:
     config.available_features.add("root")
+# The short fuzz campaign (test/fuzz/fuzz-short.test) needs both tools;
+# APPROX_SKIP_FUZZ=1 leaves it out (it takes up to a minute).
+if "approx-tune" in config.available_features and not os.environ.get("APPROX_SKIP_FUZZ"):
+    config.available_features.add("fuzz")

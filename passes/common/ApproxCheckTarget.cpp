@@ -9,6 +9,7 @@
 #include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
 
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -61,6 +62,13 @@ struct ApproxCheckTargetPass final
       return fail("libdevice not found at " + quoteName(libdevice) +
                   " (from " + libdeviceOrigin + "); set CUDA_PATH or pass "
                   "libdevice=PATH");
+    // Anything but bitcode would fail later in the link step with an error
+    // per kernel module and no hint that the library is the cause.
+    llvm::file_magic magic;
+    if (llvm::identify_magic(libdevice, magic) ||
+        magic != llvm::file_magic::bitcode)
+      return fail("libdevice " + quoteName(libdevice) + " (from " +
+                  libdeviceOrigin + ") is not an LLVM bitcode file");
     markAllAnalysesPreserved();
   }
 };

@@ -427,6 +427,10 @@ class Corpus:
         self.mlir.append(Seed("synthetic:k-knobs", k_knob_module(2)))
         for d in cfg.corpus:
             for p in sorted(Path(d).rglob("*.manifest.json")):
+                # Deliberately invalid manifests (the corpus tools' own test
+                # inputs) are bad seeds: their breakage is the point.
+                if p.name.startswith("broken"):
+                    continue
                 try:
                     doc = strict_json(p.read_bytes())
                 except ValueError:
@@ -1810,7 +1814,7 @@ def run_case(case, cfg):
         after = snapshot(root)
         findings = []
         for inv, pr in zip(case.invs, procs):
-            findings += judge_proc(inv.tool, pr, case, cfg, str(root))
+            findings += judge_proc(inv.tool, pr, case, cfg, str(root), checks_run)
         diff = diff_snapshots(before, after)
         ok = [pr.rc == 0 and not pr.timed_out for pr in procs]
         # A run we killed, or that crashed, cannot clean up: report that, not its leftovers.
@@ -1937,7 +1941,36 @@ def msg_prefix(msg):
 TUNE_HINT = "(see approx-tune --help)"
 
 
-def judge_proc(tool, pr, case, cfg, root):
+DIAG_HEAD_RE = re.compile(r"^(?:.*?:\d+:\d+: |[^:\s]+: )?(error|warning|note|remark): ")
+
+
+def split_diagnostics(err):
+    """MLIR's SourceMgr format: a `file:line:col: error: message` line, then
+    the source line it points into and a caret line. Returns (message lines,
+    echoed lines): the tool writes the first, the second are the input's own
+    bytes shown back."""
+    msgs, echoed, after_head = [], [], 0
+    for line in err.splitlines():
+        if DIAG_HEAD_RE.match(line):
+            msgs.append(line)
+            after_head = 2
+        elif after_head:
+            echoed.append(line)
+            after_head -= 1
+        else:
+            msgs.append(line)
+    return msgs, echoed
+
+
+def accept(checks_run, what):
+    """An upstream MLIR behaviour the oracles see but that is no finding of
+    ours (docs/robustness.md lists them); counted so a summary shows it."""
+    if checks_run is not None:
+        key = "accepted: " + what
+        checks_run[key] = checks_run.get(key, 0) + 1
+
+
+def judge_proc(tool, pr, case, cfg, root, checks_run=None):
     tname = {"opt": "approx-opt", "tune": "approx-tune"}.get(tool, os.path.basename(tool))
     is_tune = tool == "tune" or tname.endswith("tune")
     out = []
@@ -1960,9 +1993,17 @@ def judge_proc(tool, pr, case, cfg, root):
             sig += f" ({case.family})"  # too generic to tell root causes apart alone
         return out + [Finding("crash", tname, sig, head)]
     for stream in ("out", "err"):
-        m = CONTROL_RE.search(getattr(pr, stream))
+        data = getattr(pr, stream)
+        if stream == "err" and not is_tune:
+            # Source lines MLIR's SourceMgr echoes under a diagnostic are the
+            # input's own bytes (shown unescaped, as clang does): judge only
+            # the lines the tool writes itself. latin-1 keeps every byte.
+            msgs, echoed = split_diagnostics(data.decode("latin-1"))
+            if any(CONTROL_RE.search(l.encode("latin-1")) for l in echoed):
+                accept(checks_run, "control characters in an echoed source line")
+            data = "\n".join(msgs).encode("latin-1")
+        m = CONTROL_RE.search(data)
         if m:
-            data = getattr(pr, stream)
             line_start = data.rfind(b"\n", 0, m.start()) + 1
             line = data[line_start:data.find(b"\n", m.start()) % (len(data) + 1)]
             text = line.decode("utf-8", "replace")
@@ -1971,16 +2012,22 @@ def judge_proc(tool, pr, case, cfg, root):
             elif "error: " in text:
                 where = "in error message from " + diag_source(text.split("error: ", 1)[1])
             elif stream == "err":
-                where = "in echoed source line"
+                where = "in a line that is no diagnostic"
             else:
                 where = "in output IR"
             out.append(Finding("raw-control-chars", tname, f"{tname} std{stream}: {where}",
                                repr(line[:200])))
     if pr.rc == 0:
         if not is_tune and re.search(r"(?m)\berror: ", err):
-            sig = ANNOTATION_SIG if "was not produced" in err else \
-                f"{tname}: exit 0 but printed error: {diag_source(first_error(err))}"
-            out.append(Finding("error-on-success", tname, sig, head))
+            if re.search(r'expected (error|warning|remark|note) ".*" was not produced', err):
+                # MLIR 22's driver always builds its diagnostic verifier
+                # (at level None): `// expected-*` comments in an ordinary
+                # input are echoed as errors; the exit status is unaffected.
+                accept(checks_run, "`expected-*` comment reported on success")
+                return out
+            out.append(Finding("error-on-success", tname,
+                               f"{tname}: exit 0 but printed error: {diag_source(first_error(err))}",
+                               head))
         return out
     ok_codes = (1, 2, 77) if is_tune else (1,)
     if pr.rc not in ok_codes:
@@ -2002,25 +2049,34 @@ def judge_proc(tool, pr, case, cfg, root):
     errs = [m.group(1) for m in (re.search(r"\berror: (.*)", l) for l in err.splitlines()) if m]
     nerr = len(errs)
     first = errs[0] if errs else ""
-    if re.search(r'expected (error|warning|remark|note) ".*" was not produced|unexpected error:', err):
-        out.append(Finding("multi-error", tname, ANNOTATION_SIG, head))
-        return out
+    if re.search(r'expected (error|warning|remark|note) ".*" was not produced', err):
+        accept(checks_run, "`expected-*` comment reported on failure")
+    msgs, echoed = split_diagnostics(err)
+    msg_bytes = sum(len(l) + 1 for l in msgs)
     if "note: see current operation" in err:
         out.append(Finding("module-dump", tname,
                            f"{tname}: error note dumps the IR: {diag_source(first)}",
                            f"{pr.err_size} B of stderr; first error: {first[:200]}"))
+    elif msg_bytes > 4096:
+        out.append(Finding("oversized-error", tname,
+                           f"{tname}: >4 KB of messages: {diag_source(first)}",
+                           f"{msg_bytes} B of messages ({pr.err_size} B of stderr); "
+                           f"first error: {first[:200]}"))
     elif pr.err_size > 4096:
-        longest = max((len(l) for l in err.splitlines()), default=0)
-        why = "an echoed source line over 2 KB" if longest > 2048 else diag_source(first)
-        out.append(Finding("oversized-error", tname, f"{tname}: >4 KB of stderr: {why}",
-                           f"{pr.err_size} B; longest line {longest} B; first error: {first[:200]}"))
+        accept(checks_run, "long source line echoed under a diagnostic")
     lines = [l for l in err.splitlines() if l.strip()]
-    if nerr > 1:
+    # Several errors are fine when each names its own place (two bad ops,
+    # a parser error and the attribute it sits in); the same message at the
+    # same place twice is one cause reported twice.
+    heads = [l for l in msgs if re.search(r"\berror: ", l)]
+    dup = next((l for l in set(heads) if heads.count(l) > 1), None)
+    if dup is not None:
         out.append(Finding("multi-error", tname,
-                           f"{tname}: {nerr > 2 and '3+' or '2'} errors: {diag_source(errs[0])}, "
-                           f"then {diag_source(errs[1])}",
+                           f"{tname}: one error reported twice: {diag_source(first_error(dup))}",
                            "\n".join(errs[:4])[:600]))
-    elif not lines:
+    elif nerr > 1:
+        accept(checks_run, "several errors at distinct places")
+    if not lines:
         out.append(Finding("silent-failure", tname, f"{tname}: exit {pr.rc} with empty stderr"))
     elif nerr == 0 and len(lines) > 1:
         out.append(Finding("multi-line-error", tname,
@@ -2029,8 +2085,6 @@ def judge_proc(tool, pr, case, cfg, root):
     return out
 
 
-ANNOTATION_SIG = ("approx-opt: verifies `// expected-error` comments in ordinary input "
-                  "(MLIR 22's driver default), printing errors")
 
 
 def diff_snapshots(before, after):
@@ -2530,7 +2584,7 @@ if mode == "terminate": err("terminate called after throwing an instance of 'std
 if mode == "assertion": err("approx-opt: X.cpp:1: void f(): Assertion `x && \"y\"' failed."); os.abort()
 if mode == "asan": err("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1"); sys.exit(1)
 if mode == "hang": time.sleep(600)
-if mode == "multi-error": err("in.mlir:1:1: error: one", "in.mlir:2:1: error: two"); sys.exit(1)
+if mode == "multi-error": err("in.mlir:1:1: error: one", "in.mlir:1:1: error: one"); sys.exit(1)
 if mode == "dump": err("in.mlir:1:1: error: approx-export: bad", "in.mlir:1:1: note: see current operation: module {}"); sys.exit(1)
 if mode == "oversized": err("in.mlir:1:1: error: approx-x: bad " + "x" * 5000); sys.exit(1)
 if mode == "silent": sys.exit(1)
@@ -2547,10 +2601,13 @@ if mode == "no-output": sys.exit(0)
 if mode == "bad-ir": print("module { BADIR }"); sys.exit(0)
 if mode == "fsize": signal.signal(signal.SIGXFSZ, signal.SIG_DFL); open(f"{out}/{name}.ptx", "w").write("x" * (3 << 20)); sys.exit(0)
 if mode == "reject-list": write_ok(kernel="rejectme"); sys.exit(0)
-if mode == "error-ok": err("in.mlir:2:4: error: expected error \"x\" was not produced"); write_ok(); sys.exit(0)
+if mode == "error-ok": err("in.mlir:2:4: error: approx-x: failed"); write_ok(); sys.exit(0)
 if mode == "remove-fail": os.unlink(f"{out}/{name}.ptx.tmp"); err("in.mlir:1:1: error: approx-export: failed"); sys.exit(1)
 if mode == "memory": b = bytearray(120 << 20); b[::4096] = b"x" * len(b[::4096]); err("in.mlir:1:1: error: x"); sys.exit(1)
 if mode == "two-lines": err("cannot open input file", "second line"); sys.exit(1)
+if mode == "two-places": err("in.mlir:1:1: error: 'x.y' op bad", "in.mlir:2:1: error: 'x.y' op bad"); sys.exit(1)
+if mode == "echo-raw": err("in.mlir:1:1: error: unexpected character", "a\x1b[2J" + "b" * 6000, "^"); sys.exit(1)
+if mode == "annotation-ok": err("in.mlir:1:4: error: expected error \"x\" was not produced", "// expected-error {{x}}", "   ^"); write_ok(); sys.exit(0)
 if mode == "clean-fail": err("in.mlir:1:1: error: approx-to-ptx: one clear line"); sys.exit(1)
 if "--pass-pipeline" in args: print("module {\n}"); sys.exit(0)
 write_ok(); sys.exit(0)
@@ -2661,6 +2718,9 @@ def self_test(cfg):
         clean = [
             ("clean approx-opt failure", opt_case("clean-fail")),
             ("clean approx-opt success", opt_case("clean-ok")),
+            ("upstream: errors at two places", opt_case("two-places")),
+            ("upstream: echoed long, raw source line", opt_case("echo-raw")),
+            ("upstream: `expected-*` comment, exit 0", opt_case("annotation-ok")),
             ("clean pass output", opt_case("clean-ok", outdir=None, expect_export=False,
                                            checks={"roundtrip"}, invs=[Inv("opt", [
                                                "@IN@/input.mlir", "--pass-pipeline=x"])])),

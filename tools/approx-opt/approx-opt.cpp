@@ -16,8 +16,47 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <vector>
+
+// The input must be stdin or a regular file no larger than this (MiB;
+// APPROX_MAX_INPUT_MIB overrides). MLIR reads the whole input into memory
+// and a device such as /dev/zero never ends: refuse it instead of running
+// out of memory.
+static constexpr uint64_t kDefaultMaxInputMiB = 512;
+
+static bool checkInput(llvm::StringRef input) {
+  if (input == "-")
+    return true;
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(input, st)) {
+    llvm::errs() << "approx-opt: error: cannot open input '" << input
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  if (st.type() != llvm::sys::fs::file_type::regular_file) {
+    llvm::errs() << "approx-opt: error: input '" << input
+                 << "' is not a regular file\n";
+    return false;
+  }
+  uint64_t maxMiB = kDefaultMaxInputMiB;
+  if (const char *env = std::getenv("APPROX_MAX_INPUT_MIB")) {
+    char *end = nullptr;
+    unsigned long long v = std::strtoull(env, &end, 10);
+    if (end && *end == '\0' && v > 0)
+      maxMiB = v;
+  }
+  if (st.getSize() > maxMiB * 1024 * 1024) {
+    llvm::errs() << "approx-opt: error: input '" << input << "' is "
+                 << st.getSize() / (1024 * 1024) << " MiB, above the limit of "
+                 << maxMiB << " MiB (set APPROX_MAX_INPUT_MIB to raise it)\n";
+    return false;
+  }
+  return true;
+}
 
 int main(int argc, char **argv) {
   std::vector<char *> args;
@@ -40,10 +79,14 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::approx::registerApproxCompilerDependencies(registry);
   mlir::approx::registerApproxPassesAndPipelines();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
+  auto [input, output] = mlir::registerAndParseCLIOptions(
       newArgc, args.data(),
       "approx compiler: tunable approximation of GPU kernels\n"
       "  --approx-debug   keep MLIR's dump of the failing operation under "
       "each diagnostic\n",
-      registry));
+      registry);
+  if (!checkInput(input))
+    return EXIT_FAILURE;
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(newArgc, args.data(), input, output, registry));
 }

@@ -109,6 +109,16 @@ int run(int argc, char **argv) {
   if (!man)
     statusError(man.status());
   if (o.list) {
+    // --list reads no image, but a manifest naming one outside its
+    // directory is refused here as it would be by a run.
+    for (bool cubin : {false, true}) {
+      if ((cubin ? man->cubin : man->ptx).empty())
+        continue;
+      Expected<std::string> path =
+          resolveImagePath(*man, cubin, o.allowOutside);
+      if (!path)
+        statusError(path.status());
+    }
     printList(*man);
     return 0;
   }

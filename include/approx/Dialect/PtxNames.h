@@ -28,7 +28,9 @@ constexpr size_t kMaxPtxIdentifierLength = 1024;
 bool isValidPtxIdentifier(llvm::StringRef name, std::string *why = nullptr);
 
 /// `name` quoted for a diagnostic, with control and non-ASCII bytes escaped
-/// as \xNN, so that a hostile name cannot write to the terminal.
+/// as \xNN, so that a hostile name cannot write to the terminal. A name over
+/// 200 bytes shows its first and last 96 with the count of those left out,
+/// so that a diagnostic stays one readable line.
 std::string quoteName(llvm::StringRef name);
 
 } // namespace mlir::approx

@@ -161,6 +161,12 @@ path-dotdot)
   cp "$D/sfu_test.ptx" "$W/"
   fails 2 "manifest: ptx: '../sfu_test.ptx' has a '..' component; paths stay inside the manifest's directory \(allow it with --allow-outside-paths" \
     "$T" "$W/sub/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-dotdot-list)
+  # --list reads no image but still refuses a manifest that points outside.
+  mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 "manifest: ptx: '../sfu_test.ptx' has a '..' component" \
+    "$T" "$W/sub/m.manifest.json" --list ;;
 path-dotdot-allowed)
   mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
   cp "$D/sfu_test.ptx" "$W/"
