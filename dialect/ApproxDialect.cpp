@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/ApproxDialect.h"
+#include "approx/Dialect/PtxNames.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -69,7 +70,7 @@ LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
     for (auto [i, entry] : llvm::enumerate(array))
       if (!isa<SiteAttr>(entry))
         return op->emitError("'") << name << "' entry #" << i
-                                  << " is not an #approx.site: " << entry;
+                                  << " is not an #approx.site: " << describeAttr(entry);
     return success();
   }
   if (name == kManifestAttrName) {
@@ -92,6 +93,6 @@ LogicalResult ApproxDialect::verifyRegionArgAttribute(Operation *op,
   if (!isa<FlatSymbolRefAttr>(attr.getValue()))
     return op->emitError("argument #")
            << argIndex << ": '" << name << "' must name a knob, got "
-           << attr.getValue();
+           << describeAttr(attr.getValue());
   return success();
 }

@@ -107,7 +107,8 @@ LogicalResult VariantKnobOp::verify() {
     if (!list || !llvm::all_of(list, llvm::IsaPred<FlatSymbolRefAttr>))
       return emitOpError("dispatch of ")
              << quoteName(logical)
-             << " must be a list of kernel symbols, got " << entry.getValue();
+             << " must be a list of kernel symbols, got "
+             << describeAttr(entry.getValue());
     if (list.size() < 2)
       return emitOpError("dispatch of ")
              << quoteName(logical) << " has " << list.size()
@@ -131,7 +132,8 @@ LogicalResult VariantKnobOp::verifySymbolUses(SymbolTableCollection &table) {
         if (other != *this && other.getDispatch().get(entry.getName()))
           return emitOpError("dispatched name ")
                  << quoteName(entry.getName().getValue())
-                 << " is also dispatched by @" << other.getSymName();
+                 << " is also dispatched by "
+                 << quoteName(other.getSymName());
         for (NamedAttribute theirs : other.getDispatch())
           for (Attribute v : cast<ArrayAttr>(theirs.getValue()))
             if (cast<FlatSymbolRefAttr>(v).getValue() ==

@@ -8,6 +8,7 @@
 #include "approx/Dialect/PtxNames.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir::approx;
 
@@ -28,17 +29,29 @@ static void appendEscaped(std::string &out, llvm::StringRef text) {
   }
 }
 
-std::string mlir::approx::quoteName(llvm::StringRef name) {
+/// Appends `text` escaped; over 200 bytes, only its first and last 96.
+static void appendShortened(std::string &out, llvm::StringRef text) {
   constexpr size_t kMaxShown = 200, kKept = 96;
+  if (text.size() <= kMaxShown)
+    return appendEscaped(out, text);
+  appendEscaped(out, text.take_front(kKept));
+  out += "...[" + std::to_string(text.size() - 2 * kKept) + " bytes]...";
+  appendEscaped(out, text.take_back(kKept));
+}
+
+std::string mlir::approx::quoteName(llvm::StringRef name) {
   std::string out = "'";
-  if (name.size() <= kMaxShown) {
-    appendEscaped(out, name);
-  } else {
-    appendEscaped(out, name.take_front(kKept));
-    out += "...[" + std::to_string(name.size() - 2 * kKept) + " bytes]...";
-    appendEscaped(out, name.take_back(kKept));
-  }
+  appendShortened(out, name);
   return out + "'";
+}
+
+std::string mlir::approx::describeAttr(mlir::Attribute attr) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  attr.print(os);
+  std::string out;
+  appendShortened(out, printed);
+  return out;
 }
 
 bool mlir::approx::isValidPtxIdentifier(llvm::StringRef name,

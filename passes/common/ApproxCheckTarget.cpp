@@ -1,13 +1,20 @@
 //===- ApproxCheckTarget.cpp - check the chip and the CUDA toolkit parts --===//
 //
 // Upstream's nvvm-attach-target takes any chip (the NVPTX backend then warns
-// and falls back to a default), and a missing libdevice surfaces deep in
-// serialisation. This pass fails early with one line naming the cause.
+// and falls back to a default), a missing libdevice surfaces deep in
+// serialisation, and a call to a function with no body yields PTX that only
+// fails when the driver loads it. This pass fails early with one line naming
+// the cause.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -37,6 +44,36 @@ static bool isKnownChip(StringRef chip) {
   std::unique_ptr<llvm::MCSubtargetInfo> sti(
       target->createMCSubtargetInfo(triple, chip, ""));
   return sti && sti->isCPUStringValid(chip);
+}
+
+/// Functions a PTX module may call without defining them: libdevice (linked
+/// in by the pipeline), LLVM intrinsics, and what the CUDA driver resolves
+/// when it loads the module.
+static bool isProvidedExternally(StringRef name) {
+  return name.starts_with("__nv_") || name.starts_with("llvm.") ||
+         name == "vprintf" || name == "malloc" || name == "free" ||
+         name == "__assertfail";
+}
+
+/// The first call in a gpu.module to a body-less function nobody provides.
+static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
+                                          Operation *&callee) {
+  SymbolTable symbols(module);
+  CallOpInterface found;
+  module.walk([&](CallOpInterface call) {
+    auto ref = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    if (!ref)
+      return WalkResult::advance();
+    Operation *fn = symbols.lookup(ref.getRootReference());
+    auto func = dyn_cast_if_present<FunctionOpInterface>(fn);
+    if (!func || !func.isExternal() ||
+        isProvidedExternally(ref.getRootReference().getValue()))
+      return WalkResult::advance();
+    found = call;
+    callee = fn;
+    return WalkResult::interrupt();
+  });
+  return found;
 }
 
 namespace {
@@ -69,6 +106,21 @@ struct ApproxCheckTargetPass final
         magic != llvm::file_magic::bitcode)
       return fail("libdevice " + quoteName(libdevice) + " (from " +
                   libdeviceOrigin + ") is not an LLVM bitcode file");
+    WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
+      Operation *callee = nullptr;
+      CallOpInterface call = findUnresolvedCall(module, callee);
+      if (!call)
+        return WalkResult::advance();
+      call->emitError("approx-to-ptx: call to ")
+          << quoteName(SymbolTable::getSymbolName(callee).getValue())
+          << ", which has no body in gpu.module "
+          << quoteName(module.getName())
+          << " and is no libdevice, LLVM or CUDA driver function: the PTX "
+             "would not load (define the function in the gpu.module)";
+      return WalkResult::interrupt();
+    });
+    if (unresolved.wasInterrupted())
+      return signalPassFailure();
     markAllAnalysesPreserved();
   }
 };

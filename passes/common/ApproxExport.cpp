@@ -320,7 +320,7 @@ void ApproxExportPass::runOnOperation() {
     DictionaryAttr entry =
         record ? record.getAs<DictionaryAttr>(bin.getName()) : nullptr;
     if (!entry)
-      return fail(bin, "no manifest record for @" + bin.getName() +
+      return fail(bin, "no manifest record for gpu.binary " + quoteName(bin.getName()) +
                            "; run approx-record-manifest before lowering");
     llvm::json::Object manifest{{"format", "approx-manifest"},
                                 {"version", 2},

@@ -69,8 +69,8 @@ void ApproxKnobsToParamsPass::runOnOperation() {
       auto ref = SymbolRefAttr::get(
           module.getNameAttr(), {FlatSymbolRefAttr::get(kernel.getNameAttr())});
       if (launched.contains(ref)) {
-        kernel.emitError("approx-knobs-to-params: kernel @")
-            << kernel.getName() << " is launched by gpu.launch_func in this "
+        kernel.emitError("approx-knobs-to-params: kernel ")
+            << quoteName(kernel.getName()) << " is launched by gpu.launch_func in this "
             << "module; a knob parameter would change its signature (use "
             << "knob-path=global)";
         return signalPassFailure();

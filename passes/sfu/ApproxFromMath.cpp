@@ -253,8 +253,8 @@ void ApproxFromMathPass::runOnOperation() {
 
     for (auto fn : module.getOps<gpu::GPUFuncOp>())
       if (!fn.isKernel() && !selected.contains(fn) && !unselected.contains(fn))
-        fn.emitWarning("approx-from-math: gpu.func @")
-            << fn.getName()
+        fn.emitWarning("approx-from-math: gpu.func ")
+            << quoteName(fn.getName())
             << " is not a kernel and no kernel calls it: it is compiled as a "
                "device function, not approximated and not in the manifest "
                "(add `kernel` to launch it)";

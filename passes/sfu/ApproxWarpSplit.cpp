@@ -465,8 +465,8 @@ void ApproxWarpSplitPass::runOnOperation() {
     if (!knobOp)
       continue; // the verifier reports the missing knob
     if (knobOp.getWarpSlot() && *knobOp.getWarpSlot() != *kind) {
-      knobOp.emitError("approx-warp-split: knob @")
-          << knobOp.getSymName() << " is already compared against the "
+      knobOp.emitError("approx-warp-split: knob ")
+          << quoteName(knobOp.getSymName()) << " is already compared against the "
           << stringifySlotKind(*knobOp.getWarpSlot())
           << " slot; this run asks for slot=" << slot;
       return signalPassFailure();

@@ -27,7 +27,14 @@ std::string escapeBytes(const std::string &s) {
   return out;
 }
 
-std::string quote(const std::string &s) { return "'" + escapeBytes(s) + "'"; }
+std::string quote(const std::string &s) {
+  constexpr size_t kMaxShown = 200, kKept = 96;
+  if (s.size() <= kMaxShown)
+    return "'" + escapeBytes(s) + "'";
+  return "'" + escapeBytes(s.substr(0, kKept)) + "...[" +
+         std::to_string(s.size() - 2 * kKept) + " bytes]..." +
+         escapeBytes(s.substr(s.size() - kKept)) + "'";
+}
 
 static bool isLetter(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');

@@ -8,15 +8,20 @@
 // Errors are one line each: MLIR's habit of printing the whole failing
 // operation under every diagnostic (which for a module-level error is the
 // whole module, megabytes of it) is off unless `--approx-debug` (or an
-// explicit `--mlir-print-op-on-diagnostic`) asks for it.
+// explicit `--mlir-print-op-on-diagnostic`) asks for it. Stderr passes a
+// filter (StderrFilter.h) that escapes control bytes and cuts long lines;
+// `--approx-debug` or APPROX_RAW_STDERR=1 leaves it raw (and the tool in one
+// process, for a debugger).
 //
 //===----------------------------------------------------------------------===//
 
+#include "StderrFilter.h"
 #include "approx/InitApprox.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -73,6 +78,14 @@ int main(int argc, char **argv) {
   }
   if (!debug && !explicitPrintOp)
     args.insert(args.begin() + 1, quiet);
+  llvm::setBugReportMsg(
+      "approx-opt crashed. If mlir-opt-22 crashes on the same input, the bug "
+      "is upstream (docs/robustness.md lists the known ones); otherwise "
+      "please report it to approx with the input and the command line.\n");
+  const char *raw = std::getenv("APPROX_RAW_STDERR");
+  if (!debug && !(raw && *raw && llvm::StringRef(raw) != "0"))
+    if (std::optional<int> parentExit = approx::runWithFilteredStderr())
+      return *parentExit;
   int newArgc = static_cast<int>(args.size());
   args.push_back(nullptr);
 

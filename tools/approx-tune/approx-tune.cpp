@@ -28,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <sys/stat.h>
 
 using namespace approx::rt;
 using namespace approx::tune;
@@ -108,17 +109,21 @@ int run(int argc, char **argv) {
   Expected<Manifest> man = loadManifestFile(o.manifest);
   if (!man)
     statusError(man.status());
+  // Both images the manifest names stay inside its directory (unless
+  // allowed), whichever one this run reads, and for --list too. One that
+  // is absent is no error until a run needs it.
+  for (bool cubin : {false, true}) {
+    const std::string &rel = cubin ? man->cubin : man->ptx;
+    if (rel.empty())
+      continue;
+    Expected<std::string> path = resolveImagePath(*man, cubin, o.allowOutside);
+    std::string dir = man->directory.empty() ? "." : man->directory;
+    struct stat st;
+    if (!path && !(path.status().code() == StatusCode::IoError &&
+                   ::lstat((dir + "/" + rel).c_str(), &st) != 0))
+      statusError(path.status());
+  }
   if (o.list) {
-    // --list reads no image, but a manifest naming one outside its
-    // directory is refused here as it would be by a run.
-    for (bool cubin : {false, true}) {
-      if ((cubin ? man->cubin : man->ptx).empty())
-        continue;
-      Expected<std::string> path =
-          resolveImagePath(*man, cubin, o.allowOutside);
-      if (!path)
-        statusError(path.status());
-    }
     printList(*man);
     return 0;
   }

@@ -9,6 +9,7 @@
 #ifndef APPROX_DIALECT_PTXNAMES_H
 #define APPROX_DIALECT_PTXNAMES_H
 
+#include "mlir/IR/Attributes.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -32,6 +33,10 @@ bool isValidPtxIdentifier(llvm::StringRef name, std::string *why = nullptr);
 /// 200 bytes shows its first and last 96 with the count of those left out,
 /// so that a diagnostic stays one readable line.
 std::string quoteName(llvm::StringRef name);
+
+/// `attr` as MLIR prints it, shortened as quoteName shortens a name: for a
+/// diagnostic that shows what was found instead of what was expected.
+std::string describeAttr(mlir::Attribute attr);
 
 } // namespace mlir::approx
 

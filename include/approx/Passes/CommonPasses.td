@@ -108,10 +108,13 @@ def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
   let summary = "Check the target chip and the CUDA toolkit parts a pipeline needs";
   let description = [{
     Fails, with one line naming the cause, when `chip` is not a target the
-    LLVM NVPTX backend knows, `O` is not 0-3, or `libdevice` does not name a
-    readable file. `approx-to-ptx` runs it first, so that a bad target or a
-    missing toolkit part is reported before any work and nothing is written.
-    The IR is not changed.
+    LLVM NVPTX backend knows, `O` is not 0-3, `libdevice` does not name an
+    LLVM bitcode file, or code in a gpu.module calls a function that has no
+    body there and that neither libdevice (`__nv_*`), LLVM (`llvm.*`) nor the
+    CUDA driver (`vprintf`, `malloc`, `free`, `__assertfail`) provides: the
+    PTX module would not link when loaded. `approx-to-ptx` runs it first, so
+    that a bad target, a missing toolkit part or an unresolved call is
+    reported before any work and nothing is written. The IR is not changed.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -119,7 +122,7 @@ def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
     Option<"optLevel", "O", "unsigned", /*default=*/"3",
       "LLVM optimisation level (0-3)">,
     Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",
-      "Path of libdevice.10.bc to check (empty: not checked)">,
+      "Path of libdevice.10.bc to check (empty: refused as not found)">,
     Option<"libdeviceOrigin", "libdevice-origin", "std::string",
       /*default=*/"\"libdevice=\"",
       "Where the path came from, for the error message">,

@@ -299,7 +299,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'approx.variant_knob' op dispatched name 'k' is also dispatched by @w}}
+  // expected-error @+1 {{'approx.variant_knob' op dispatched name 'k' is also dispatched by 'w'}}
   approx.variant_knob @v default(0) dispatch {k = [@a, @b]}
   approx.variant_knob @w default(0) dispatch {k = [@a, @b]}
   gpu.func @a() kernel { gpu.return }

@@ -61,7 +61,7 @@ gpu.module @helper {
 module attributes {gpu.container_module} {
   gpu.module @launched {
     approx.knob @lambda range(0, 64) default(0)
-    // expected-error @+1 {{approx-knobs-to-params: kernel @k is launched by gpu.launch_func in this module; a knob parameter would change its signature (use knob-path=global)}}
+    // expected-error @+1 {{approx-knobs-to-params: kernel 'k' is launched by gpu.launch_func in this module; a knob parameter would change its signature (use knob-path=global)}}
     gpu.func @k() kernel {
       %l = approx.knob_value @lambda : i32
       gpu.return

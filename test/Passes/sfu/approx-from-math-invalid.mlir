@@ -99,7 +99,7 @@ module {
 //--- m.mlir
 module {
   gpu.module @m {
-    // expected-warning @+1 {{approx-from-math: gpu.func @dev is not a kernel and no kernel calls it: it is compiled as a device function, not approximated and not in the manifest (add `kernel` to launch it)}}
+    // expected-warning @+1 {{approx-from-math: gpu.func 'dev' is not a kernel and no kernel calls it: it is compiled as a device function, not approximated and not in the manifest (add `kernel` to launch it)}}
     gpu.func @dev(%x: f32) {
       %0 = math.sin %x : f32
       gpu.return

@@ -28,7 +28,7 @@ gpu.module @bad_versions {
 
 //--- conflict.mlir
 gpu.module @conflict {
-  // expected-error @+1 {{approx-warp-split: knob @lambda is already compared against the hw slot; this run asks for slot=virtual}}
+  // expected-error @+1 {{approx-warp-split: knob 'lambda' is already compared against the hw slot; this run asks for slot=virtual}}
   approx.knob @lambda range(0, 64) default(0) warp_slot(hw)
   gpu.func @k(%x: f32) kernel {
     %s = approx.sin %x knob(@lambda) : f32

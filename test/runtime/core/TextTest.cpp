@@ -27,6 +27,15 @@ TEST(Text, EscapeBytes) {
   }
 }
 
+TEST(Text, QuoteShortensLongText) {
+  std::string shown200(200, 'x');
+  EXPECT_EQ(quote(shown200), "'" + shown200 + "'");
+  std::string path = "/a" + std::string(500, 'x') + "\x1b.ptx";
+  std::string q = quote(path);
+  EXPECT_EQ(q, "'/a" + std::string(94, 'x') + "...[315 bytes]..." +
+                   std::string(91, 'x') + "\\x1b.ptx'");
+}
+
 TEST(Text, PtxIdentifiers) {
   for (const char *good : {"a", "Z", "a1", "k_$", "_a", "_0", "$a", "%r1",
                            "__", "$$", "%_"})

@@ -167,6 +167,18 @@ path-dotdot-list)
   cp "$D/sfu_test.ptx" "$W/"
   fails 2 "manifest: ptx: '../sfu_test.ptx' has a '..' component" \
     "$T" "$W/sub/m.manifest.json" --list ;;
+path-cubin-outside)
+  # The image this run does not read is checked too.
+  sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "sfu_test.ptx", "cubin": "../x.cubin"#' "$SFU" >"$W/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 "manifest: cubin: '../x.cubin' has a '..' component" \
+    "$T" "$W/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-cubin-absent)
+  # An absent image the run does not read is no error.
+  sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "sfu_test.ptx", "cubin": "none.cubin"#' "$SFU" >"$W/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  want "image $W/sfu_test.ptx"
+  passes "$W/want" "$T" "$W/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
 path-dotdot-allowed)
   mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
   cp "$D/sfu_test.ptx" "$W/"

@@ -19,7 +19,9 @@ namespace approx::rt {
 /// of plain ASCII that still identifies the bytes.
 std::string escapeBytes(const std::string &s);
 
-/// `'` + escapeBytes(s) + `'`, for error messages (not std::quoted).
+/// `'` + escapeBytes(s) + `'`, for error messages (not std::quoted). Over
+/// 200 bytes, only the first and last 96 are shown, with the count left out,
+/// so that a message stays one readable line.
 std::string quote(const std::string &s);
 
 /// The longest name docs/manifest.md allows for a PTX identifier.

@@ -1,0 +1,44 @@
+// REQUIRES: libdevice
+// RUN: approx-opt %s -split-input-file -verify-diagnostics --approx-check-target="libdevice=%libdevice" | FileCheck %s
+
+// Calls to libdevice, LLVM intrinsics, the driver's functions and functions
+// defined in the gpu.module link: the IR passes unchanged.
+// CHECK-LABEL: gpu.module @links
+gpu.module @links {
+  func.func private @__nv_sinf(f32) -> f32
+  llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+  func.func @helper(%x: f32) -> f32 {
+    return %x : f32
+  }
+  gpu.func @k(%x: f32, %p: !llvm.ptr) kernel {
+    %a = func.call @__nv_sinf(%x) : (f32) -> f32
+    %b = func.call @helper(%a) : (f32) -> f32
+    %c = llvm.call @vprintf(%p, %p) : (!llvm.ptr, !llvm.ptr) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// A call to a declaration nobody provides would leave PTX that does not load.
+gpu.module @unresolved {
+  func.func private @opaque(f32) -> f32
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @+1 {{approx-to-ptx: call to 'opaque', which has no body in gpu.module 'unresolved' and is no libdevice, LLVM or CUDA driver function: the PTX would not load (define the function in the gpu.module)}}
+    %o = func.call @opaque(%x) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// The same through a device function no kernel calls: it is still in the PTX.
+gpu.module @unresolved_llvm {
+  llvm.func @ext(f32) -> f32
+  llvm.func @dev(%x: f32) -> f32 {
+    // expected-error @+1 {{approx-to-ptx: call to 'ext'}}
+    %y = llvm.call @ext(%x) : (f32) -> f32
+    llvm.return %y : f32
+  }
+}
+
