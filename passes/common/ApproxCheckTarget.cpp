@@ -10,6 +10,7 @@
 
 #include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+#include "common/ModuleUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -106,6 +107,20 @@ struct ApproxCheckTargetPass final
         magic != llvm::file_magic::bitcode)
       return fail("libdevice " + quoteName(libdevice) + " (from " +
                   libdeviceOrigin + ") is not an LLVM bitcode file");
+    // Every symbol of a gpu.module becomes a PTX name.
+    WalkResult badName = top.walk([&](gpu::GPUModuleOp module) {
+      std::string why;
+      Operation *op = findNonPtxSymbol(module, why);
+      if (!op)
+        return WalkResult::advance();
+      op->emitError("approx-to-ptx: symbol ")
+          << quoteName(cast<SymbolOpInterface>(op).getName())
+          << " in gpu.module " << quoteName(module.getName())
+          << " cannot be a PTX symbol: it " << why;
+      return WalkResult::interrupt();
+    });
+    if (badName.wasInterrupted())
+      return signalPassFailure();
     WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
       Operation *callee = nullptr;
       CallOpInterface call = findUnresolvedCall(module, callee);

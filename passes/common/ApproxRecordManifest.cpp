@@ -206,30 +206,17 @@ private:
 } // namespace
 
 LogicalResult ModuleRecorder::checkNames() {
-  // Everything with a name the PTX will carry: kernels and knobs (which a
-  // runtime looks up by name) always; other symbols when they are public
-  // (LLVM renames private ones).
-  for (Operation &op : module.getBody()->without_terminator()) {
-    auto sym = dyn_cast<SymbolOpInterface>(&op);
-    if (!sym)
-      continue;
-    StringRef name = sym.getName();
-    std::string why;
-    if (isValidPtxIdentifier(name, &why))
-      continue;
-    bool mustKeep = isKernel(&op) ||
-                    isa<KnobOp, VariantKnobOp, ResourceKnobOp>(&op) ||
-                    sym.isPublic();
-    if (!mustKeep)
-      continue;
-    const char *what = isKernel(&op) ? "kernel" : "symbol";
-    op.emitError("approx-record-manifest: ")
-        << what << " name " << quoteName(name)
-        << " cannot be a PTX symbol: it " << why
-        << (isKernel(&op) ? "" : "; make it private or rename it");
-    return failure();
-  }
-  return success();
+  // Every symbol keeps its name in the PTX, where a runtime looks kernels
+  // and knobs up (docs/manifest.md).
+  std::string why;
+  Operation *op = findNonPtxSymbol(module, why);
+  if (!op)
+    return success();
+  op->emitError("approx-record-manifest: ")
+      << (isKernel(op) ? "kernel" : "symbol") << " name "
+      << quoteName(cast<SymbolOpInterface>(op).getName())
+      << " cannot be a PTX symbol: it " << why;
+  return failure();
 }
 
 Attribute ModuleRecorder::recordKnob(Operation *op) {

@@ -56,6 +56,22 @@ mlir::approx::reachableFunctions(ArrayRef<Operation *> roots,
   return seen;
 }
 
+Operation *mlir::approx::findNonPtxSymbol(gpu::GPUModuleOp module,
+                                         std::string &why) {
+  for (Operation &op : *module.getBody()) {
+    auto sym = dyn_cast<SymbolOpInterface>(op);
+    if (!sym)
+      continue;
+    StringRef name = sym.getName();
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (func && func.isExternal() && name.starts_with("llvm."))
+      continue;
+    if (!isValidPtxIdentifier(name, &why))
+      return &op;
+  }
+  return nullptr;
+}
+
 bool mlir::approx::isKernel(Operation *fn) {
   auto gpuFn = dyn_cast_or_null<gpu::GPUFuncOp>(fn);
   return gpuFn && gpuFn.isKernel();

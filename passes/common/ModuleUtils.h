@@ -42,6 +42,13 @@ FunctionOpInterface resolveCallee(Operation *call, SymbolTable &symbols);
 llvm::SetVector<Operation *> reachableFunctions(ArrayRef<Operation *> roots,
                                                 SymbolTable &symbols);
 
+/// The first op directly in `module` whose symbol name cannot be a PTX
+/// identifier, with `why` saying what is wrong; null if there is none. Every
+/// symbol reaches the PTX under its own name (LLVM's NVPTX printer neither
+/// renames private ones nor escapes; '.' fails in ptxas, '-' aborts the
+/// printer). LLVM intrinsic declarations (`llvm.*`) are exempt.
+Operation *findNonPtxSymbol(gpu::GPUModuleOp module, std::string &why);
+
 /// True if `fn` is a gpu.func with the `kernel` attribute.
 bool isKernel(Operation *fn);
 

@@ -1539,6 +1539,19 @@ def pinned_cases(corpus):
             given_ptx=True,
             args=["@IN@/input.mlir", "--pass-pipeline=builtin.module(approx-export{output-dir=@OUT@ "
                   "name=k cubin=true ptxas=@TOOLS@/ptxas-true})", "-o", "/dev/null"])
+    # Found by the first long campaign on the v2 build (docs/robustness.md).
+    opt("functions-5000-long", "functions=" + "x" * 5000)
+    opt("unresolved-extern-call", text="gpu.module @kernels {\n"
+        "  func.func private @opaque(f32) -> f32\n"
+        "  gpu.func @k(%x: f32, %out: memref<4xf32>) kernel {\n"
+        "    %e = math.exp %x : f32\n"
+        "    %o = func.call @opaque(%e) : (f32) -> f32\n"
+        "    gpu.return\n  }\n}\n")
+    opt("control-char-in-upstream-message", text='func.func @"a\\01b"() { return }\n'
+        'func.func @"a\\01b"() { return }\n')
+    opt("escape-in-echoed-long-line", text="func.func @f() {\x1b[2J" + "y" * 5000 + "\n")
+    tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
+         with_doc(cubin="../x.cubin"), spec=True)
     tune("size-int64-max", run_args + ["--size", "9223372036854775807"])
     tune("file-input-is-etc", run_args + ["--inout", "0=file:/etc"])
     tune("file-input-devzero", run_args + ["--inout", "0=file:/dev/zero"])

@@ -42,3 +42,25 @@ gpu.module @unresolved_llvm {
   }
 }
 
+
+// -----
+
+// Every symbol of a gpu.module becomes a PTX name: '.' would not assemble.
+gpu.module @names {
+  // expected-error @+1 {{approx-to-ptx: symbol 'my.helper' in gpu.module 'names' cannot be a PTX symbol: it contains '.'}}
+  func.func private @"my.helper"() {
+    return
+  }
+  gpu.func @k() kernel {
+    func.call @"my.helper"() : () -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Globals too.
+gpu.module @globals {
+  // expected-error @+1 {{approx-to-ptx: symbol 'table-1' in gpu.module 'globals' cannot be a PTX symbol: it contains '-'}}
+  memref.global "private" constant @"table-1" : memref<2xf32> = dense<[1.0, 2.0]>
+}
