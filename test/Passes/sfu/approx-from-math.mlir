@@ -227,3 +227,28 @@ gpu.module @target {
     gpu.return
   }
 }
+
+// -----
+
+// A nested symbol table (here a builtin.module) is not the gpu.module's code:
+// its math stays as it is and gets no site.
+// CHECK-LABEL: gpu.module @nested_table
+// CHECK-NOT: approx.sites
+// CHECK: builtin.module @inner
+// CHECK: math.exp
+// CHECK: gpu.func @k
+// CHECK: approx.sin
+gpu.module @nested_table {
+  builtin.module @inner {
+    func.func @f(%x: f32) -> f32 {
+      %y = math.exp %x : f32
+      return %y : f32
+    }
+  }
+  gpu.func @k(%x: f32, %o: memref<4xf32>) kernel {
+    %y = math.sin %x : f32
+    %c0 = arith.constant 0 : index
+    memref.store %y, %o[%c0] : memref<4xf32>
+    gpu.return
+  }
+}
