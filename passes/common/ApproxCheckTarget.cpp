@@ -4,7 +4,8 @@
 // and falls back to a default), a missing libdevice surfaces deep in
 // serialisation, and a call to a function with no body yields PTX that only
 // fails when the driver loads it. This pass fails early with one line naming
-// the cause.
+// the cause. It also refuses what the NVPTX backend aborts on (scalable
+// vectors) or prints into PTX ptxas rejects (symbol names).
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +78,33 @@ static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
   return found;
 }
 
+/// The first scalable vector type (`vector<[4]xf32>`) in `module`'s ops,
+/// results and block arguments, nested types included: NVPTX has none and
+/// its instruction selection aborts on them.
+static Type findScalableVector(gpu::GPUModuleOp module, Operation *&where) {
+  Type found;
+  auto check = [&](Type t, Operation *op) {
+    t.walk([&](VectorType v) {
+      if (!found && v.isScalable()) {
+        found = v;
+        where = op;
+      }
+    });
+  };
+  module.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      check(t, op);
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          check(a.getType(), op);
+    if (auto fn = dyn_cast<FunctionOpInterface>(op))
+      check(fn.getFunctionType(), op);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
 namespace {
 struct ApproxCheckTargetPass final
     : public approx::impl::ApproxCheckTargetBase<ApproxCheckTargetPass> {
@@ -120,6 +148,22 @@ struct ApproxCheckTargetPass final
       return WalkResult::interrupt();
     });
     if (badName.wasInterrupted())
+      return signalPassFailure();
+    WalkResult scalable = top.walk([&](gpu::GPUModuleOp module) {
+      Operation *where = nullptr;
+      Type t = findScalableVector(module, where);
+      if (!t)
+        return WalkResult::advance();
+      std::string printed;
+      llvm::raw_string_ostream os(printed);
+      t.print(os);
+      where->emitError("approx-to-ptx: scalable vector type ")
+          << quoteName(printed) << " in gpu.module "
+          << quoteName(module.getName())
+          << ": NVPTX has no scalable vectors (use a fixed size)";
+      return WalkResult::interrupt();
+    });
+    if (scalable.wasInterrupted())
       return signalPassFailure();
     WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
       Operation *callee = nullptr;

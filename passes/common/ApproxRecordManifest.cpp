@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Base64.h"
@@ -494,6 +495,32 @@ FailureOr<DictionaryAttr> ModuleRecorder::record() {
     for (Operation *f : reachableFunctions({fn}, symbols))
       kernelsOf[SymbolTable::getSymbolName(f).getValue()].push_back(
           b.getStringAttr(fn.getName()));
+  }
+
+  // A site that names a knob must be read by it in every kernel that
+  // reaches the site (docs/manifest.md): an approx.sites attribute written
+  // by hand, or left over from other code, may claim otherwise.
+  llvm::StringMap<llvm::StringSet<>> knobsOf;
+  for (Attribute k : kernels) {
+    auto dict = cast<DictionaryAttr>(k);
+    auto &set = knobsOf[dict.getAs<StringAttr>("name").getValue()];
+    for (Attribute n : dict.getAs<ArrayAttr>("knobs"))
+      set.insert(cast<StringAttr>(n).getValue());
+  }
+  for (SiteAttr s : sites) {
+    if (!s.getKnob())
+      continue;
+    for (Attribute k : kernelsOf.lookup(s.getFunction())) {
+      StringRef kernel = cast<StringAttr>(k).getValue();
+      if (knobsOf[kernel].contains(s.getKnob().getValue()))
+        continue;
+      module.emitError("approx-record-manifest: the site of ")
+          << quoteName(s.getOp()) << " in " << quoteName(s.getFunction())
+          << " names knob " << quoteName(s.getKnob().getValue())
+          << ", which kernel " << quoteName(kernel)
+          << " does not read: approx.sites does not match the code";
+      return failure();
+    }
   }
 
   SmallVector<Attribute> jsonSites;

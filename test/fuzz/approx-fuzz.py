@@ -1549,6 +1549,14 @@ def pinned_cases(corpus):
         "    gpu.return\n  }\n}\n")
     opt("control-char-in-upstream-message", text='func.func @"a\\01b"() { return }\n'
         'func.func @"a\\01b"() { return }\n')
+    opt("scalable-vector", text="gpu.module @m {\n"
+        "  func.func @f(%x: vector<[4]xf32>) -> vector<[4]xf32> {\n"
+        "    %0 = math.sqrt %x fastmath<afn> : vector<[4]xf32>\n"
+        "    return %0 : vector<[4]xf32>\n  }\n}\n")
+    opt("stale-approx-sites", text="gpu.module @m attributes {approx.sites = [#approx.site<technique = \"sfu\", "
+        "function = \"k\", op = \"sin\", type = f32, knob = @lambda, form = tunable, loc = \"x\">]} {\n"
+        "  approx.knob @lambda range(0, 64) default(0)\n"
+        "  gpu.func @k(%x: f32) kernel {\n    gpu.return\n  }\n}\n")
     opt("escape-in-echoed-long-line", text="func.func @f() {\x1b[2J" + "y" * 5000 + "\n")
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)

@@ -110,7 +110,9 @@ def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
     Fails, with one line naming the cause, when `chip` is not a target the
     LLVM NVPTX backend knows, `O` is not 0-3, `libdevice` does not name an
     LLVM bitcode file, a symbol of a gpu.module (function, global) is no
-    valid PTX identifier, or code in a gpu.module calls a function that has no
+    valid PTX identifier, a gpu.module uses a scalable vector type (NVPTX has
+    none: its instruction selection aborts), or code in a gpu.module calls a
+    function that has no
     body there and that neither libdevice (`__nv_*`), LLVM (`llvm.*`) nor the
     CUDA driver (`vprintf`, `malloc`, `free`, `__assertfail`) provides: the
     PTX module would not link when loaded. `approx-to-ptx` runs it first, so

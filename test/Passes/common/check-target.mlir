@@ -64,3 +64,24 @@ gpu.module @globals {
   // expected-error @+1 {{approx-to-ptx: symbol 'table-1' in gpu.module 'globals' cannot be a PTX symbol: it contains '-'}}
   memref.global "private" constant @"table-1" : memref<2xf32> = dense<[1.0, 2.0]>
 }
+
+// -----
+
+// NVPTX has no scalable vectors (its instruction selection aborts on them).
+gpu.module @scalable {
+  func.func @f(%x: vector<[4]xf32>) -> vector<[4]xf32> {
+    // expected-error @+1 {{approx-to-ptx: scalable vector type 'vector<[4]xf32>' in gpu.module 'scalable': NVPTX has no scalable vectors (use a fixed size)}}
+    %0 = math.sqrt %x : vector<[4]xf32>
+    return %0 : vector<[4]xf32>
+  }
+}
+
+// -----
+
+// Also as a block argument only, or nested in another type.
+gpu.module @scalable_arg {
+  // expected-error @+1 {{approx-to-ptx: scalable vector type 'vector<[2]xf16>'}}
+  gpu.func @k(%m: memref<4xvector<[2]xf16>>) kernel {
+    gpu.return
+  }
+}

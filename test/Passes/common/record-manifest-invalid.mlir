@@ -1,5 +1,6 @@
 // approx-record-manifest: kernel arguments a launcher cannot pass, and names
-// that cannot be PTX symbols. One line each, naming the argument or symbol.
+// that cannot be PTX symbols, and approx.sites that do not match the code.
+// One line each, naming the argument, symbol or site.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: approx-opt %t/descriptor.mlir -split-input-file -verify-diagnostics --approx-record-manifest
 // RUN: approx-opt %t/bare.mlir -split-input-file -verify-diagnostics --approx-record-manifest=bare-ptr=true
@@ -119,6 +120,19 @@ gpu.module @private_helper {
   }
   gpu.func @k() kernel {
     func.call @"my.helper"() : () -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// approx.sites must match the code: a site naming a knob its kernel does not
+// read would give the runtime a manifest it refuses.
+// expected-error @+1 {{approx-record-manifest: the site of 'sin' in 'k1' names knob 'lambda', which kernel 'k1' does not read: approx.sites does not match the code}}
+gpu.module @stale_sites attributes {
+  approx.sites = [#approx.site<technique = "sfu", function = "k1", op = "sin", type = f32, knob = @lambda, form = tunable, loc = "here">]} {
+  approx.knob @lambda range(0, 64) default(0)
+  gpu.func @k1(%x: f32) kernel {
     gpu.return
   }
 }
