@@ -1557,6 +1557,12 @@ def pinned_cases(corpus):
         "function = \"k\", op = \"sin\", type = f32, knob = @lambda, form = tunable, loc = \"x\">]} {\n"
         "  approx.knob @lambda range(0, 64) default(0)\n"
         "  gpu.func @k(%x: f32) kernel {\n    gpu.return\n  }\n}\n")
+    deep = 200
+    opt("verifier-prints-deep-nest", text="func.func @f() {\n"
+        + "".join("  " * i + '"scf.execute_region"() ({\n' for i in range(deep))
+        + "  " * deep + '"scf.yield"() : () -> ()\n'
+        + "".join("  " * i + "}) : () -> ()\n" + ("  " * i + '"scf.yield"() : () -> ()\n' if i else "")
+                  for i in reversed(range(deep))) + "}\n")
     opt("escape-in-echoed-long-line", text="func.func @f() {\x1b[2J" + "y" * 5000 + "\n")
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)

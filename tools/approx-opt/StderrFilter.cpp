@@ -2,6 +2,8 @@
 
 #include "StderrFilter.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -24,7 +26,32 @@ void forwardSignal(int sig) {
     kill(static_cast<pid_t>(childPid), sig);
 }
 
-/// Escapes control bytes and cuts long lines, across read boundaries.
+/// Lines of one diagnostic shown: its own line, the echoed source line and
+/// caret, and room for a short multi-line message. Some upstream verifier
+/// messages print a whole operation ("block with no terminator, has ...").
+constexpr unsigned kMaxDiagnosticLines = 24;
+
+/// True for the first line of an MLIR diagnostic, `LOC: error: ...`.
+bool isDiagnosticHead(llvm::StringRef line) {
+  if (line.empty() || line[0] == ' ')
+    return false;
+  for (llvm::StringRef kind : {": error: ", ": warning: ", ": note: ",
+                               ": remark: "})
+    if (line.contains(kind))
+      return true;
+  return false;
+}
+
+/// Crash output (LLVM's report and stack dump) is never cut.
+bool isCrashReport(llvm::StringRef line) {
+  return line.starts_with("LLVM ERROR") || line.starts_with("Stack dump") ||
+         line.starts_with("PLEASE submit") ||
+         line.starts_with("approx-opt crashed") || line.starts_with(" #") ||
+         line.starts_with("terminate called");
+}
+
+/// Escapes control bytes, cuts long lines and long diagnostics, across read
+/// boundaries. Works a line at a time.
 class LineFilter {
 public:
   void feed(const char *data, size_t size) {
@@ -32,29 +59,49 @@ public:
       unsigned char c = static_cast<unsigned char>(data[i]);
       if (c == '\n') {
         endLine();
-        out += '\n';
         continue;
       }
-      if (column >= kMaxLineBytes) {
-        ++dropped;
+      if (line.size() >= kMaxLineBytes) {
+        ++droppedBytes;
         continue;
       }
       if ((c < 0x20 && c != '\t') || c == 0x7f) {
         static const char hex[] = "0123456789abcdef";
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-        column += 4;
+        line += "\\x";
+        line += hex[c >> 4];
+        line += hex[c & 15];
       } else {
-        out += static_cast<char>(c);
-        ++column;
+        line += static_cast<char>(c);
       }
     }
   }
-  void endLine() {
-    if (dropped)
-      out += "...[" + std::to_string(dropped) + " more bytes]";
-    column = dropped = 0;
+  /// Ends the current line (at a newline, or at the end with `final`).
+  void endLine(bool final = false) {
+    if (final && line.empty() && !droppedBytes) {
+      noteDroppedLines();
+      return;
+    }
+    if (droppedBytes)
+      line += "...[" + std::to_string(droppedBytes) + " more bytes]";
+    droppedBytes = 0;
+    if (isDiagnosticHead(line)) {
+      noteDroppedLines();
+      inDiagnostic = true;
+      diagnosticLines = 1;
+    } else if (isCrashReport(line)) {
+      noteDroppedLines();
+      inDiagnostic = false;
+    } else if (inDiagnostic && ++diagnosticLines > kMaxDiagnosticLines) {
+      ++droppedLines;
+      line.clear();
+      return;
+    }
+    out += line;
+    if (!final)
+      out += '\n';
+    line.clear();
+    if (final)
+      noteDroppedLines();
   }
   /// Writes what is pending to `fd`; a closed stderr only loses the text.
   void flushTo(int fd) {
@@ -71,8 +118,17 @@ public:
   }
 
 private:
-  std::string out;
-  size_t column = 0, dropped = 0;
+  void noteDroppedLines() {
+    if (droppedLines)
+      out += "...[" + std::to_string(droppedLines) +
+             " more lines of this diagnostic]\n";
+    droppedLines = 0;
+  }
+
+  std::string out, line;
+  size_t droppedBytes = 0, droppedLines = 0;
+  bool inDiagnostic = false;
+  unsigned diagnosticLines = 0;
 };
 
 } // namespace
@@ -117,7 +173,7 @@ std::optional<int> approx::runWithFilteredStderr() {
     filter.flushTo(STDERR_FILENO);
   }
   close(fds[0]);
-  filter.endLine();
+  filter.endLine(/*final=*/true);
   filter.flushTo(STDERR_FILENO);
 
   int status = 0;

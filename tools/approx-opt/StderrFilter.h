@@ -5,8 +5,9 @@
 // named ..."). An input with terminal control bytes, or one line of
 // megabytes, would reach the terminal unescaped. approx-opt therefore runs
 // in a child process whose stderr is a pipe; the parent copies it to the real
-// stderr with control bytes written as \xNN and each line cut at 2 KiB, then
-// exits as the child did (same status, same signal).
+// stderr with control bytes written as \xNN, each line cut at 2 KiB and each
+// diagnostic at 24 lines (some upstream verifier messages print a whole
+// operation), then exits as the child did (same status, same signal).
 //
 //===----------------------------------------------------------------------===//
 
