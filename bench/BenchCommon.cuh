@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "approx/runtime/Runtime.h"
+#include "approx/runtime/core/Runtime.h"
 
 #include <cuda_runtime.h>
 

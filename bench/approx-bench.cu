@@ -14,10 +14,10 @@
 // usage: approx-bench EXAMPLES_DIR [--reps N] [--json PATH]
 #include "handwritten.cuh"
 
-#include "approx/runtime/KernelEvaluator.h"
-#include "approx/runtime/Runtime.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
+#include "approx/runtime/core/Runtime.h"
 #include "BenchCommon.cuh"
-#include "approx/runtime/Tuner.h"
+#include "approx/runtime/tune/Tuner.h"
 
 #include <cuda_runtime.h>
 

@@ -1,22 +1,32 @@
 //===- ApproxDialect.cpp - the approx dialect: registration ---------------===//
 //
-// Registers every op family and the inliner interface. The families' verifiers
-// live beside their ODS: CoreOps.cpp and SfuOps.cpp.
+// Registers every op family, the attributes and the inliner interface, and
+// verifies the discardable attributes the passes leave on other dialects' ops
+// (`approx.sites` on a gpu.module, `approx.manifest` on the top module,
+// `approx.knob` on a kernel argument), so that a malformed one is a verifier
+// error instead of a crash in a later pass. The families' own verifiers live
+// beside their ODS: CoreOps.cpp and SfuOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/ApproxDialect.h"
+#include "approx/Dialect/PtxNames.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::approx;
 
 #include "approx/Dialect/ApproxDialect.cpp.inc"
 #include "approx/Dialect/ApproxEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "approx/Dialect/ApproxAttrs.cpp.inc"
 
 namespace {
 /// Approx ops are pure functions of their operands (or reads of a module
@@ -39,5 +49,50 @@ void ApproxDialect::initialize() {
 #define GET_OP_LIST
 #include "approx/Dialect/SfuOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "approx/Dialect/ApproxAttrs.cpp.inc"
+      >();
   addInterfaces<ApproxInlinerInterface>();
+}
+
+LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kSitesAttrName) {
+    if (!isa<gpu::GPUModuleOp>(op))
+      return op->emitError("'") << name << "' belongs on a gpu.module";
+    auto array = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!array)
+      return op->emitError("'")
+             << name << "' must be an array of #approx.site, got "
+             << attr.getValue();
+    for (auto [i, entry] : llvm::enumerate(array))
+      if (!isa<SiteAttr>(entry))
+        return op->emitError("'") << name << "' entry #" << i
+                                  << " is not an #approx.site: " << describeAttr(entry);
+    return success();
+  }
+  if (name == kManifestAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError("'approx.manifest' is a dictionary on a "
+                           "builtin.module (written by "
+                           "approx-record-manifest)");
+    return success();
+  }
+  return op->emitError("unknown approx attribute '") << name << "'";
+}
+
+LogicalResult ApproxDialect::verifyRegionArgAttribute(Operation *op,
+                                                      unsigned region,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kKnobArgAttrName)
+    return op->emitError("unknown approx argument attribute '") << name << "'";
+  if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+    return op->emitError("argument #")
+           << argIndex << ": '" << name << "' must name a knob, got "
+           << describeAttr(attr.getValue());
+  return success();
 }

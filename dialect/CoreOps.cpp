@@ -1,13 +1,16 @@
 //===- CoreOps.cpp - the core family: knobs and knob reads ----------------===//
 //
-// Verifiers of knob declarations (ranges) and of every op that names a knob.
+// Verifiers of the three knob declarations (names that can be PTX symbols,
+// ranges, variant lists, texture tables) and of every op that names a knob.
 // Each rule has its own diagnostic, tested in test/Dialect/core.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/ApproxDialect.h"
+#include "approx/Dialect/PtxNames.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -16,27 +19,53 @@ using namespace mlir::approx;
 #define GET_OP_CLASSES
 #include "approx/Dialect/CoreOps.cpp.inc"
 
-/// Shared by function ops and knob_value: the knob must be an approx.knob in
-/// the nearest symbol table (the enclosing gpu.module).
-LogicalResult mlir::approx::detail::verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
-                                   SymbolTableCollection &symbolTable) {
+LogicalResult mlir::approx::detail::verifyKnobUse(
+    Operation *op, FlatSymbolRefAttr knob, SymbolTableCollection &symbolTable,
+    StringRef expectedOp) {
   Operation *def = symbolTable.lookupNearestSymbolFrom(op, knob.getAttr());
   if (!def)
     return op->emitOpError("knob ")
-           << knob << " does not name an approx.knob in the enclosing "
-           << "gpu.module";
-  if (!isa<KnobOp>(def))
+           << knob << " does not name an " << expectedOp
+           << " in the enclosing gpu.module";
+  if (def->getName().getStringRef() != expectedOp)
     return op->emitOpError("knob ")
-           << knob << " names a '" << def->getName()
-           << "', not an approx.knob";
+           << knob << " names a '" << def->getName() << "', not an "
+           << expectedOp;
   return success();
 }
 
-LogicalResult KnobValueOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return detail::verifyKnobUse(getOperation(), getKnobAttr(), symbolTable);
+LogicalResult KnobValueOp::verifySymbolUses(SymbolTableCollection &table) {
+  return detail::verifyKnobUse(*this, getKnobAttr(), table, "approx.knob");
+}
+
+LogicalResult
+ResourceHandleOp::verifySymbolUses(SymbolTableCollection &table) {
+  return detail::verifyKnobUse(*this, getKnobAttr(), table,
+                               "approx.resource_knob");
+}
+
+/// Knob names become PTX symbols (and manifest keys).
+static LogicalResult verifyKnobName(Operation *op, StringRef name) {
+  std::string why;
+  if (!isValidPtxIdentifier(name, &why))
+    return op->emitOpError("knob name ")
+           << quoteName(name) << " cannot be a PTX symbol: it " << why;
+  return success();
+}
+
+/// A default inside [0, count).
+static LogicalResult verifyDefaultIndex(Operation *op, int64_t def,
+                                        int64_t count, StringRef what) {
+  if (def < 0 || def >= count)
+    return op->emitOpError("default(")
+           << def << ") lies outside [0, " << count - 1 << "]: there are "
+           << count << " " << what;
+  return success();
 }
 
 LogicalResult KnobOp::verify() {
+  if (failed(verifyKnobName(*this, getSymName())))
+    return failure();
   int64_t lo = getMin(), hi = getMax(), def = getDefaultValue();
   constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
   if (lo < 0 || hi > kI32Max)
@@ -53,4 +82,112 @@ LogicalResult KnobOp::verify() {
     return emitOpError("default(")
            << def << ") lies outside range(" << lo << ", " << hi << ")";
   return success();
+}
+
+int64_t VariantKnobOp::getNumVariants() {
+  for (NamedAttribute entry : getDispatch())
+    if (auto list = dyn_cast<ArrayAttr>(entry.getValue()))
+      return list.size();
+  return 0;
+}
+
+LogicalResult VariantKnobOp::verify() {
+  if (failed(verifyKnobName(*this, getSymName())))
+    return failure();
+  if (getDispatch().empty())
+    return emitOpError("dispatch is empty: name at least one kernel");
+  int64_t count = -1;
+  for (NamedAttribute entry : getDispatch()) {
+    StringRef logical = entry.getName().getValue();
+    std::string why;
+    if (!isValidPtxIdentifier(logical, &why))
+      return emitOpError("dispatched name ")
+             << quoteName(logical) << " cannot be a kernel name: it " << why;
+    auto list = dyn_cast<ArrayAttr>(entry.getValue());
+    if (!list || !llvm::all_of(list, llvm::IsaPred<FlatSymbolRefAttr>))
+      return emitOpError("dispatch of ")
+             << quoteName(logical)
+             << " must be a list of kernel symbols, got "
+             << describeAttr(entry.getValue());
+    if (list.size() < 2)
+      return emitOpError("dispatch of ")
+             << quoteName(logical) << " has " << list.size()
+             << " variant(s): a choice needs at least 2";
+    if (count >= 0 && int64_t(list.size()) != count)
+      return emitOpError("dispatch of ")
+             << quoteName(logical) << " has " << list.size()
+             << " variants where the others have " << count
+             << ": one knob value must pick one variant of each";
+    count = list.size();
+  }
+  return verifyDefaultIndex(*this, getDefaultValue(), count, "variants");
+}
+
+LogicalResult VariantKnobOp::verifySymbolUses(SymbolTableCollection &table) {
+  // A logical name is dispatched once, and a variant is never itself a
+  // dispatched name: one knob value always names one kernel.
+  if (auto module = (*this)->getParentOfType<gpu::GPUModuleOp>())
+    for (auto other : module.getOps<VariantKnobOp>())
+      for (NamedAttribute entry : getDispatch()) {
+        if (other != *this && other.getDispatch().get(entry.getName()))
+          return emitOpError("dispatched name ")
+                 << quoteName(entry.getName().getValue())
+                 << " is also dispatched by "
+                 << quoteName(other.getSymName());
+        for (NamedAttribute theirs : other.getDispatch())
+          for (Attribute v : cast<ArrayAttr>(theirs.getValue()))
+            if (cast<FlatSymbolRefAttr>(v).getValue() ==
+                    entry.getName().getValue() &&
+                theirs.getName() != entry.getName())
+              return emitOpError("dispatched name ")
+                     << quoteName(entry.getName().getValue())
+                     << " is a variant of " << quoteName(theirs.getName())
+                     << ": dispatch does not chain";
+      }
+  for (NamedAttribute entry : getDispatch())
+    for (Attribute a : cast<ArrayAttr>(entry.getValue())) {
+      auto ref = cast<FlatSymbolRefAttr>(a);
+      auto fn = dyn_cast_or_null<gpu::GPUFuncOp>(
+          table.lookupNearestSymbolFrom(*this, ref.getAttr()));
+      if (!fn || !fn.isKernel())
+        return emitOpError("variant ")
+               << ref << " of " << quoteName(entry.getName().getValue())
+               << " is not a gpu.func kernel of the enclosing gpu.module";
+    }
+  return success();
+}
+
+LogicalResult ResourceKnobOp::verify() {
+  if (failed(verifyKnobName(*this, getSymName())))
+    return failure();
+  ArrayAttr tables = getTables();
+  if (tables.empty())
+    return emitOpError("tables is empty: give at least one table");
+  constexpr int64_t kMaxExtent = 65536;
+  for (auto [i, a] : llvm::enumerate(tables)) {
+    auto elements = cast<ElementsAttr>(a);
+    auto type = dyn_cast<RankedTensorType>(elements.getShapedType());
+    if (!type || !type.getElementType().isF32() || type.getRank() != 3)
+      return emitOpError("table #")
+             << i << " has type " << elements.getShapedType()
+             << "; expected tensor<H x W x C x f32>";
+    int64_t h = type.getDimSize(0), w = type.getDimSize(1),
+            c = type.getDimSize(2);
+    if (c != 1 && c != 2 && c != 4)
+      return emitOpError("table #")
+             << i << " has " << c << " channels; a texel holds 1, 2 or 4";
+    if (h < 1 || h > kMaxExtent || w < 1 || w > kMaxExtent)
+      return emitOpError("table #")
+             << i << " is " << h << " x " << w << " texels; each side must "
+             << "be in [1, " << kMaxExtent << "]";
+  }
+  TextureAddress address = getAddress();
+  if ((address == TextureAddress::wrap || address == TextureAddress::mirror) &&
+      !getNormalizedCoords())
+    return emitOpError("address(")
+           << stringifyTextureAddress(address)
+           << ") needs normalized_coords: CUDA wraps and mirrors normalized "
+              "coordinates only";
+  return verifyDefaultIndex(*this, getDefaultValue(), tables.size(),
+                            "tables");
 }

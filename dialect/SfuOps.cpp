@@ -1,8 +1,9 @@
 //===- SfuOps.cpp - the SFU family: function op verifiers -----------------===//
 //
-// Operand types and per-op options (demote, range_reduction, newton_steps) of
-// the transcendental function ops. Each rule has its own diagnostic, tested
-// in test/Dialect/sfu.
+// Per-op options (demote, range_reduction, newton_steps) and pinned forms are
+// checked against the function table, so a new function brings its rules
+// with its table row. Each rule has its own diagnostic, tested in
+// test/Dialect/sfu.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,72 +20,68 @@ using namespace mlir::approx;
 #define GET_OP_CLASSES
 #include "approx/Dialect/SfuOps.cpp.inc"
 
-/// Functions whose f64 form exists on the SFU (Table 2 of the paper).
-static bool hasNativeF64SfuForm(StringRef fn) {
-  return fn == "div" || fn == "rcp" || fn == "sqrt" || fn == "rsqrt";
+/// "sin, cos and tan": the ops whose table row satisfies `pred`.
+static std::string opsWhere(llvm::function_ref<bool(const FunctionInfo &)> pred) {
+  SmallVector<StringRef> names;
+  for (const FunctionInfo &row : getFunctionTable())
+    if (row.hasOp && pred(row))
+      names.push_back(row.name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i)
+      out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i].str();
+  }
+  return out;
 }
 
-bool mlir::approx::hasSfuForm(ApproxFunctionOp op) {
-  Type type = op->getResult(0).getType();
-  if (type.isF32())
-    return true;
-  if (!type.isF64())
-    return false;
-  return hasNativeF64SfuForm(op.getFunctionName()) || op->hasAttr("demote");
+SfuSupport mlir::approx::sfuSupport(ApproxFunctionOp op, unsigned sm,
+                                    std::string *reason) {
+  FormQuery query;
+  query.demote = op.getDemote();
+  query.sm = sm;
+  return sfuSupport(op.getFunctionInfo(), op.getElementType(), query, reason);
 }
 
 LogicalResult mlir::approx::detail::verifyFunctionOp(Operation *op) {
   auto fnOp = cast<ApproxFunctionOp>(op);
-  StringRef fn = fnOp.getFunctionName();
-  Type type = op->getResult(0).getType();
-  if (!type.isF32() && !type.isF64())
-    return op->emitOpError("operand type ")
-           << type << " is not supported: approx functions take f32 or f64";
+  const FunctionInfo &info = fnOp.getFunctionInfo();
+  StringRef fn = info.name;
+  Type elem = fnOp.getElementType();
 
-  // Each option belongs to one family; on another op nothing would honour it.
-  if (op->hasAttr("newton_steps") && !hasNativeF64SfuForm(fn))
-    return op->emitOpError(
-        "'newton_steps' applies to div, rcp, sqrt and rsqrt only");
-  if (op->hasAttr("range_reduction") && fn != "sin" && fn != "cos")
-    return op->emitOpError("'range_reduction' applies to sin and cos only");
-  if (op->hasAttr("demote") && hasNativeF64SfuForm(fn))
-    return op->emitOpError("'demote' applies to sin, cos, exp, log and pow "
-                           "only: f64 ")
-           << fn << " has a native SFU form";
-
-  if (op->hasAttr("demote")) {
-    if (!type.isF64())
-      return op->emitOpError(
-          "'demote' applies to f64 operands only: f32 already has an SFU form");
-  }
-  if (auto steps = op->getAttrOfType<IntegerAttr>("newton_steps")) {
-    if (!type.isF64())
+  // Each option belongs to some functions; on another op nothing would
+  // honour it.
+  if (fnOp.getNewtonSteps()) {
+    if (!info.newtonSteps)
+      return op->emitOpError("'newton_steps' applies to ")
+             << opsWhere([](const FunctionInfo &r) { return r.newtonSteps; })
+             << " only";
+    if (!elem.isF64())
       return op->emitOpError("'newton_steps' applies to f64 operands only: "
-                             "f32 SFU forms are not refined");
-    int64_t n = steps.getInt();
-    if (n < 0 || n > 3)
-      return op->emitOpError("'newton_steps' must be in [0, 3], got ") << n;
+                             "other SFU forms are not refined");
   }
-  if (op->hasAttr("range_reduction") && type.isF64() && !op->hasAttr("demote"))
+  if (fnOp.getRangeReduction() && !info.rangeReduction)
+    return op->emitOpError("'range_reduction' applies to ")
+           << opsWhere([](const FunctionInfo &r) { return r.rangeReduction; })
+           << " only";
+  if (fnOp.getDemote()) {
+    if (info.f64 == SfuSupport::Native)
+      return op->emitOpError("'demote' applies to ")
+             << opsWhere([](const FunctionInfo &r) {
+                  return r.f64 == SfuSupport::ViaF32;
+                })
+             << " only: f64 " << fn << " has a native SFU form";
+    if (!elem.isF64())
+      return op->emitOpError(
+          "'demote' applies to f64 operands only: other types have an SFU "
+          "form without it");
+  }
+  if (fnOp.getRangeReduction() && elem.isF64() && !fnOp.getDemote())
     return op->emitOpError("'range_reduction' on f64 needs 'demote': f64 ")
            << fn << " has no SFU form to reduce for";
-  if (fnOp.getForm() == Form::sfu && !hasSfuForm(fnOp))
-    return op->emitOpError("pinned to form(sfu) but f64 ")
-           << fn << " has no SFU form; add 'demote' for the f32-demoted form";
+  std::string reason;
+  if (fnOp.getForm() == Form::sfu &&
+      sfuSupport(fnOp, /*sm=*/0, &reason) == SfuSupport::None)
+    return op->emitOpError("pinned to form(sfu) but ") << reason;
   return success();
 }
-
-#define APPROX_KNOB_USER(OP)                                                   \
-  LogicalResult OP::verifySymbolUses(SymbolTableCollection &symbolTable) {    \
-    return detail::verifyKnobUse(getOperation(), getKnobAttr(), symbolTable);  \
-  }
-APPROX_KNOB_USER(SinOp)
-APPROX_KNOB_USER(CosOp)
-APPROX_KNOB_USER(ExpOp)
-APPROX_KNOB_USER(LogOp)
-APPROX_KNOB_USER(PowOp)
-APPROX_KNOB_USER(DivOp)
-APPROX_KNOB_USER(RcpOp)
-APPROX_KNOB_USER(SqrtOp)
-APPROX_KNOB_USER(RsqrtOp)
-#undef APPROX_KNOB_USER

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints a short summary of an approx manifest: kernels, knobs, approximation
+"""Prints a short summary of an approx manifest (version 2): kernels, knobs,
 sites, and ptxas register use of its PTX where ptxas is found."""
 import json
 import os
@@ -13,16 +13,19 @@ def main(path):
     with open(path) as f:
         m = json.load(f)
     ptx = os.path.join(os.path.dirname(path), m["ptx"])
-    print(f"module {m['module']}: {ptx} for {m['chip']}, warp slot '{m['slot']}'")
-    for k in m["knobs"]:
-        print(f"  knob {k['name']}: {k['type']} in [{k['min']}, {k['max']}], default {k['default']}")
+    print(f"module {m['module']} (manifest v{m['version']}): {ptx} for {m['chip']}")
+    for k in m.get("knobs", []):
+        slot = f", warp slot '{k['warp_slot']}'" if "warp_slot" in k else ""
+        print(f"  knob {k['name']} ({k['kind']}): [{k['min']}, {k['max']}], default {k['default']}{slot}")
     for k in m["kernels"]:
         print(f"  kernel {k['name']}: {len(k['args'])} args -> {len(k['params'])} PTX params, knobs {k['knobs']}")
-    sfu = [s for s in m["sites"] if s["sfu_form"]]
-    print(f"  approximation sites: {len(m['sites'])} ({len(sfu)} with an SFU form)")
-    for s in m["sites"]:
-        form = "SFU/precise" if s["sfu_form"] else "precise only"
-        print(f"    {s['function']}: {s['op']} {s['type']} [{form}] knob {s['knob']} at {s['loc']}")
+    sites = m.get("sites", [])
+    tunable = [s for s in sites if s["form"] == "tunable"]
+    print(f"  sites: {len(sites)} ({len(tunable)} tunable)")
+    for s in sites:
+        knob = f" knob {s['knob']}" if "knob" in s else ""
+        why = f" ({s['reason']})" if "reason" in s else ""
+        print(f"    {s['function']}: {s['op']} {s['type']} [{s['form']}]{knob} at {s['loc']}{why}")
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     ptxas = shutil.which("ptxas") or os.path.join(cuda, "bin", "ptxas")
     if not os.access(ptxas, os.X_OK):

@@ -7,45 +7,74 @@ One gpu.module per compiler configuration, one kernel per (op, type):
 written with math/arith ops, so approx-opt --approx-to-ptx turns each into a
 tunable approx op: lambda = 0 runs the precise form, lambda = 64 (every warp
 slot) the SFU form. Configurations: f32 default, f32 with range-reduction,
-f64 with newton-steps 0..3 (the refinement ladder), f64 with f64-demote.
+f64 with newton-steps 0..3 (the refinement ladder), f64 with f64-demote, and
+f16 / bf16 default (every function with an f16/bf16 SFU form: native
+ex2/tanh, the others computed in f32).
+
+After compiling, each manifest is checked: every kernel must read the knob
+`lambda` and hold exactly one site, of the kernel's function, in the
+`tunable` form (otherwise lambda = 64 would measure the precise form twice).
 
 usage: gen-kernels.py APPROX_OPT OUTDIR
 """
-import os, subprocess, sys
+import json, os, subprocess, sys
 
-UNARY = {"sin": "math.sin", "cos": "math.cos", "exp": "math.exp",
-         "log": "math.log", "sqrt": "math.sqrt", "rsqrt": "math.rsqrt",
-         "rcp": None}
-BINARY = {"div": "arith.divf", "pow": "math.powf"}
+# function -> (arity, MLIR op). rcp is `1.0 / x` (arith.divf with a constant
+# 1.0 numerator, which approx-from-math recognises as rcp).
+OPS = {
+    "sin": (1, "math.sin"),
+    "cos": (1, "math.cos"),
+    "tan": (1, "math.tan"),
+    "exp": (1, "math.exp"),
+    "exp2": (1, "math.exp2"),
+    "log": (1, "math.log"),
+    "log2": (1, "math.log2"),
+    "log10": (1, "math.log10"),
+    "sqrt": (1, "math.sqrt"),
+    "rsqrt": (1, "math.rsqrt"),
+    "tanh": (1, "math.tanh"),
+    "rcp": (1, None),
+    "div": (2, "arith.divf"),
+    "pow": (2, "math.powf"),
+}
 
+# Every function of dialect/FunctionTable.cpp with an SFU form on f16/bf16
+# (exp2, tanh native; the rest in f32).
+HALF_OPS = ["sin", "cos", "tan", "exp", "exp2", "log", "log2", "log10", "rcp",
+            "sqrt", "rsqrt", "tanh", "div", "pow"]
+
+# (module name, element type, functions, approx-to-ptx options)
 CONFIGS = [
-    ("acc_f32", "f32", ["sin", "cos", "exp", "log", "rcp", "sqrt", "rsqrt",
-                        "div", "pow"], []),
-    ("acc_f32_rr", "f32", ["sin", "cos"], ["range-reduction"]),
+    ("acc_f32", "f32", ["sin", "cos", "tan", "exp", "exp2", "log", "log2",
+                        "log10", "rcp", "sqrt", "rsqrt", "tanh", "div",
+                        "pow"], []),
+    ("acc_f32_rr", "f32", ["sin", "cos", "tan"], ["range-reduction"]),
 ] + [
     ("acc_f64_n%d" % k, "f64", ["rcp", "div", "sqrt", "rsqrt"],
      ["newton-steps=%d" % k]) for k in range(4)
 ] + [
     ("acc_f64_demote", "f64", ["sin", "cos", "exp", "log", "pow"],
      ["f64-demote"]),
+    ("acc_f16", "f16", HALF_OPS, []),
+    ("acc_bf16", "bf16", HALF_OPS, []),
 ]
 
 
 def kernel(op, ty):
-    binary = op in BINARY
+    arity, mlir_op = OPS[op]
     args = "%x: memref<?x{t}>, ".format(t=ty)
-    if binary:
+    if arity == 2:
         args += "%y: memref<?x{t}>, ".format(t=ty)
     args += "%out: memref<?x{t}>, %n: index".format(t=ty)
     body = "        %v = memref.load %x[%i] : memref<?x{t}>\n".format(t=ty)
-    if binary:
+    if arity == 2:
         body += "        %w = memref.load %y[%i] : memref<?x{t}>\n".format(t=ty)
-        body += "        %r = {o} %v, %w : {t}\n".format(o=BINARY[op], t=ty)
-    elif op == "rcp":
+        body += "        %r = {o} %v, %w : {t}\n".format(o=mlir_op, t=ty)
+    elif mlir_op is None:  # rcp
         body += "        %one = arith.constant 1.0 : {t}\n".format(t=ty)
         body += "        %r = arith.divf %one, %v : {t}\n".format(t=ty)
     else:
-        body += "        %r = {o} %v : {t}\n".format(o=UNARY[op], t=ty)
+        body += "        %r = {o} %v : {t}\n".format(o=mlir_op, t=ty)
     body += "        memref.store %r, %out[%i] : memref<?x{t}>\n".format(t=ty)
     return """    gpu.func @acc_{op}_{t}({args}) kernel {{
       %bid = gpu.block_id x
@@ -61,7 +90,30 @@ def kernel(op, ty):
 """.format(op=op, t=ty, args=args, body=body)
 
 
+def check_manifest(path, ty, ops):
+    """Every kernel reads `lambda` and has one tunable site of its function."""
+    m = json.load(open(path))
+    sites = m.get("sites", [])
+    names = [k["name"] for k in m["kernels"]]
+    want = ["acc_%s_%s" % (op, ty) for op in ops]
+    if sorted(names) != sorted(want):
+        sys.exit("%s: kernels %s, expected %s" % (path, names, want))
+    forms = []
+    for k in m["kernels"]:
+        op = k["name"][len("acc_"):-len("_" + ty)]
+        ks = [sites[i] for i in k.get("sites", [])]
+        if ("lambda" not in k.get("knobs", []) or len(ks) != 1 or
+                ks[0].get("form") != "tunable" or ks[0].get("op") != op or
+                ks[0].get("type") != ty):
+            sys.exit("%s: kernel %s is not one tunable %s site on %s: %s" %
+                     (path, k["name"], op, ty, json.dumps(ks)))
+        forms.append("%s: %s" % (op, ks[0].get("data", {}).get("sfu", "?")))
+    return forms
+
+
 def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
     opt, outdir = sys.argv[1], sys.argv[2]
     os.makedirs(outdir, exist_ok=True)
     for name, ty, ops, options in CONFIGS:
@@ -75,7 +127,11 @@ def main():
         pipe = "--approx-to-ptx=output-dir=%s name=%s %s" % (
             outdir, name, " ".join(options))
         subprocess.run([opt, path, pipe, "-o", os.devnull], check=True)
+        forms = check_manifest(os.path.join(outdir, name + ".manifest.json"),
+                               ty, ops)
         print("built", name, options)
+        for f in forms:
+            print("   ", f)
 
 
 if __name__ == "__main__":

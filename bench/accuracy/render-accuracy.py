@@ -20,6 +20,11 @@ DOC = {
     ("f32", "precise", "rsqrt"): "none stated (sqrt.rn then rcp.rn)",
     ("f32", "precise", "div"): "0 ulp (x/y, -prec-div=true)",
     ("f32", "precise", "pow"): "4 ulp (powf)",
+    ("f32", "precise", "tan"): "4 ulp (tanf)",
+    ("f32", "precise", "exp2"): "2 ulp (exp2f = ex2.approx.f32)",
+    ("f32", "precise", "log2"): "1 ulp (log2f)",
+    ("f32", "precise", "log10"): "2 ulp (log10f)",
+    ("f32", "precise", "tanh"): "2 ulp (tanhf)",
     ("f32", "sfu", "sin"): "abs 2^-21.41 on [-pi, pi] (__sinf); PTX ISA: abs 2^-20.5",
     ("f32", "sfu", "cos"): "abs 2^-21.41 on [-pi, pi] (__cosf); PTX ISA: abs 2^-20.5",
     ("f32", "sfu", "exp"): "2 + floor(abs(1.173 x)) ulp (__expf)",
@@ -29,6 +34,11 @@ DOC = {
     ("f32", "sfu", "rsqrt"): "2 ulp (rsqrtf = rsqrt.approx.ftz.f32)",
     ("f32", "sfu", "div"): "2 ulp for abs(y) in [2^-126, 2^126] (__fdividef)",
     ("f32", "sfu", "pow"): "none (lg2/mul/ex2: grows with abs(y log2 x))",
+    ("f32", "sfu", "tan"): "none stated (__tanf: __sinf over __cosf, fast divide)",
+    ("f32", "sfu", "exp2"): "2 ulp (exp2f = ex2.approx.f32; this form is .ftz)",
+    ("f32", "sfu", "log2"): "abs 2^-22 on [0.5, 2], else 2 ulp (__log2f)",
+    ("f32", "sfu", "log10"): "abs 2^-24 on [0.5, 2], else 3 ulp (__log10f)",
+    ("f32", "sfu", "tanh"): "relative ~2^-11 (PTX ISA, tanh.approx.f32)",
     ("f64", "precise", "rcp"): "0 ulp (IEEE rcp.rn)",
     ("f64", "precise", "div"): "0 ulp (IEEE div.rn)",
     ("f64", "precise", "sqrt"): "0 ulp (IEEE sqrt.rn)",
@@ -39,12 +49,34 @@ DOC = {
     ("f64", "precise", "log"): "1 ulp (log)",
     ("f64", "precise", "pow"): "2 ulp (pow)",
 }
+# f16/bf16: the precise forms compute in f32 (libdevice f32, div.rn,
+# sqrt.rn, ...) and round; the SFU forms are native (ex2, tanh) or the f32
+# SFU form between conversions, as the manifest's sfu_form says.
+HALF_PRECISE = {
+    ("f16", "div"): "f32 rcp.approx + one fma correction (NVPTX's f16 "
+                    "fdiv), rounded",
+}
 LADDER = {0: "predicted ~22 bits", 1: "predicted ~44 bits",
           2: "predicted a few ulp", 3: "predicted a few ulp"}
 
 
+PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
+
+
+def half_doc(r):
+    """The documented column of an f16/bf16 row."""
+    ty, form, op = r["type"], r["form"], r["op"]
+    sfu = r.get("sfu_form", "")
+    if form == "precise":
+        return HALF_PRECISE.get((ty, op), "in f32, rounded; f32: " +
+                                DOC.get(("f32", "precise", op), "-"))
+    if sfu and "(in f32)" not in sfu:
+        return "native `%s`: none stated here" % sfu
+    return "in f32, rounded; f32 form: " + DOC.get(("f32", "sfu", op), "-")
+
+
 def bits(ulps, p):
-    """Correct significand bits implied by a max ulp error (p = 24 or 53)."""
+    """Correct significand bits implied by a max ulp error (p: precision)."""
     if ulps == 0:
         return "all"
     return "%.1f" % (p - 1 - math.log2(ulps))
@@ -61,16 +93,24 @@ def main():
           "%s: do not edit below -->\n" % sys.argv[1].split("/")[-1])
     groups = [
         ("f32, exhaustive (div, pow: 2^30 pairs)", "acc_f32"),
-        ("f32 sin/cos with `range-reduction`", "acc_f32_rr"),
+        ("f32 {ops} with `range-reduction`", "acc_f32_rr"),
         ("f64 ladder, `newton-steps=0` (the paper's forms)", "acc_f64_n0"),
         ("f64 ladder, `newton-steps=1`", "acc_f64_n1"),
         ("f64 ladder, `newton-steps=2`", "acc_f64_n2"),
         ("f64 ladder, `newton-steps=3`", "acc_f64_n3"),
         ("f64 with `f64-demote` (f32 SFU form on a demoted argument)",
          "acc_f64_demote"),
+        ("f16, exhaustive (div, pow: all 2^32 pairs)", "acc_f16"),
+        ("bf16, exhaustive (div, pow: all 2^32 pairs)", "acc_bf16"),
     ]
     for title, mod in groups:
-        print("### %s\n" % title)
+        if not any(r["module"] == mod for r in rows):
+            continue  # a run with --modules, or results from before
+        ops = []
+        for r in rows:
+            if r["module"] == mod and r["op"] not in ops:
+                ops.append(r["op"])
+        print("### %s\n" % title.format(ops="/".join(ops)))
         print("| op | form | domain | inputs | max ulp | bits | max abs err |"
               " worst input (max ulp) | non-finite mismatches | ambiguous |"
               " documented |")
@@ -78,8 +118,10 @@ def main():
         for r in rows:
             if r["module"] != mod:
                 continue
-            p = 24 if r["type"] == "f32" else 53
+            p = PRECISION[r["type"]]
             doc = DOC.get((r["type"], r["form"], r["op"]), "")
+            if r["type"] in ("f16", "bf16"):
+                doc = half_doc(r)
             if r["type"] == "f64" and r["form"] == "sfu":
                 if mod.startswith("acc_f64_n"):
                     doc = "docs/pipeline.md: " + LADDER[int(mod[-1])]

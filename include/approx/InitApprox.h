@@ -9,10 +9,9 @@
 //   mlir::MLIRContext ctx(registry);
 //   mlir::PassManager pm(&ctx);
 //   mlir::approx::ApproxToPTXOptions opts;   // chip, output-dir, ...
-//   std::string libdevice, error;
-//   if (failed(mlir::approx::validateApproxToPTXOptions(opts, libdevice, error)))
-//     ...report error...
-//   mlir::approx::buildApproxToPTXPipeline(pm, opts, libdevice);
+//   mlir::approx::buildApproxToPTXPipeline(pm, opts);
+//   if (failed(pm.run(module)))   // bad options are diagnostics here
+//     ...
 //
 //===----------------------------------------------------------------------===//
 

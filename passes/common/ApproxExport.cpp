@@ -1,19 +1,29 @@
 //===- ApproxExport.cpp - write NAME.ptx, NAME.manifest.json, NAME.cubin --===//
 //
-// The compiler/runtime boundary is a pair of files. This pass writes them from
+// The compiler/runtime boundary is a set of files. This pass writes them from
 // each gpu.binary (PTX made by gpu-module-to-binary{format=isa}) and the
-// record of approx-record-manifest. Everything is written to temporaries
-// first and renamed at the end, so a failure leaves no partial output.
+// record of approx-record-manifest, all or nothing:
+//   - file names come from validated names only, so nothing lands outside
+//     output-dir;
+//   - every file is first written to a temporary created exclusively (no
+//     existing file or link is ever opened) with a unique name, so two runs
+//     never share one;
+//   - every destination is checked before the first rename, and the renames
+//     keep the previous files aside until all succeeded: on any failure the
+//     previous files are put back and the temporaries removed.
 //
 //===----------------------------------------------------------------------===//
 
+#include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,6 +38,37 @@ using namespace mlir::approx;
 #ifndef APPROX_DEFAULT_PTXAS
 #define APPROX_DEFAULT_PTXAS ""
 #endif
+#ifndef APPROX_VERSION
+#define APPROX_VERSION "unknown"
+#endif
+
+/// The longest base name accepted for output files.
+static constexpr size_t kMaxBaseNameLength = 200;
+
+/// True if `name` can be a file name in output-dir: letters, digits, `_`,
+/// `-` and `.`, not starting with `.`, at most kMaxBaseNameLength characters.
+static bool isSafeBaseName(StringRef name, std::string &why) {
+  if (name.empty()) {
+    why = "is empty";
+    return false;
+  }
+  if (name.size() > kMaxBaseNameLength) {
+    why = "is longer than " + std::to_string(kMaxBaseNameLength) +
+          " characters";
+    return false;
+  }
+  if (name.front() == '.') {
+    why = "starts with '.'";
+    return false;
+  }
+  for (char c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '-' && c != '.') {
+      why = "contains " + quoteName(StringRef(&c, 1)) +
+            " (use letters, digits, '_', '-' and '.')";
+      return false;
+    }
+  return true;
+}
 
 namespace {
 struct ApproxExportPass final
@@ -36,44 +77,114 @@ struct ApproxExportPass final
   void runOnOperation() override;
 };
 
-/// Files written to `path.tmp` and renamed into place on commit(); removed
-/// on destruction otherwise.
+/// Output files, written to exclusive temporaries and committed together.
 class PendingFiles {
 public:
+  explicit PendingFiles(StringRef dir) : dir(dir.str()) {}
   ~PendingFiles() {
-    for (auto &f : files)
-      llvm::sys::fs::remove(f.first);
+    for (File &f : files)
+      llvm::sys::fs::remove(f.tmp);
   }
-  /// Writes `contents` to a temporary for `path`; returns an error message.
-  std::string write(StringRef path, StringRef contents) {
-    std::string tmp = (path + ".tmp").str();
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec)
+
+  /// Creates an exclusive temporary beside `path`; returns its name or an
+  /// error message in `error`.
+  std::string reserve(StringRef path, std::string &error) {
+    SmallString<256> model(path);
+    model += ".tmp-%%%%%%%%";
+    int fd = -1;
+    SmallString<256> tmp;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp)) {
+      error = "cannot create a temporary for '" + path.str() +
+              "': " + ec.message();
+      return "";
+    }
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    files.push_back({tmp.str().str(), path.str()});
+    return tmp.str().str();
+  }
+
+  /// Writes `contents` to a fresh exclusive temporary for `path` (through
+  /// the descriptor that created it); returns an error message or "".
+  std::string write(StringRef path, StringRef contents,
+                    std::string *tmpPath = nullptr) {
+    SmallString<256> model(path);
+    model += ".tmp-%%%%%%%%";
+    int fd = -1;
+    SmallString<256> tmp;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
       return "cannot write '" + path.str() + "': " + ec.message();
+    files.push_back({tmp.str().str(), path.str()});
+    if (tmpPath)
+      *tmpPath = tmp.str().str();
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << contents;
     os.close();
-    if (os.has_error()) {
-      llvm::sys::fs::remove(tmp);
+    if (os.has_error())
       return "cannot write '" + path.str() + "': " + os.error().message();
-    }
-    files.emplace_back(tmp, path.str());
     return "";
   }
-  /// Adds an already written temporary.
-  void adopt(StringRef tmp, StringRef path) {
-    files.emplace_back(tmp.str(), path.str());
+
+  /// Removes the temporary `tmp` and forgets it (an intermediate file).
+  void discard(StringRef tmp) {
+    llvm::sys::fs::remove(tmp);
+    llvm::erase_if(files, [&](const File &f) { return f.tmp == tmp; });
   }
+
+  /// Checks every destination, then renames all temporaries into place,
+  /// keeping replaced files aside until the last rename succeeded.
   std::string commit() {
-    for (auto &f : files)
-      if (std::error_code ec = llvm::sys::fs::rename(f.first, f.second))
-        return "cannot write '" + f.second + "': " + ec.message();
+    for (File &f : files) {
+      llvm::sys::fs::file_status st;
+      if (llvm::sys::fs::status(f.dest, st, /*follow=*/false))
+        continue; // does not exist
+      if (st.type() != llvm::sys::fs::file_type::regular_file &&
+          st.type() != llvm::sys::fs::file_type::symlink_file)
+        return "cannot write '" + f.dest +
+               "': something other than a file is in the way";
+    }
+    SmallVector<std::pair<std::string, std::string>> asides; // backup, dest
+    SmallVector<std::string> placed;
+    auto rollback = [&] {
+      for (const std::string &dest : placed)
+        llvm::sys::fs::remove(dest);
+      for (auto &[backup, dest] : asides)
+        llvm::sys::fs::rename(backup, dest);
+    };
+    for (File &f : files) {
+      if (llvm::sys::fs::exists(f.dest) || llvm::sys::fs::is_symlink_file(f.dest)) {
+        SmallString<256> model(f.dest);
+        model += ".old-%%%%%%%%";
+        SmallString<256> backup;
+        if (std::error_code ec =
+                llvm::sys::fs::createUniqueFile(model, backup)) {
+          rollback();
+          return "cannot set aside '" + f.dest + "': " + ec.message();
+        }
+        if (std::error_code ec = llvm::sys::fs::rename(f.dest, backup)) {
+          llvm::sys::fs::remove(backup);
+          rollback();
+          return "cannot write '" + f.dest + "': " + ec.message();
+        }
+        asides.emplace_back(backup.str().str(), f.dest);
+      }
+      if (std::error_code ec = llvm::sys::fs::rename(f.tmp, f.dest)) {
+        rollback();
+        return "cannot write '" + f.dest + "': " + ec.message();
+      }
+      placed.push_back(f.dest);
+    }
+    for (auto &[backup, dest] : asides)
+      llvm::sys::fs::remove(backup);
     files.clear();
     return "";
   }
 
 private:
-  SmallVector<std::pair<std::string, std::string>> files;
+  struct File {
+    std::string tmp, dest;
+  };
+  std::string dir;
+  SmallVector<File> files;
 };
 } // namespace
 
@@ -84,7 +195,9 @@ static llvm::json::Value toJSON(Attribute attr) {
   if (auto b = dyn_cast<BoolAttr>(attr))
     return b.getValue();
   if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getInt();
+    return i.getValue().getSExtValue();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValueAsDouble();
   if (auto a = dyn_cast<ArrayAttr>(attr)) {
     llvm::json::Array arr;
     for (Attribute e : a)
@@ -121,32 +234,53 @@ static std::string findPtxas(StringRef option) {
   return "";
 }
 
+/// Runs ptxas on `ptx` into `cubin`; returns "" or its first error lines.
+static std::string runPtxas(StringRef ptxas, StringRef chip, StringRef ptx,
+                            StringRef cubin, StringRef displayName) {
+  if (!llvm::sys::fs::can_execute(ptxas))
+    return "ptxas '" + ptxas.str() + "' is not an executable";
+  SmallString<128> logPath;
+  if (llvm::sys::fs::createTemporaryFile("approx-ptxas", "log", logPath))
+    return "cannot create a temporary file for ptxas' log";
+  StringRef args[] = {ptxas, "-arch", chip, "-o", cubin, ptx};
+  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
+                                          logPath.str()};
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                     /*secondsToWait=*/300, 0, &errMsg);
+  auto log = llvm::MemoryBuffer::getFile(logPath);
+  std::string logText = log ? (*log)->getBuffer().trim().str() : "";
+  llvm::sys::fs::remove(logPath);
+  if (rc == 0)
+    return "";
+  // One line: the first line of the log names the first error.
+  StringRef first = StringRef(logText).split('\n').first;
+  return "ptxas failed on " + displayName.str() + ": " +
+         (first.empty() ? errMsg : first.str());
+}
+
 void ApproxExportPass::runOnOperation() {
   ModuleOp top = getOperation();
-  auto record = top->getAttrOfType<DictionaryAttr>("approx.manifest");
+  auto record = top->getAttrOfType<DictionaryAttr>(kManifestAttrName);
   SmallVector<gpu::BinaryOp> binaries(top.getOps<gpu::BinaryOp>());
-  if (binaries.empty()) {
-    top.emitError("approx-export: no gpu.binary to export; run "
-                  "gpu-module-to-binary{format=isa} first");
-    return signalPassFailure();
-  }
-  if (!name.empty() && binaries.size() > 1) {
-    top.emitError("approx-export: name= needs a single gpu.binary, found ")
-        << binaries.size();
-    return signalPassFailure();
-  }
-  if (!llvm::sys::fs::is_directory(outputDir)) {
-    top.emitError("approx-export: output directory '")
-        << outputDir << "' does not exist";
-    return signalPassFailure();
-  }
+  auto fail = [&](Operation *at, const Twine &msg) {
+    at->emitError("approx-export: ") << msg;
+    signalPassFailure();
+  };
+  if (binaries.empty())
+    return fail(top, "no gpu.binary to export; run "
+                     "gpu-module-to-binary{format=isa} first");
+  std::string why;
+  if (!name.empty() && !isSafeBaseName(name, why))
+    return fail(top, "name=" + quoteName(name) + " cannot be a file name: it " +
+                         why);
+  if (!llvm::sys::fs::is_directory(outputDir))
+    return fail(top, "output directory " + quoteName(outputDir) +
+                         " does not exist or is not a directory");
 
-  PendingFiles pending;
+  PendingFiles pending(outputDir);
+  std::string ptxas;
   for (gpu::BinaryOp bin : binaries) {
-    auto fail = [&](const Twine &msg) {
-      bin.emitError("approx-export: ") << msg;
-      signalPassFailure();
-    };
     // The PTX object and its target.
     gpu::ObjectAttr ptxObject;
     for (Attribute a : bin.getObjects()) {
@@ -156,10 +290,26 @@ void ApproxExportPass::runOnOperation() {
         ptxObject = obj;
     }
     if (!ptxObject)
-      return fail("gpu.binary @" + bin.getName() +
-                  " holds no PTX; run gpu-module-to-binary{format=isa}");
-    StringRef chip = cast<NVVM::NVVMTargetAttr>(ptxObject.getTarget()).getChip();
-    std::string base = name.empty() ? bin.getName().str() : name.getValue();
+      return fail(bin, "gpu.binary @" + bin.getName() +
+                           " holds no PTX; run gpu-module-to-binary{format=isa}");
+    StringRef chip =
+        cast<NVVM::NVVMTargetAttr>(ptxObject.getTarget()).getChip();
+    // One binary: NAME (or the gpu.module's name); several: NAME.MODULE.
+    StringRef moduleName = bin.getName();
+    if ((name.empty() || binaries.size() > 1) &&
+        !isSafeBaseName(moduleName, why))
+      return fail(bin, "gpu.module name " + quoteName(moduleName) +
+                           " cannot be a file name: it " + why +
+                           (binaries.size() > 1
+                                ? ""
+                                : "; pass name= for the output files"));
+    std::string base = name.empty() ? moduleName.str()
+                       : binaries.size() > 1
+                           ? name.getValue() + "." + moduleName.str()
+                           : name.getValue();
+    if (!isSafeBaseName(base, why))
+      return fail(bin, "output name " + quoteName(base) +
+                           " cannot be a file name: it " + why);
 
     SmallString<256> ptxPath(outputDir), manifestPath(outputDir),
         cubinPath(outputDir);
@@ -167,62 +317,54 @@ void ApproxExportPass::runOnOperation() {
     llvm::sys::path::append(manifestPath, base + ".manifest.json");
     llvm::sys::path::append(cubinPath, base + ".cubin");
 
-    // Manifest JSON.
-    llvm::json::Object manifest{{"format", "approx-manifest"},
-                                {"version", 1},
-                                {"module", base},
-                                {"gpu_module", bin.getName()},
-                                {"ptx", base + ".ptx"},
-                                {"chip", chip}};
     DictionaryAttr entry =
         record ? record.getAs<DictionaryAttr>(bin.getName()) : nullptr;
     if (!entry)
-      return fail("no manifest record for @" + bin.getName() +
-                  "; run approx-record-manifest before lowering");
+      return fail(bin, "no manifest record for gpu.binary " + quoteName(bin.getName()) +
+                           "; run approx-record-manifest before lowering");
+    llvm::json::Object manifest{{"format", "approx-manifest"},
+                                {"version", 2},
+                                {"producer", "approx " APPROX_VERSION},
+                                {"module", base},
+                                {"ptx", base + ".ptx"},
+                                {"chip", chip}};
     for (NamedAttribute e : entry)
-      if (e.getName() != "gpu_module")
-        manifest[e.getName().getValue()] = toJSON(e.getValue());
+      manifest[e.getName().getValue()] = toJSON(e.getValue());
     if (cubin)
       manifest["cubin"] = base + ".cubin";
 
     if (std::string err = pending.write(ptxPath, ptxObject.getObject());
         !err.empty())
-      return fail(err);
+      return fail(bin, err);
     std::string json;
     llvm::raw_string_ostream os(json);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
        << "\n";
     if (std::string err = pending.write(manifestPath, json); !err.empty())
-      return fail(err);
+      return fail(bin, err);
 
     if (cubin) {
-      std::string ptxas = findPtxas(this->ptxas);
       if (ptxas.empty())
-        return fail("cubin=true but ptxas was not found (set CUDA_PATH or "
-                    "ptxas=)");
-      std::string tmpCubin = (cubinPath + ".tmp").str();
-      std::string tmpPtx = (ptxPath + ".tmp").str();
-      StringRef args[] = {ptxas, "-arch", chip, "-o", tmpCubin, tmpPtx};
-      std::string errMsg;
-      SmallString<128> logPath;
-      llvm::sys::fs::createTemporaryFile("approx-ptxas", "log", logPath);
-      std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                              logPath.str()};
-      int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                         0, 0, &errMsg);
-      auto log = llvm::MemoryBuffer::getFile(logPath);
-      std::string logText = log ? (*log)->getBuffer().trim().str() : "";
-      llvm::sys::fs::remove(logPath);
-      if (rc != 0) {
-        llvm::sys::fs::remove(tmpCubin);
-        return fail("ptxas failed on " + base + ".ptx: " +
-                    (logText.empty() ? errMsg : logText));
-      }
-      pending.adopt(tmpCubin, cubinPath);
+        ptxas = findPtxas(this->ptxas);
+      if (ptxas.empty())
+        return fail(bin, "cubin=true but ptxas was not found (set CUDA_PATH "
+                         "or ptxas=)");
+      // ptxas reads its own copy of the PTX, so that it never sees the file
+      // under its final name before the commit.
+      std::string ptxCopy;
+      std::string err = pending.write(ptxPath.str().str() + ".in",
+                                      ptxObject.getObject(), &ptxCopy);
+      if (!err.empty())
+        return fail(bin, err);
+      std::string cubinTmp = pending.reserve(cubinPath, err);
+      if (cubinTmp.empty())
+        return fail(bin, err);
+      err = runPtxas(ptxas, chip, ptxCopy, cubinTmp, base + ".ptx");
+      if (!err.empty())
+        return fail(bin, err);
+      pending.discard(ptxCopy);
     }
   }
-  if (std::string err = pending.commit(); !err.empty()) {
-    top.emitError("approx-export: ") << err;
-    return signalPassFailure();
-  }
+  if (std::string err = pending.commit(); !err.empty())
+    return fail(top, err);
 }

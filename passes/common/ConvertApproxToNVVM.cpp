@@ -27,6 +27,12 @@ struct ConvertApproxToNVVMPass final
   using Base::Base;
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
+    std::optional<unsigned> sm = parseSmVersion(chip);
+    if (!sm) {
+      module.emitError("convert-approx-to-nvvm: chip='")
+          << chip << "' is not of the form sm_XY";
+      return signalPassFailure();
+    }
     // Unpinned ops cannot be lowered: say where, once each.
     WalkResult unpinned = module.walk([](ApproxFunctionOp op) {
       if (op.getForm())
@@ -41,11 +47,21 @@ struct ConvertApproxToNVVMPass final
 
     RewritePatternSet patterns(&getContext());
     populateCoreToNVVMPatterns(patterns);
-    populateSfuToNVVMPatterns(patterns, preciseSqrt);
+    populateSfuToNVVMPatterns(patterns, *sm, preciseSqrt);
     walkAndApplyPatterns(module, std::move(patterns));
 
-    module->removeAttr("approx.sites");
-    module->removeAttr("approx.slot");
+    // Anything the patterns could not lower (an SFU form the target lacks).
+    WalkResult left = module.walk([](ApproxFunctionOp op) {
+      std::string reason;
+      sfuSupport(op, 0, &reason);
+      op->emitError("convert-approx-to-nvvm: cannot lower '")
+          << op->getName() << "' to its " << stringifyForm(*op.getForm())
+          << " form on this target";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
+    module->removeAttr(kSitesAttrName);
   }
 };
 

@@ -1,9 +1,11 @@
 //===- Pipeline.cpp - the approx-to-ptx pipeline --------------------------===//
 //
-// One textual pipeline from math/arith GPU kernels to NAME.ptx and
-// NAME.manifest.json: approx passes for the transformation, upstream MLIR
-// passes for everything else (inlining, NVVM lowering, attaching the target
-// with libdevice, serializing through the LLVM NVPTX backend).
+// One textual pipeline from GPU kernels to NAME.ptx and NAME.manifest.json:
+// approx passes for the transformation, upstream MLIR passes for everything
+// else. After the approx passes it runs the same GPU lowering as upstream's
+// gpu-lower-to-nvvm-pipeline (outlining, NVGPU, vector, SCF, NVVM, the GPU
+// to NVVM conversion), so that whatever upstream compiles, this compiles
+// too; host code is left alone (the outputs are the PTX files).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,16 +13,12 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::approx;
@@ -29,76 +27,41 @@ using namespace mlir::approx;
 #define APPROX_DEFAULT_LIBDEVICE ""
 #endif
 
-/// True if the NVPTX backend knows `chip` (e.g. sm_90, sm_90a).
-static bool isKnownChip(StringRef chip) {
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
-  std::string err;
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, err);
-  if (!target)
-    return false;
-  std::unique_ptr<llvm::MCSubtargetInfo> sti(
-      target->createMCSubtargetInfo(triple, chip, ""));
-  return sti && sti->isCPUStringValid(chip);
-}
-
-LogicalResult mlir::approx::validateApproxToPTXOptions(
-    const ApproxToPTXOptions &o, std::string &libdevicePath,
-    std::string &error) {
-  if (!StringRef(o.chip.getValue()).starts_with("sm_") || !isKnownChip(o.chip)) {
-    error = "unsupported chip '" + o.chip.getValue() +
-            "': expected an NVPTX target such as sm_80 or sm_90";
-    return failure();
+std::string mlir::approx::resolveLibdevicePath(StringRef option,
+                                               std::string &origin) {
+  if (!option.empty()) {
+    origin = "libdevice=";
+    return option.str();
   }
-  if (o.slot != "hw" && o.slot != "virtual" && o.slot != "software") {
-    error = "slot='" + o.slot.getValue() +
-            "' is not one of hw, virtual, software";
-    return failure();
+  if (const char *cuda = std::getenv("CUDA_PATH")) {
+    SmallString<256> p(cuda);
+    llvm::sys::path::append(p, "nvvm", "libdevice", "libdevice.10.bc");
+    origin = "CUDA_PATH";
+    return std::string(p);
   }
-  if (o.newtonSteps > 3) {
-    error = "newton-steps=" + std::to_string(o.newtonSteps) +
-            " is out of range [0, 3]";
-    return failure();
-  }
-  if (o.optLevel > 3) {
-    error = "O=" + std::to_string(o.optLevel) + " is out of range [0, 3]";
-    return failure();
-  }
-  // libdevice: option, then CUDA_PATH, then the build-time default.
-  std::string candidate = o.libdevice;
-  StringRef origin = "libdevice=";
-  if (candidate.empty()) {
-    if (const char *cuda = std::getenv("CUDA_PATH")) {
-      SmallString<256> p(cuda);
-      llvm::sys::path::append(p, "nvvm", "libdevice", "libdevice.10.bc");
-      candidate = std::string(p);
-      origin = "CUDA_PATH";
-    } else {
-      candidate = APPROX_DEFAULT_LIBDEVICE;
-      origin = "the build-time default";
-    }
-  }
-  if (candidate.empty()) {
-    error = "libdevice not found: the build found no CUDA toolkit; set "
-            "CUDA_PATH or pass libdevice=PATH";
-    return failure();
-  }
-  if (!llvm::sys::fs::exists(candidate)) {
-    error = "libdevice not found at '" + candidate + "' (from " +
-            origin.str() + "); set CUDA_PATH or pass libdevice=PATH";
-    return failure();
-  }
-  libdevicePath = candidate;
-  return success();
+  origin = "the build-time default";
+  return APPROX_DEFAULT_LIBDEVICE;
 }
 
 void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
-                                            const ApproxToPTXOptions &o,
-                                            StringRef libdevicePath) {
-  // 1. math/arith -> tunable approx ops, inside the chosen kernels.
+                                            const ApproxToPTXOptions &o) {
+  std::string origin;
+  std::string libdevice = resolveLibdevicePath(o.libdevice, origin);
+
+  // 0. Target and toolkit first: nothing runs (or is written) without them.
+  ApproxCheckTargetOptions check;
+  check.chip = o.chip;
+  check.optLevel = o.optLevel;
+  check.libdevice = libdevice;
+  check.libdeviceOrigin = origin;
+  pm.addPass(createApproxCheckTarget(check));
+
+  // 1. What the approx passes need to see: outlined kernels, structured
+  // loops (affine lowered before versioning).
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+
+  // 2. math/arith functions -> tunable approx ops, inside the chosen kernels.
   ApproxFromMathOptions fromMath;
   fromMath.functions.assign(o.functions.begin(), o.functions.end());
   fromMath.kernels.assign(o.kernels.begin(), o.kernels.end());
@@ -107,73 +70,80 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   fromMath.f64Demote = o.f64Demote;
   fromMath.rangeReduction = o.rangeReduction;
   fromMath.newtonSteps = o.newtonSteps;
-  pm.addNestedPass<gpu::GPUModuleOp>(createApproxFromMath(fromMath));
+  fromMath.chip = o.chip;
+  pm.addPass(createApproxFromMath(fromMath));
 
-  // 2. Algorithm 1: inline helpers, then version on slot < knob.
+  // 3. Algorithm 1: inline helpers, then version on slot < knob.
   pm.addPass(createInlinerPass());
   ApproxWarpSplitOptions split;
   split.slot = o.slot;
+  split.maxVersions = o.maxVersions;
+  split.chip = o.chip;
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxWarpSplit(split));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // 3. Record the launch ABI before the signatures are lowered.
+  // 4. The knob path, then the launch ABI before signatures are lowered.
+  if (o.knobPath == KnobPath::Param)
+    pm.addPass(createApproxKnobsToParams());
   ApproxRecordManifestOptions record;
   record.barePtr = o.barePtr;
   pm.addPass(createApproxRecordManifest(record));
 
-  // 4. Pinned forms -> NVVM/LLVM, then upstream's GPU -> NVVM lowering.
-  if (o.fmad)
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproxAllowContraction());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertApproxToNVVM());
+  // 5. Pinned forms -> NVVM/LLVM.
+  if (o.fmad) {
+    ApproxAllowContractionOptions contract;
+    contract.kernels.assign(o.kernels.begin(), o.kernels.end());
+    pm.addPass(createApproxAllowContraction(contract));
+  }
+  ConvertApproxToNVVMOptions toNVVMApprox;
+  toNVVMApprox.chip = o.chip;
+  toNVVMApprox.preciseSqrt = o.preciseSqrt;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertApproxToNVVM(toNVVMApprox));
+
+  // 6. Upstream's GPU lowering, as gpu-lower-to-nvvm-pipeline runs it on
+  // device code.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   toNVVM.useBarePtrCallConv = o.barePtr;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
 
-  // 5. Target + libdevice, then PTX through the LLVM NVPTX backend.
+  // 7. Target + libdevice, then PTX through the LLVM NVPTX backend.
   GpuNVVMAttachTargetOptions target;
   target.chip = o.chip;
   target.optLevel = o.optLevel;
-  target.linkLibs.push_back(libdevicePath.str());
+  if (!libdevice.empty())
+    target.linkLibs.push_back(libdevice);
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
 
-  // 6. NAME.ptx + NAME.manifest.json (+ NAME.cubin).
+  // 8. NAME.ptx + NAME.manifest.json (+ NAME.cubin) per gpu.module.
   if (o.exportFiles) {
     ApproxExportOptions out;
     out.outputDir = o.outputDir;
     out.name = o.name;
     out.cubin = o.cubin;
+    out.ptxas = o.ptxas;
     pm.addPass(createApproxExport(out));
   }
 }
 
 void mlir::approx::registerApproxToPTXPipeline() {
-  registerPassPipeline(
+  PassPipelineRegistration<ApproxToPTXOptions>(
       "approx-to-ptx",
-      "Math/arith GPU kernels to SFU warp-split PTX + manifest (see "
+      "GPU kernels to tunably approximate PTX + manifest (see "
       "docs/pipeline.md)",
-      [](OpPassManager &pm, StringRef optionString,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        ApproxToPTXOptions options;
-        if (failed(options.parseFromString(optionString)))
-          return errorHandler("approx-to-ptx: cannot parse options '" +
-                              optionString + "'");
-        std::string libdevice, error;
-        if (failed(validateApproxToPTXOptions(options, libdevice, error)))
-          return errorHandler("approx-to-ptx: " + error);
-        buildApproxToPTXPipeline(pm, options, libdevice);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
-        ApproxToPTXOptions options;
-        printOptions(options);
-      });
+      buildApproxToPTXPipeline);
 }

@@ -8,6 +8,7 @@
 #include "approx/InitApprox.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
@@ -17,7 +18,12 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,16 +47,21 @@ void approx::registerApproxDialect(DialectRegistry &registry) {
 }
 
 void approx::registerApproxCompilerDependencies(DialectRegistry &registry) {
+  // The dialects GPU kernels (and the host code around them, which the
+  // pipeline leaves alone) are written in, as mlir-opt parses them.
   registry.insert<approx::ApproxDialect, affine::AffineDialect,
+                  async::AsyncDialect,
                   arith::ArithDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  complex::ComplexDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
+                  memref::MemRefDialect, nvgpu::NVGPUDialect,
                   NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,
                   vector::VectorDialect>();
   // Inlining func.call into gpu.func, and the ConvertToLLVM interfaces that
   // convert-gpu-to-nvvm uses for the dialects it meets.
   func::registerInlinerExtension(registry);
   arith::registerConvertArithToLLVMInterface(registry);
+  registerConvertComplexToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
   registerConvertFuncToLLVMInterface(registry);
   index::registerConvertIndexToLLVMInterface(registry);
@@ -59,6 +70,7 @@ void approx::registerApproxCompilerDependencies(DialectRegistry &registry) {
   registerConvertNVVMToLLVMInterface(registry);
   NVVM::registerConvertGpuToNVVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   // gpu-module-to-binary: the NVVM target and LLVM IR translations.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
@@ -72,6 +84,11 @@ void approx::registerApproxPassesAndPipelines() {
   registerApproxToPTXPipeline();
   // Upstream passes approx-to-ptx is made of, for hand-written pipelines.
   registerTransformsPasses();
+  registerGpuKernelOutliningPass();
+  registerConvertNVGPUToNVVMPass();
+  registerConvertVectorToSCFPass();
+  registerConvertNVVMToLLVMPass();
+  LLVM::registerNVVMOptimizeForTargetPass();
   registerSCFToControlFlowPass();
   registerConvertGpuOpsToNVVMOps();
   registerReconcileUnrealizedCastsPass();

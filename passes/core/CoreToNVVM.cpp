@@ -1,8 +1,10 @@
 //===- CoreToNVVM.cpp - knobs and warp slots -> NVVM/LLVM -----------------===//
 //
-// The core ops every technique shares: an `approx.knob` becomes a `.visible
-// .global` variable the runtime writes with cuModuleGetGlobal, `knob_value` a
-// load of it, `warp_slot` reads of the special registers.
+// The core ops every technique shares: an `approx.knob` or
+// `approx.resource_knob` becomes a `.visible .global` variable the runtime
+// writes with cuModuleGetGlobal, `knob_value` / `resource_handle` a load of
+// it, `warp_slot` reads of the special registers; a variant knob leaves
+// nothing on the device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,15 +19,54 @@ using namespace mlir;
 using namespace mlir::approx;
 
 namespace {
+/// A `.visible .global` variable `name` of `type` in the global address
+/// space, initialised to `init`, which cuModuleGetGlobal finds by name.
+static void replaceWithGlobal(PatternRewriter &rewriter, Operation *op,
+                              StringRef name, IntegerType type, int64_t init) {
+  rewriter.replaceOpWithNewOp<LLVM::GlobalOp>(
+      op, type, /*isConstant=*/false, LLVM::Linkage::External, name,
+      rewriter.getIntegerAttr(type, init),
+      /*alignment=*/type.getWidth() / 8, /*addrSpace=*/1);
+}
+
+/// A load of the global `name` of `type`, replacing `op`.
+static void replaceWithLoad(PatternRewriter &rewriter, Operation *op,
+                            StringRef name, Type type) {
+  auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+  Value addr = LLVM::AddressOfOp::create(rewriter, op->getLoc(), ptrType, name);
+  rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, addr);
+}
+
+/// approx.knob -> `llvm.mlir.global external @name(default) {addr_space = 1}`
+/// (PTX `.visible .global .u32`), kept even with param_path: it holds the
+/// default and the runtime resolves every knob's symbol at load.
 struct LowerKnobOp final : OpRewritePattern<KnobOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(KnobOp op,
                                 PatternRewriter &rewriter) const override {
-    Type i32 = rewriter.getI32Type();
-    rewriter.replaceOpWithNewOp<LLVM::GlobalOp>(
-        op, i32, /*isConstant=*/false, LLVM::Linkage::External, op.getSymName(),
-        rewriter.getI32IntegerAttr(op.getDefaultValue()), /*alignment=*/4,
-        /*addrSpace=*/1);
+    replaceWithGlobal(rewriter, op, op.getSymName(), rewriter.getI32Type(),
+                      op.getDefaultValue());
+    return success();
+  }
+};
+
+/// approx.resource_knob -> a `.visible .global .u64` for the texture handle
+/// (0 until the runtime writes it); the tables travel in the manifest.
+struct LowerResourceKnobOp final : OpRewritePattern<ResourceKnobOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ResourceKnobOp op,
+                                PatternRewriter &rewriter) const override {
+    replaceWithGlobal(rewriter, op, op.getSymName(), rewriter.getI64Type(), 0);
+    return success();
+  }
+};
+
+/// approx.variant_knob -> nothing: the runtime picks the kernel to launch.
+struct LowerVariantKnobOp final : OpRewritePattern<VariantKnobOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(VariantKnobOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -35,11 +76,17 @@ struct LowerKnobValueOp final : OpRewritePattern<KnobValueOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(KnobValueOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
-    Value addr = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
-                                           op.getKnobAttr().getValue());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), addr);
+    replaceWithLoad(rewriter, op, op.getKnob(), rewriter.getI32Type());
+    return success();
+  }
+};
+
+/// approx.resource_handle -> load of the handle's global.
+struct LowerResourceHandleOp final : OpRewritePattern<ResourceHandleOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ResourceHandleOp op,
+                                PatternRewriter &rewriter) const override {
+    replaceWithLoad(rewriter, op, op.getKnob(), rewriter.getI64Type());
     return success();
   }
 };
@@ -101,6 +148,7 @@ struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
 } // namespace
 
 void mlir::approx::populateCoreToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerKnobOp, LowerKnobValueOp, LowerWarpSlotOp>(
+  patterns.add<LowerKnobOp, LowerResourceKnobOp, LowerVariantKnobOp,
+               LowerKnobValueOp, LowerResourceHandleOp, LowerWarpSlotOp>(
       patterns.getContext());
 }

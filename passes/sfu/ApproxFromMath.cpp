@@ -1,21 +1,22 @@
-//===- ApproxFromMath.cpp - math/arith transcendentals -> approx ops -------===//
+//===- ApproxFromMath.cpp - math/arith functions -> tunable approx ops -----===//
 //
 // Transparent mode: a user's kernels need no change. Finds the selected
-// kernels of a gpu.module and the functions they call, and rewrites their
-// math/arith transcendentals on f32/f64 scalars into tunable approx ops bound
-// to one knob, declaring the knob if needed.
+// kernels of every gpu.module and the functions they reach, clones helpers
+// shared with unselected kernels, and rewrites the math functions of the
+// function table into tunable approx ops bound to one knob. Everything it
+// recognises but leaves precise is recorded as a site with the reason.
 //
 //===----------------------------------------------------------------------===//
 
+#include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+#include "common/ModuleUtils.h"
+#include "common/Sites.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::approx {
 #define GEN_PASS_DEF_APPROXFROMMATH
@@ -25,170 +26,273 @@ namespace mlir::approx {
 using namespace mlir;
 using namespace mlir::approx;
 
-static constexpr StringLiteral kFunctions[] = {
-    "sin", "cos", "exp", "log", "pow", "div", "rcp", "sqrt", "rsqrt"};
+namespace {
 
-/// The approx function a math/arith op maps to, or "" if none.
-static StringRef approxFunctionFor(Operation *op) {
-  return llvm::TypeSwitch<Operation *, StringRef>(op)
-      .Case([](math::SinOp) { return "sin"; })
-      .Case([](math::CosOp) { return "cos"; })
-      .Case([](math::ExpOp) { return "exp"; })
-      .Case([](math::LogOp) { return "log"; })
-      .Case([](math::PowFOp) { return "pow"; })
-      .Case([](math::SqrtOp) { return "sqrt"; })
-      .Case([](math::RsqrtOp) { return "rsqrt"; })
-      .Case([](arith::DivFOp div) {
-        return matchPattern(div.getLhs(), m_OneFloat()) ? "rcp" : "div";
-      })
-      .Default([](Operation *) { return ""; });
+/// A math/arith op that computes a function of the table.
+struct Match {
+  const FunctionInfo *info = nullptr;
+  SmallVector<Value, 2> operands; ///< the approx op's operands.
+};
+
+/// Recognises `op` as a function of the table: a math op named in the
+/// table, or arith.divf (`1.0 / x` is rcp, with a scalar or splat 1.0).
+static std::optional<Match> matchFunction(Operation *op) {
+  Match m;
+  if (auto div = dyn_cast<arith::DivFOp>(op)) {
+    if (matchPattern(div.getLhs(), m_OneFloat())) {
+      m.info = &getFunctionInfo(Function::Rcp);
+      m.operands.push_back(div.getRhs());
+    } else {
+      m.info = &getFunctionInfo(Function::Div);
+      m.operands.append({div.getLhs(), div.getRhs()});
+    }
+  } else if (const FunctionInfo *info =
+                 lookupMathOp(op->getName().getStringRef())) {
+    if (op->getNumOperands() != info->arity || op->getNumResults() != 1)
+      return std::nullopt;
+    m.info = info;
+    m.operands.append(op->operand_begin(), op->operand_end());
+  } else {
+    return std::nullopt;
+  }
+  // Floats only, scalar or fixed vector of one type.
+  Type type = op->getResult(0).getType();
+  if (auto vec = dyn_cast<VectorType>(type); vec && vec.isScalable())
+    return std::nullopt;
+  Type elem = getElementTypeOrSelf(type);
+  if (!elem.isF16() && !elem.isBF16() && !elem.isF32() && !elem.isF64())
+    return std::nullopt;
+  return m;
 }
 
-namespace {
+/// True if the op already allows an approximate function (afn, or fast).
+static bool allowsApproximation(Operation *op) {
+  auto fmf = dyn_cast<arith::ArithFastMathInterface>(op);
+  return fmf && arith::bitEnumContainsAll(fmf.getFastMathFlagsAttr().getValue(),
+                                          arith::FastMathFlags::afn);
+}
+
 struct ApproxFromMathPass final
     : public approx::impl::ApproxFromMathBase<ApproxFromMathPass> {
   using Base::Base;
   void runOnOperation() override;
+
+private:
+  LogicalResult validateOptions(ModuleOp top, unsigned &sm);
+  /// Rewrites the functions of `scope` in `module`; returns whether any op
+  /// became an approx op, and appends the precise/fast sites to `sites`.
+  bool convert(ArrayRef<Operation *> scope, unsigned sm,
+               SmallVectorImpl<Attribute> &sites);
+  llvm::StringSet<> wanted;
 };
+
 } // namespace
 
-/// Builds the approx op for `fn` replacing `op`, carrying the pass options.
-static Operation *buildApproxOp(OpBuilder &b, Operation *op, StringRef fn,
-                                FlatSymbolRefAttr knob, bool demote,
-                                bool rangeReduction, unsigned newtonSteps) {
-  Type type = op->getResult(0).getType();
-  OperationState state(op->getLoc(), ("approx." + fn).str());
-  // `1.0 / x` keeps only the divisor.
-  if (fn == "rcp")
-    state.addOperands(op->getOperand(1));
-  else
-    state.addOperands(op->getOperands());
-  state.addTypes(type);
-  state.addAttribute("knob", knob);
-  bool transcendental =
-      fn == "sin" || fn == "cos" || fn == "exp" || fn == "log" || fn == "pow";
-  if (type.isF64() && demote && transcendental)
-    state.addAttribute("demote", b.getUnitAttr());
-  if (rangeReduction && (fn == "sin" || fn == "cos"))
-    state.addAttribute("range_reduction", b.getUnitAttr());
-  if (type.isF64() && newtonSteps > 0 && !transcendental)
-    state.addAttribute("newton_steps", b.getI32IntegerAttr(newtonSteps));
-  return b.create(state);
-}
-
-void ApproxFromMathPass::runOnOperation() {
-  gpu::GPUModuleOp module = getOperation();
-  MLIRContext *ctx = &getContext();
-
-  // Validate options: each is a precise, one-line error.
-  llvm::StringSet<> wanted;
+LogicalResult ApproxFromMathPass::validateOptions(ModuleOp top, unsigned &sm) {
+  auto fail = [&](const Twine &msg) {
+    top.emitError("approx-from-math: ") << msg;
+    return failure();
+  };
   for (const std::string &f : functions) {
-    if (!llvm::is_contained(kFunctions, f)) {
-      module.emitError("approx-from-math: unknown function '")
-          << f << "' in functions=; expected one of "
-          << "sin, cos, exp, log, pow, div, rcp, sqrt, rsqrt";
-      return signalPassFailure();
+    const FunctionInfo *info = lookupFunction(f);
+    if (!info) {
+      std::string known;
+      for (const FunctionInfo &row : getFunctionTable())
+        if (row.hasOp)
+          known += (known.empty() ? "" : ", ") + row.name.str();
+      return fail("unknown function " + quoteName(f) +
+                  " in functions=; expected one of " + known);
     }
+    if (!info->hasOp)
+      return fail("functions= names " + quoteName(f) + ", which has " +
+                  info->noSfuReason.str());
     wanted.insert(f);
   }
-  if (newtonSteps > 3) {
-    module.emitError("approx-from-math: newton-steps=")
-        << static_cast<unsigned>(newtonSteps) << " is out of range [0, 3]";
-    return signalPassFailure();
-  }
-  if (knob.empty()) {
-    module.emitError("approx-from-math: knob= must name a knob");
-    return signalPassFailure();
-  }
+  if (newtonSteps > 3)
+    return fail("newton-steps=" + Twine(static_cast<unsigned>(newtonSteps)) +
+                " is out of range [0, 3]");
+  std::string why;
+  if (!isValidPtxIdentifier(knob, &why))
+    return fail("knob=" + quoteName(knob) + " cannot be a PTX symbol: it " +
+                why);
+  if (knobMax < 1 || knobMax > std::numeric_limits<int32_t>::max())
+    return fail("knob-max=" + Twine(static_cast<int64_t>(knobMax)) +
+                " is out of range [1, 2147483647]");
+  std::optional<unsigned> parsed = parseSmVersion(chip);
+  if (!parsed)
+    return fail("chip=" + quoteName(chip) + " is not of the form sm_XY");
+  sm = *parsed;
+  return success();
+}
 
-  // Roots: the selected kernels.
-  SymbolTable symbols(module);
-  SmallVector<Operation *> roots;
-  for (const std::string &k : kernels) {
-    auto fn = dyn_cast_or_null<gpu::GPUFuncOp>(symbols.lookup(k));
-    if (!fn || !fn.isKernel()) {
-      module.emitError("approx-from-math: kernels= names '")
-          << k << "', which is not a gpu.func kernel of @"
-          << module.getName();
-      return signalPassFailure();
-    }
-    roots.push_back(fn);
-  }
-  if (kernels.empty())
-    module.walk([&](gpu::GPUFuncOp fn) {
-      if (fn.isKernel())
-        roots.push_back(fn);
-    });
-
-  // Close over calls: a kernel's helpers are approximated with it.
-  llvm::SetVector<Operation *> scope(roots.begin(), roots.end());
-  for (size_t i = 0; i < scope.size(); ++i)
-    scope[i]->walk([&](CallOpInterface call) {
-      if (auto sym = dyn_cast_if_present<SymbolRefAttr>(
-              call.getCallableForCallee()))
-        if (Operation *callee = symbols.lookup(sym.getRootReference()))
-          scope.insert(callee);
-    });
-
-  // Convert.
+bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
+                                 SmallVectorImpl<Attribute> &sites) {
+  MLIRContext *ctx = &getContext();
+  FlatSymbolRefAttr knobRef = FlatSymbolRefAttr::get(ctx, knob);
   SmallVector<Operation *> candidates;
   for (Operation *fn : scope)
-    fn->walk([&](Operation *op) {
-      if (!approxFunctionFor(op).empty())
+    walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
+      if (matchFunction(op))
         candidates.push_back(op);
     });
 
-  bool anyConverted = false;
-  FlatSymbolRefAttr knobRef = FlatSymbolRefAttr::get(ctx, knob);
+  bool any = false;
   OpBuilder b(ctx);
   for (Operation *op : candidates) {
-    StringRef fn = approxFunctionFor(op);
-    bool named = wanted.contains(fn);
-    if (!wanted.empty() && !named)
-      continue;
+    // Matched again now: earlier replacements changed the operands.
+    Match m = *matchFunction(op);
+    const FunctionInfo &info = *m.info;
     Type type = op->getResult(0).getType();
-    if (!type.isF32() && !type.isF64()) {
-      if (named)
-        op->emitWarning("approx-from-math: ")
-            << fn << " on " << type
-            << " left precise: approx functions take f32 or f64 scalars";
+    auto record = [&](SiteForm form, StringRef reason) {
+      sites.push_back(
+          makeSite(op, "sfu", info.name, type, /*knob=*/{}, form, reason));
+    };
+    if (allowsApproximation(op)) {
+      record(SiteForm::fast,
+             "fastmath<afn> already allows an approximation: lowered as "
+             "upstream lowers it, not tunable");
       continue;
     }
-    bool f64NoSfu = type.isF64() && (fn == "sin" || fn == "cos" ||
-                                     fn == "exp" || fn == "log" || fn == "pow");
-    if (f64NoSfu && !f64Demote) {
-      if (named)
-        op->emitWarning("approx-from-math: f64 ")
-            << fn << " has no SFU form and was left precise; pass "
-            << "f64-demote=true for the f32-demoted SFU form";
+    if (!wanted.empty() && !wanted.contains(info.name) && info.hasOp) {
+      record(SiteForm::precise, "not named in functions=");
       continue;
     }
+    FormQuery query;
+    query.demote = f64Demote;
+    query.sm = sm;
+    std::string reason;
+    Type elem = getElementTypeOrSelf(type);
+    SfuSupport support = sfuSupport(info, elem, query, &reason);
+    if (support == SfuSupport::None) {
+      record(SiteForm::precise, reason);
+      continue;
+    }
+
+    // The op named by the table row; its attributes through the interface.
     b.setInsertionPoint(op);
-    Operation *repl = buildApproxOp(b, op, fn, knobRef, f64Demote,
-                                    rangeReduction, newtonSteps);
+    OperationState state(op->getLoc(), ("approx." + info.name).str());
+    state.addOperands(m.operands);
+    state.addTypes(type);
+    Operation *repl = b.create(state);
+    auto fnOp = cast<ApproxFunctionOp>(repl);
+    fnOp.setKnobAttr(knobRef);
+    fnOp.setDemote(elem.isF64() && support == SfuSupport::ViaF32);
+    fnOp.setRangeReduction(rangeReduction && info.rangeReduction);
+    if (elem.isF64() && info.newtonSteps && newtonSteps > 0)
+      fnOp.setNewtonSteps(static_cast<uint32_t>(newtonSteps));
     op->replaceAllUsesWith(repl->getResults());
     op->erase();
-    anyConverted = true;
+    any = true;
   }
+  return any;
+}
 
-  if (!anyConverted)
-    return;
-  // Declare the knob unless the module already does.
-  Operation *existing = symbols.lookup(knob);
-  if (existing && !isa<KnobOp>(existing)) {
-    module.emitError("approx-from-math: knob name '")
-        << knob << "' is already taken by a '" << existing->getName() << "'";
+/// Clones every function in `shared` (reached by selected and unselected
+/// kernels) and redirects the calls made from `selected` functions and from
+/// the clones to the clones. Returns the selected side's functions.
+static SmallVector<Operation *>
+cloneSharedHelpers(gpu::GPUModuleOp module, SymbolTable &symbols,
+                   const llvm::SetVector<Operation *> &selected,
+                   const llvm::SetVector<Operation *> &unselected) {
+  llvm::DenseMap<Operation *, Operation *> clones;
+  for (Operation *fn : selected) {
+    if (!unselected.contains(fn))
+      continue;
+    Operation *copy = fn->clone();
+    auto name = SymbolTable::getSymbolName(fn).getValue();
+    SymbolTable::setSymbolName(copy, (name + "_approx").str());
+    SymbolTable::setSymbolVisibility(copy, SymbolTable::Visibility::Private);
+    module.getBody()->getOperations().insert(std::next(fn->getIterator()),
+                                             copy);
+    symbols.insert(copy); // renames on a clash
+    clones[fn] = copy;
+  }
+  SmallVector<Operation *> scope;
+  for (Operation *fn : selected)
+    scope.push_back(clones.count(fn) ? clones[fn] : fn);
+  if (clones.empty())
+    return scope;
+  for (Operation *fn : scope)
+    walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
+      auto call = dyn_cast<CallOpInterface>(op);
+      if (!call)
+        return;
+      FunctionOpInterface callee = resolveCallee(op, symbols);
+      if (!callee || !clones.count(callee))
+        return;
+      call.setCalleeFromCallable(
+          FlatSymbolRefAttr::get(SymbolTable::getSymbolName(clones[callee])));
+    });
+  return scope;
+}
+
+void ApproxFromMathPass::runOnOperation() {
+  ModuleOp top = getOperation();
+  unsigned sm = 0;
+  if (failed(validateOptions(top, sm)))
+    return signalPassFailure();
+  std::string error;
+  FailureOr<KernelSelection> selection =
+      KernelSelection::resolve(top, kernels, error);
+  if (failed(selection)) {
+    top.emitError("approx-from-math: ") << error;
     return signalPassFailure();
   }
-  if (!existing) {
-    if (knobMax < 1 || knobMax > std::numeric_limits<int32_t>::max()) {
-      module.emitError("approx-from-math: knob-max=")
-          << static_cast<int64_t>(knobMax) << " is out of range [1, 2^31-1]";
+
+  for (gpu::GPUModuleOp module : getGpuModules(top)) {
+    SymbolTable symbols(module);
+    SmallVector<Operation *> selectedKernels, otherKernels;
+    for (auto fn : module.getOps<gpu::GPUFuncOp>())
+      if (fn.isKernel())
+        (selection->contains(fn) ? selectedKernels : otherKernels)
+            .push_back(fn);
+    llvm::SetVector<Operation *> selected =
+        reachableFunctions(selectedKernels, symbols);
+    llvm::SetVector<Operation *> unselected =
+        reachableFunctions(otherKernels, symbols);
+
+    for (auto fn : module.getOps<gpu::GPUFuncOp>())
+      if (!fn.isKernel() && !selected.contains(fn) && !unselected.contains(fn))
+        fn.emitWarning("approx-from-math: gpu.func ")
+            << quoteName(fn.getName())
+            << " is not a kernel and no kernel calls it: it is compiled as a "
+               "device function, not approximated and not in the manifest "
+               "(add `kernel` to launch it)";
+
+    SmallVector<Operation *> scope =
+        cloneSharedHelpers(module, symbols, selected, unselected);
+    SmallVector<Attribute> sites;
+    bool converted = convert(scope, sm, sites);
+
+    // What only unselected kernels reach stays precise (for a shared helper,
+    // the original: the selected side calls its clone).
+    for (Operation *fn : unselected)
+      walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
+        if (std::optional<Match> m = matchFunction(op))
+          sites.push_back(makeSite(op, "sfu", m->info->name,
+                                   op->getResult(0).getType(), {},
+                                   SiteForm::precise,
+                                   "not in a kernel named in kernels="));
+      });
+    appendSites(module, sites);
+    if (!converted)
+      continue;
+
+    // Declare the knob unless the module already does.
+    Operation *existing = symbols.lookup(knob);
+    if (existing && !isa<KnobOp>(existing)) {
+      existing->emitError("approx-from-math: knob name ")
+          << quoteName(knob) << " is already taken by a '"
+          << existing->getName() << "'";
       return signalPassFailure();
     }
-    b.setInsertionPointToStart(module.getBody());
-    auto knobOp = KnobOp::create(b, module.getLoc(), knob, /*min=*/0,
-                                 /*max=*/knobMax, /*default=*/0);
-    symbols.insert(knobOp, module.getBody()->begin());
+    if (!existing) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      auto knobOp = KnobOp::create(b, module.getLoc(), knob, /*min=*/0,
+                                   /*max=*/knobMax, /*default=*/0,
+                                   /*warp_slot=*/nullptr,
+                                   /*param_path=*/false);
+      symbols.insert(knobOp, module.getBody()->begin());
+    }
   }
 }

@@ -1,20 +1,25 @@
 //===- ApproxWarpSplit.cpp - version code on warp slot < knob -------------===//
 //
-// The paper's Algorithm 1 on MLIR's structured control flow. For each
-// function and each knob: read the slot and the knob once at entry, compute
-// the warp-uniform flag, and replicate the smallest span of each block that
-// covers the tunable ops' anchors (their outermost enclosing loop, or the op
-// itself) into an scf.if whose branches pin the ops to the SFU and precise
-// forms. Records the sites it versioned on the gpu.module.
+// The paper's Algorithm 1 on MLIR regions. For each function: read the slot
+// and each knob once at entry, compute the warp-uniform flags, and replicate
+// each span of ops holding tunable ops into an scf.if whose branches pin the
+// ops to the SFU and precise forms.
+//
+// A flag is uniform per warp, not per block, so block-level synchronisation
+// (barriers and the like) must never end up under the branch: such an op
+// ends a span, and where it holds tunable ops its inner blocks are versioned
+// instead. Spans of several knobs are versioned on each in turn while the
+// copies stay within max-versions; beyond that each op gets its own branch.
 //
 //===----------------------------------------------------------------------===//
 
+#include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+#include "common/ModuleUtils.h"
+#include "common/Sites.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -26,78 +31,345 @@ namespace mlir::approx {
 using namespace mlir;
 using namespace mlir::approx;
 
-namespace {
-struct ApproxWarpSplitPass final
-    : public approx::impl::ApproxWarpSplitBase<ApproxWarpSplitPass> {
-  using Base::Base;
-  void runOnOperation() override;
-};
-} // namespace
+//===----------------------------------------------------------------------===//
+// What may not sit under a warp-uniform branch.
+//===----------------------------------------------------------------------===//
 
-/// The op that gets versioned for `op`: its outermost loop ancestor inside
-/// `fn`, or `op` itself when it sits in no loop.
-static Operation *anchorOf(Operation *op, Operation *fn) {
-  Operation *anchor = op;
-  for (Operation *p = op->getParentOp(); p && p != fn; p = p->getParentOp())
-    if (isa<LoopLikeOpInterface>(p))
-      anchor = p;
-  return anchor;
+/// True if `op` itself synchronises (or must be executed by) more than one
+/// warp: block barriers, block reductions, cluster and warpgroup ops, and
+/// inline assembly naming a barrier.
+static bool isBlockLevelSync(Operation *op) {
+  if (isa<gpu::BarrierOp, gpu::AllReduceOp>(op))
+    return true;
+  StringRef name = op->getName().getStringRef();
+  if (name.starts_with("nvvm.")) {
+    if (name.contains("barrier") && !name.contains("mbarrier"))
+      return true;
+    if (name.starts_with("nvvm.cluster.") || name.contains("wgmma") ||
+        name.starts_with("nvvm.tcgen05"))
+      return true;
+  }
+  // Inline PTX or assembly: conservative on any mention of a barrier.
+  if (name == "nvvm.inline_ptx" || isa<LLVM::InlineAsmOp>(op))
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto text = dyn_cast<StringAttr>(attr.getValue()))
+        if (text.getValue().contains("bar"))
+          return true;
+  return false;
 }
 
-/// Writes `loc` as `file:line:col`, with `(inlined at file:line:col)` for
-/// code that the inliner moved, for people reading the manifest.
-static void printSiteLoc(Location loc, raw_ostream &os) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  } else if (auto call = dyn_cast<CallSiteLoc>(loc)) {
-    printSiteLoc(call.getCallee(), os);
-    os << " (inlined at ";
-    printSiteLoc(call.getCaller(), os);
-    os << ")";
-  } else if (auto name = dyn_cast<NameLoc>(loc)) {
-    os << name.getName().getValue();
-  } else if (auto fused = dyn_cast<FusedLoc>(loc);
-             fused && !fused.getLocations().empty()) {
-    printSiteLoc(fused.getLocations().front(), os);
-  } else {
-    loc.print(os);
+namespace {
+
+/// Answers "does this op hold block-level synchronisation?", following
+/// calls into the module's functions (a call that cannot be resolved, or an
+/// external function, may synchronise).
+class SyncAnalysis {
+public:
+  explicit SyncAnalysis(SymbolTable &symbols) : symbols(symbols) {}
+
+  bool holdsSync(Operation *op) {
+    if (isBlockLevelSync(op) || callMaySync(op))
+      return true;
+    bool found = false;
+    walkWithoutNestedSymbolTables(op, [&](Operation *inner) {
+      found = found || isBlockLevelSync(inner) || callMaySync(inner);
+    });
+    return found;
+  }
+
+private:
+  bool callMaySync(Operation *op) {
+    if (!isa<CallOpInterface>(op))
+      return false;
+    FunctionOpInterface callee = resolveCallee(op, symbols);
+    if (!callee)
+      return true;
+    auto [it, inserted] = functions.try_emplace(callee, true);
+    if (!inserted)
+      return it->second; // (true while being computed: recursion)
+    bool sync = holdsSync(callee);
+    functions[callee] = sync;
+    return sync;
+  }
+
+  SymbolTable &symbols;
+  llvm::DenseMap<Operation *, bool> functions;
+};
+
+/// Tunable (unpinned) approx ops in `op`, itself included.
+static bool holdsTunable(Operation *op) {
+  if (auto fn = dyn_cast<ApproxFunctionOp>(op); fn && !fn.getForm())
+    return true;
+  bool found = false;
+  walkWithoutNestedSymbolTables(op, [&](Operation *inner) {
+    if (auto fn = dyn_cast<ApproxFunctionOp>(inner); fn && !fn.getForm())
+      found = true;
+  });
+  return found;
+}
+
+/// Calls `fn` on every tunable op in ops [first, last] of one block.
+static void forEachTunable(Operation *first, Operation *last,
+                           function_ref<void(ApproxFunctionOp)> fn) {
+  for (Operation *op = first;; op = op->getNextNode()) {
+    if (auto f = dyn_cast<ApproxFunctionOp>(op); f && !f.getForm())
+      fn(f);
+    walkWithoutNestedSymbolTables(op, [&](Operation *inner) {
+      if (auto f = dyn_cast<ApproxFunctionOp>(inner); f && !f.getForm())
+        fn(f);
+    });
+    if (op == last)
+      break;
   }
 }
 
-/// Describes a site for the manifest: function, type, knob, options, loc.
-static DictionaryAttr describeSite(ApproxFunctionOp op, StringRef function,
-                                   bool sfu) {
-  Builder b(op->getContext());
-  std::string loc;
-  llvm::raw_string_ostream os(loc);
-  printSiteLoc(op->getLoc(), os);
-  auto steps = op->getAttrOfType<IntegerAttr>("newton_steps");
-  NamedAttribute entries[] = {
-      b.getNamedAttr("function", b.getStringAttr(function)),
-      b.getNamedAttr("op", b.getStringAttr(op.getFunctionName())),
-      b.getNamedAttr("type", TypeAttr::get(op->getResult(0).getType())),
-      b.getNamedAttr("knob", b.getStringAttr(op.getKnobAttr().getValue())),
-      b.getNamedAttr("sfu_form", b.getBoolAttr(sfu)),
-      b.getNamedAttr("demote_to_f32", b.getBoolAttr(op->hasAttr("demote"))),
-      b.getNamedAttr("range_reduction",
-                     b.getBoolAttr(op->hasAttr("range_reduction"))),
-      b.getNamedAttr("newton_steps",
-                     b.getI64IntegerAttr(steps ? steps.getInt() : 0)),
-      b.getNamedAttr("loc", b.getStringAttr(loc)),
-  };
-  return b.getDictionaryAttr(entries);
+/// The SFU form as the manifest shows it.
+static std::string describeSfuForm(ApproxFunctionOp op, SfuSupport support) {
+  const FunctionInfo &info = op.getFunctionInfo();
+  Type elem = op.getElementType();
+  if (support == SfuSupport::ViaF32)
+    return info.sfuPtx.str() + " (in f32)";
+  if (elem.isF16() || elem.isBF16()) {
+    bool f16 = elem.isF16();
+    if (info.function == Function::Exp2)
+      return f16 ? "ex2.approx.f16" : "ex2.approx.ftz.bf16";
+    return f16 ? "tanh.approx.f16" : "tanh.approx.bf16";
+  }
+  if (elem.isF64()) {
+    std::string steps = op.getNewtonStepCount()
+                            ? " + " + std::to_string(op.getNewtonStepCount()) +
+                                  " Newton step(s)"
+                            : "";
+    switch (info.function) {
+    case Function::Div:
+      return "rcp.approx.ftz.f64" + steps + ", mul.f64";
+    case Function::Rcp:
+      return "rcp.approx.ftz.f64" + steps;
+    case Function::Sqrt:
+      return op.getNewtonStepCount() ? "rsqrt.approx.ftz.f64" + steps +
+                                           ", mul.f64"
+                                     : "rcp.approx.ftz.f64 of "
+                                       "rsqrt.approx.ftz.f64";
+    default:
+      return "rsqrt.approx.ftz.f64" + steps;
+    }
+  }
+  return info.sfuPtx.str();
 }
 
-/// Replicates ops [first, last] of one block into `scf.if %flag`, pinning the
-/// tunable ops of `knob` to sfu in the then-branch and precise in the else.
-static void versionSpan(Operation *first, Operation *last, Value flag,
-                        FlatSymbolRefAttr knob) {
+/// Versions the tunable ops of one function.
+class FunctionSplitter {
+public:
+  FunctionSplitter(FunctionOpInterface fn, SlotKind slot, unsigned sm,
+                   unsigned maxVersions, SyncAnalysis &sync,
+                   SmallVectorImpl<Attribute> &sites)
+      : fn(fn), slot(slot), sm(sm), maxVersions(maxVersions), sync(sync),
+        sites(sites) {}
+
+  /// Pins what has no SFU form, records every site, versions the rest.
+  /// Returns the knobs it compared the slot against.
+  llvm::SetVector<Attribute> run();
+
+private:
+  void processBlock(Block &block);
+  void flush(SmallVectorImpl<Operation *> &anchors);
+  /// Versions ops [first, last] on each of `knobs` in turn.
+  void versionNested(Operation *first, Operation *last,
+                     ArrayRef<Attribute> knobs);
+  scf::IfOp versionSpan(Operation *first, Operation *last,
+                        FlatSymbolRefAttr knob);
+  Value flagFor(FlatSymbolRefAttr knob);
+  void recordTunable(ApproxFunctionOp op, StringRef versioning);
+
+  FunctionOpInterface fn;
+  SlotKind slot;
+  unsigned sm;
+  unsigned maxVersions;
+  SyncAnalysis &sync;
+  SmallVectorImpl<Attribute> &sites;
+  llvm::DenseMap<Operation *, std::string> reasons; ///< ViaF32 ops.
+  llvm::SetVector<Attribute> usedKnobs;
+  Value slotId;
+  llvm::DenseMap<Attribute, Value> flags;
+  Operation *lastEntryOp = nullptr; ///< where the next flag op goes after.
+};
+
+} // namespace
+
+llvm::SetVector<Attribute> FunctionSplitter::run() {
+  SmallVector<ApproxFunctionOp> ops;
+  walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
+    if (auto f = dyn_cast<ApproxFunctionOp>(op))
+      ops.push_back(f);
+  });
+  for (ApproxFunctionOp op : ops) {
+    const FunctionInfo &info = op.getFunctionInfo();
+    Type type = op->getResult(0).getType();
+    // Only tunable sites name a knob: nothing else reads one at run time.
+    if (std::optional<Form> form = op.getForm()) {
+      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{},
+                               *form == Form::sfu ? SiteForm::sfu
+                                                  : SiteForm::precise,
+                               "pinned by the input IR"));
+      continue;
+    }
+    std::string reason;
+    SfuSupport support = sfuSupport(op, sm, &reason);
+    if (support == SfuSupport::None) {
+      op.setForm(Form::precise);
+      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{},
+                               SiteForm::precise, reason));
+      continue;
+    }
+    if (!reason.empty())
+      reasons[op] = reason;
+  }
+  if (!fn.isExternal())
+    for (Block &block : fn.getFunctionBody())
+      processBlock(block);
+  return usedKnobs;
+}
+
+void FunctionSplitter::processBlock(Block &block) {
+  // Anchors: tunable ops, and barrier-free loops holding tunable ops (a loop
+  // is versioned whole, outside: Listing 3). A span runs from an anchor to
+  // the last anchor before the next synchronising op; an op holding tunable
+  // ops that lies between two anchors (an scf.if, say) is copied with the
+  // span. Such ops outside every span, and ops that hold tunable ops and
+  // synchronise, are versioned inside their own blocks.
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  SmallVector<Operation *> anchors;
+  SmallVector<Operation *> pending; // since the last anchor
+  auto versionInside = [&](ArrayRef<Operation *> list) {
+    for (Operation *op : list)
+      for (Region &region : op->getRegions())
+        for (Block &inner : region)
+          processBlock(inner);
+  };
+  auto endSpan = [&] {
+    flush(anchors);
+    versionInside(pending); // after the last anchor: not in the span
+    pending.clear();
+  };
+  for (Operation *op : ops) {
+    bool tunable = holdsTunable(op);
+    bool synchronises = sync.holdsSync(op);
+    if (!tunable) {
+      if (synchronises)
+        endSpan(); // a barrier ends the span
+      continue;
+    }
+    if (synchronises) {
+      // Holds both: version inside it, never around it.
+      endSpan();
+      versionInside(op);
+      continue;
+    }
+    if (isa<ApproxFunctionOp>(op) || isa<LoopLikeOpInterface>(op)) {
+      if (anchors.empty())
+        versionInside(pending); // before the span's first anchor
+      pending.clear();          // otherwise covered by the span
+      anchors.push_back(op);
+      continue;
+    }
+    pending.push_back(op);
+  }
+  endSpan();
+}
+
+void FunctionSplitter::recordTunable(ApproxFunctionOp op,
+                                     StringRef versioning) {
+  Builder b(op->getContext());
+  std::string reason = reasons.lookup(op);
+  SfuSupport support = sfuSupport(op, sm);
+  SmallVector<NamedAttribute> data = {
+      b.getNamedAttr("sfu", b.getStringAttr(describeSfuForm(op, support))),
+      b.getNamedAttr("versioning", b.getStringAttr(versioning)),
+      b.getNamedAttr("range_reduction", b.getBoolAttr(op.getRangeReduction())),
+      b.getNamedAttr("newton_steps",
+                     b.getI64IntegerAttr(op.getNewtonStepCount())),
+      b.getNamedAttr("demote_to_f32", b.getBoolAttr(op.getDemote()))};
+  if (support == SfuSupport::ViaF32)
+    data.push_back(b.getNamedAttr("compute_type", b.getStringAttr("f32")));
+  sites.push_back(makeSite(op, "sfu", op.getFunctionInfo().name,
+                           op->getResult(0).getType(), op.getKnobAttr(),
+                           SiteForm::tunable, reason,
+                           b.getDictionaryAttr(data)));
+}
+
+void FunctionSplitter::flush(SmallVectorImpl<Operation *> &anchors) {
+  if (anchors.empty())
+    return;
+  Operation *first = anchors.front(), *last = anchors.back();
+  anchors.clear();
+  llvm::SetVector<Attribute> knobs;
+  SmallVector<ApproxFunctionOp> tunable;
+  forEachTunable(first, last, [&](ApproxFunctionOp op) {
+    knobs.insert(op.getKnobAttr());
+    tunable.push_back(op);
+  });
+  bool nested = knobs.size() < 32 && (uint64_t(1) << knobs.size()) <=
+                                         uint64_t(std::max(1u, maxVersions));
+  for (ApproxFunctionOp op : tunable)
+    recordTunable(op, nested ? "region" : "per-op");
+  if (nested) {
+    versionNested(first, last, knobs.getArrayRef());
+    return;
+  }
+  // Too many combinations: one branch per op, each in its own block.
+  for (ApproxFunctionOp op : tunable)
+    versionSpan(op, op, op.getKnobAttr());
+}
+
+void FunctionSplitter::versionNested(Operation *first, Operation *last,
+                                     ArrayRef<Attribute> knobs) {
+  if (knobs.empty())
+    return;
+  scf::IfOp ifOp =
+      versionSpan(first, last, cast<FlatSymbolRefAttr>(knobs.front()));
+  for (Block *branch : {ifOp.thenBlock(), ifOp.elseBlock()}) {
+    Operation *yield = branch->getTerminator();
+    if (&branch->front() == yield)
+      continue;
+    // Only the knobs still tunable in this copy.
+    llvm::SetVector<Attribute> rest;
+    forEachTunable(&branch->front(), yield->getPrevNode(),
+                   [&](ApproxFunctionOp op) { rest.insert(op.getKnobAttr()); });
+    versionNested(&branch->front(), yield->getPrevNode(), rest.getArrayRef());
+  }
+}
+
+Value FunctionSplitter::flagFor(FlatSymbolRefAttr knob) {
+  auto it = flags.find(knob);
+  if (it != flags.end())
+    return it->second;
+  usedKnobs.insert(knob);
+  Block &entry = fn.getFunctionBody().front();
+  OpBuilder b = lastEntryOp ? OpBuilder(lastEntryOp->getBlock(),
+                                        ++Block::iterator(lastEntryOp))
+                            : OpBuilder::atBlockBegin(&entry);
+  Location loc = fn.getLoc();
+  if (!slotId)
+    slotId = WarpSlotOp::create(b, loc, b.getI32Type(),
+                                SlotKindAttr::get(fn.getContext(), slot));
+  Value value = KnobValueOp::create(b, loc, b.getI32Type(), knob);
+  auto flag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, slotId,
+                                    value);
+  lastEntryOp = flag;
+  flags[knob] = flag;
+  return flag;
+}
+
+scf::IfOp FunctionSplitter::versionSpan(Operation *first, Operation *last,
+                                        FlatSymbolRefAttr knob) {
+  Value flag = flagFor(knob);
   Block *block = first->getBlock();
   SmallVector<Operation *> span;
-  for (auto it = first->getIterator();; ++it) {
-    span.push_back(&*it);
-    if (&*it == last)
+  for (Operation *op = first;; op = op->getNextNode()) {
+    span.push_back(op);
+    if (op == last)
       break;
   }
   llvm::SmallPtrSet<Operation *, 16> inSpan(span.begin(), span.end());
@@ -113,11 +385,12 @@ static void versionSpan(Operation *first, Operation *last, Value flag,
         escaping.push_back(r);
 
   OpBuilder b(first);
-  auto ifOp = scf::IfOp::create(
-      b, first->getLoc(), ValueRange(escaping).getTypes(), flag,
-      /*addThenBlock=*/true, /*addElseBlock=*/true);
-
+  auto ifOp = scf::IfOp::create(b, first->getLoc(),
+                                ValueRange(escaping).getTypes(), flag,
+                                /*addThenBlock=*/true, /*addElseBlock=*/true);
   auto fill = [&](Block *dest, Form form) {
+    while (!dest->empty())
+      dest->back().erase();
     OpBuilder bb = OpBuilder::atBlockBegin(dest);
     IRMapping map;
     for (Operation *op : span)
@@ -126,17 +399,17 @@ static void versionSpan(Operation *first, Operation *last, Value flag,
     for (Value v : escaping)
       yields.push_back(map.lookup(v));
     // Pin this knob's tunable ops in the copy (nested ones included).
-    for (auto it = dest->begin(); it != dest->end(); ++it)
-      it->walk([&](ApproxFunctionOp fnOp) {
-        if (!fnOp.getForm() && fnOp.getKnobAttr() == knob)
-          fnOp.setForm(form);
-      });
+    for (Operation &op : *dest) {
+      auto pin = [&](Operation *inner) {
+        if (auto f = dyn_cast<ApproxFunctionOp>(inner);
+            f && !f.getForm() && f.getKnobAttr() == knob)
+          f.setForm(form);
+      };
+      pin(&op);
+      walkWithoutNestedSymbolTables(&op, pin);
+    }
     scf::YieldOp::create(bb, first->getLoc(), yields);
   };
-  // Clear the blocks scf.if created (they hold only an empty yield).
-  for (Block *blk : {ifOp.thenBlock(), ifOp.elseBlock()})
-    while (!blk->empty())
-      blk->back().erase();
   fill(ifOp.thenBlock(), Form::sfu);
   fill(ifOp.elseBlock(), Form::precise);
 
@@ -146,113 +419,59 @@ static void versionSpan(Operation *first, Operation *last, Value flag,
     op->dropAllUses();
     op->erase();
   }
+  return ifOp;
 }
+
+namespace {
+struct ApproxWarpSplitPass final
+    : public approx::impl::ApproxWarpSplitBase<ApproxWarpSplitPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
 
 void ApproxWarpSplitPass::runOnOperation() {
   gpu::GPUModuleOp module = getOperation();
-  Builder b(&getContext());
   std::optional<SlotKind> kind = symbolizeSlotKind(slot);
   if (!kind) {
-    module.emitError("approx-warp-split: slot='")
-        << slot << "' is not one of hw, virtual, software";
+    module.emitError("approx-warp-split: slot=")
+        << quoteName(slot) << " is not one of hw, virtual, software";
+    return signalPassFailure();
+  }
+  std::optional<unsigned> sm = parseSmVersion(chip);
+  if (!sm) {
+    module.emitError("approx-warp-split: chip=")
+        << quoteName(chip) << " is not of the form sm_XY";
+    return signalPassFailure();
+  }
+  if (maxVersions < 2 || maxVersions > 1024) {
+    module.emitError("approx-warp-split: max-versions=")
+        << static_cast<unsigned>(maxVersions) << " is out of range [2, 1024]";
     return signalPassFailure();
   }
 
+  SymbolTable symbols(module);
+  SyncAnalysis sync(symbols);
   SmallVector<Attribute> sites;
-  WalkResult result = module.walk([&](FunctionOpInterface fn) {
-    if (fn.isExternal())
-      return WalkResult::advance();
-    StringRef fnName = SymbolTable::getSymbolName(fn).getValue();
+  llvm::SetVector<Attribute> knobs;
+  for (FunctionOpInterface fn : getFunctions(module)) {
+    FunctionSplitter splitter(fn, *kind, *sm, maxVersions, sync, sites);
+    knobs.insert_range(splitter.run());
+  }
 
-    // Tunable ops by knob, in program order; ops without an SFU form are
-    // pinned precise right away (nothing to choose at run time).
-    llvm::MapVector<Attribute, SmallVector<ApproxFunctionOp>> byKnob;
-    fn.walk([&](ApproxFunctionOp op) {
-      if (op.getForm())
-        return;
-      bool sfu = hasSfuForm(op);
-      sites.push_back(describeSite(op, fnName, sfu));
-      if (!sfu) {
-        op.setForm(Form::precise);
-        return;
-      }
-      byKnob[op.getKnobAttr()].push_back(op);
-    });
-    if (byKnob.empty())
-      return WalkResult::advance();
-
-    Block &entry = fn.getFunctionBody().front();
-    OpBuilder eb = OpBuilder::atBlockBegin(&entry);
-    Location loc = fn.getLoc();
-    Value slotId = WarpSlotOp::create(eb, loc, eb.getI32Type(),
-                                      SlotKindAttr::get(&getContext(), *kind));
-    // All flags first, at entry: versioning below may erase entry ops.
-    SmallVector<std::pair<FlatSymbolRefAttr, Value>> flags;
-    for (auto &entryKv : byKnob) {
-      auto knob = cast<FlatSymbolRefAttr>(entryKv.first);
-      Value value = KnobValueOp::create(eb, loc, eb.getI32Type(), knob);
-      flags.emplace_back(knob, arith::CmpIOp::create(
-                                   eb, loc, arith::CmpIPredicate::ult, slotId,
-                                   value));
+  // Tell the runtime which slot each knob is compared against.
+  for (Attribute k : knobs) {
+    auto knobOp = symbols.lookup<KnobOp>(cast<FlatSymbolRefAttr>(k).getValue());
+    if (!knobOp)
+      continue; // the verifier reports the missing knob
+    if (knobOp.getWarpSlot() && *knobOp.getWarpSlot() != *kind) {
+      knobOp.emitError("approx-warp-split: knob ")
+          << quoteName(knobOp.getSymName()) << " is already compared against the "
+          << stringifySlotKind(*knobOp.getWarpSlot())
+          << " slot; this run asks for slot=" << slot;
+      return signalPassFailure();
     }
-    for (auto &knobFlag : flags) {
-      FlatSymbolRefAttr knob = knobFlag.first;
-      Value flag = knobFlag.second;
-      // Recollect: earlier knobs' versioning cloned these ops.
-      SmallVector<ApproxFunctionOp> ops;
-      fn.walk([&](ApproxFunctionOp op) {
-        if (!op.getForm() && op.getKnobAttr() == knob)
-          ops.push_back(op);
-      });
-      // First and last anchor per block, in program order.
-      llvm::MapVector<Block *, std::pair<Operation *, Operation *>> spans;
-      for (ApproxFunctionOp op : ops) {
-        Operation *anchor = anchorOf(op, fn);
-        auto [it, inserted] =
-            spans.try_emplace(anchor->getBlock(), anchor, anchor);
-        if (inserted)
-          continue;
-        if (anchor->isBeforeInBlock(it->second.first))
-          it->second.first = anchor;
-        if (it->second.second->isBeforeInBlock(anchor))
-          it->second.second = anchor;
-      }
-      // A span nested in another block's span is replicated with it; version
-      // only spans whose block is not inside another span.
-      SmallVector<std::pair<Operation *, Operation *>> outer;
-      for (auto &[blk, span] : spans) {
-        bool nested = false;
-        for (auto &[other, ospan] : spans) {
-          if (other == blk)
-            continue;
-          Operation *anc = other->findAncestorOpInBlock(*span.first);
-          if (anc && !anc->isBeforeInBlock(ospan.first) &&
-              !ospan.second->isBeforeInBlock(anc))
-            nested = true;
-        }
-        if (!nested)
-          outer.push_back(span);
-      }
-      for (auto [first, last] : outer) {
-        if (first->getBlock()->getParentOp() &&
-            first->getBlock()->getParent()->hasOneBlock() == false) {
-          first->emitError("approx-warp-split: cannot version code in a "
-                           "multi-block region; use structured control flow "
-                           "(scf) around approx ops");
-          return WalkResult::interrupt();
-        }
-        versionSpan(first, last, flag, knob);
-      }
-    }
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
-    return signalPassFailure();
-
-  module->setAttr("approx.slot", b.getStringAttr(stringifySlotKind(*kind)));
-  SmallVector<Attribute> all;
-  if (auto prev = module->getAttrOfType<ArrayAttr>("approx.sites"))
-    all.append(prev.begin(), prev.end());
-  all.append(sites.begin(), sites.end());
-  module->setAttr("approx.sites", b.getArrayAttr(all));
+    knobOp.setWarpSlot(*kind);
+  }
+  appendSites(module, sites);
 }

@@ -8,6 +8,9 @@
 // and the driver's error text (the mgpu ABI has no error channel, like
 // upstream's CUDA_REPORT_IF_ERROR).
 //
+// Each entry point makes the library's context current for its duration and
+// restores the caller's (ScopedContext.h).
+//
 // Signatures: as declared by MLIR 22's GPUToLLVMConversion / the LLVM IR
 // translation of gpu.binary (checked by lowering a sample with Debian's
 // mlir-opt/mlir-translate 22), e.g.
@@ -16,7 +19,7 @@
 //   ptr  mgpuMemAlloc(i64, ptr, i8)       void mgpuMemset16(ptr, i16, i64, ptr)
 //
 //===----------------------------------------------------------------------===//
-#include "../src/Driver.h"
+#include "ScopedContext.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -63,23 +66,29 @@ void report(CUresult r, const char *call) {
       report(d_->call(__VA_ARGS__), #call);                                    \
   } while (0)
 
-/// Makes the default device's primary context current (as upstream's
-/// ScopedContext does) for the duration of one mgpu call.
-struct ScopedContext {
-  ScopedContext() {
-    const Driver *d = drv();
-    if (!d)
-      return;
-    static std::once_flag once;
-    static CUcontext primary = nullptr;
-    std::call_once(once, [d] {
-      CUdevice dev;
-      report(d->cuDeviceGet(&dev, gDefaultDevice), "cuDeviceGet");
+/// The default device's primary context, retained once for the process.
+CUcontext primaryContext() {
+  const Driver *d = drv();
+  if (!d)
+    return nullptr;
+  static std::once_flag once;
+  static CUcontext primary = nullptr;
+  std::call_once(once, [d] {
+    CUdevice dev;
+    CUresult r = d->cuDeviceGet(&dev, gDefaultDevice);
+    report(r, "cuDeviceGet");
+    if (r == CUDA_SUCCESS)
       report(d->cuDevicePrimaryCtxRetain(&primary, dev),
              "cuDevicePrimaryCtxRetain");
-    });
-    report(d->cuCtxSetCurrent(primary), "cuCtxSetCurrent");
-  }
+  });
+  return primary;
+}
+
+/// The primary context, current for one mgpu call; the caller's current
+/// context is restored when the call returns (approx::mgpu::ScopedContext).
+struct ScopedContext : approx::mgpu::ScopedContext {
+  ScopedContext()
+      : approx::mgpu::ScopedContext(drv(), primaryContext(), &report) {}
 };
 
 } // namespace

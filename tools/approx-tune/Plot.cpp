@@ -1,4 +1,10 @@
 //===- Plot.cpp - Hand-written SVG for approx-tune ------------------------===//
+//
+// Scales the curve into a fixed 760x480 canvas with two y axes (T(λ)/T(0)
+// left, E(λ) right), escapes every text for XML, and skips non-finite
+// errors instead of drawing them.
+//
+//===----------------------------------------------------------------------===//
 #include "Plot.h"
 
 #include <algorithm>

@@ -15,25 +15,28 @@
 
 namespace approx::tune {
 
+/// One measured point.
 struct PlotPoint {
   int64_t lambda;
-  double timeMs;
-  double error;
+  double timeMs; ///< T(λ)
+  double error;  ///< E(λ)
 };
 
+/// A tuner's answer, drawn as a labelled circle.
 struct PlotMarker {
   std::string label; ///< e.g. "HEU λ*=44 (5 runs)"
-  int64_t lambda;
-  double error;
+  int64_t lambda; ///< λ*
+  double error;   ///< E(λ*)
 };
 
+/// Everything one plot shows.
 struct PlotData {
-  std::string title;
+  std::string title; ///< escaped for XML by the renderer
   std::vector<PlotPoint> curve; ///< sorted by λ, λ=0 first
   double qosBound = -1;         ///< < 0: not drawn
-  int64_t lambdaMax = -1;
-  int64_t knobMax = -1;
-  std::vector<PlotMarker> markers;
+  int64_t lambdaMax = -1; ///< the occupancy bound; < 0: not drawn
+  int64_t knobMax = -1;   ///< the knob's max (x axis extent)
+  std::vector<PlotMarker> markers; ///< one per tuner
 };
 
 /// Returns the SVG document.

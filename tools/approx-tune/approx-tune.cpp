@@ -4,392 +4,37 @@
 // kernel to generated (distribution + seed) or file inputs and a launch
 // shape, then runs SMP / HEU / OMG under an absolute QoS or a QoS_ratio,
 // showing progress, printing the visited points and results, and writing
-// JSON and an SVG of the T(λ)/E(λ) curves. See --help.
+// JSON and an SVG of the T(λ)/E(λ) curves. --dry-run prints the parameter
+// layout without a GPU. Every error is one line on stderr (CommandLine.h
+// for option checks, Plan.h for argument binding and size checks). See
+// --help.
 //
 //===----------------------------------------------------------------------===//
+#include "CommandLine.h"
+#include "Plan.h"
 #include "Plot.h"
 
-#include "approx/runtime/KernelEvaluator.h"
-#include "approx/runtime/Runtime.h"
-#include "approx/runtime/Tuner.h"
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/core/Text.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
+#include "approx/runtime/tune/Tuner.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
+#include <exception>
 #include <fstream>
 #include <map>
-#include <random>
-#include <set>
-#include <sstream>
+#include <new>
+#include <sys/stat.h>
 
 using namespace approx::rt;
+using namespace approx::tune;
 using json = nlohmann::json;
 
 namespace {
-
-const char *kHelp = R"(usage: approx-tune [options] MANIFEST.manifest.json
-
-Tunes the approximation knob (lambda) of one kernel compiled by approx-opt:
-warps whose hardware warp-slot id is below lambda use the SFU path. Measures
-T(lambda) (median CUDA-event time) and E(lambda) (error against the lambda=0
-output) and searches max lambda with E <= QoS.
-
-Module and kernel:
-  --list                 print kernels, their arguments and knobs; exit
-  --kernel NAME          kernel to tune (default: the manifest's only kernel)
-  --knob NAME            knob to tune (default: the kernel's first knob)
-  --image PATH           load this PTX/cubin instead of the manifest's "ptx"
-  --cubin                load the manifest's "cubin" instead of its "ptx"
-  --device N             CUDA device ordinal (default 0)
-
-Arguments (I is the 0-based MLIR argument index, as in --list):
-  --size N               size of every dynamic memref dimension not given by
-                         --shape (default 1048576)
-  --shape I=D0xD1x...    shape of memref argument I
-  --input I=DIST         memref I is read by the kernel, filled from DIST:
-                           uniform:LO:HI      uniform in [LO, HI)
-                           normal:MEAN:SD     normal distribution
-                           linspace:LO:HI     evenly spaced LO..HI
-                           file:PATH          raw little-endian binary of the
-                                              element type (size must match)
-  --inout I=DIST         as --input, and the kernel writes it: it is
-                         restored before every run and compared
-  --scalar I=VALUE       value of scalar argument I ("size" = --size)
-  --seed S               seed; argument I draws from S + I (default 1)
-  --allow-zero-inputs    permit all-zero inputs (refused by default: they
-                         hide indexing bugs and time unrealistically)
-  Memref arguments with neither --input nor --inout are outputs: poisoned
-  (NaN) before every run and compared against the lambda=0 run. One the
-  manifest marks as read by the kernel ("access") must be given data.
-
-Launch:
-  --block X[,Y,Z]        threads per block (default 256)
-  --grid X[,Y,Z]|auto    blocks (default auto: ceil(largest memref / block))
-  --shared BYTES         dynamic shared memory per block (default 0)
-
-Search:
-  --method M             heu | smp | omg | all (default heu)
-  --qos E                absolute QoS: E(lambda*) <= E
-  --qos-ratio R          QoS_ratio (paper section 7): E <= R * E(lambda_max)
-                         (default 0.8 when --qos is not given)
-  --metric M             mre (mean relative error; ref==0 elements count
-                         their absolute error), mre-skip-zero, maxabs, rmse
-                         (default mre)
-  --lambda-max N         override the occupancy bound on lambda
-  --sweep                also measure every lambda in [0, lambda_max] for the
-                         table and plot (what OMG measures)
-  --warmup N             untimed launches before timing (default 3)
-  --reps N               timed launches per point; median reported (default 20)
-
-Output:
-  --json PATH            write inputs, device, trace and results as JSON
-  --svg PATH             write the T(lambda) / E(lambda) plot as SVG
-  --quiet                no progress lines
-  --help                 this text
-
-Exit status: 0 on success, 1 on usage errors, 2 on runtime errors, 77 when no
-CUDA driver/GPU is available.
-)";
-
-struct DistSpec {
-  std::string kind; // uniform normal linspace file
-  double a = 0, b = 1;
-  std::string path;
-  std::string text;
-};
-
-struct Options {
-  std::string manifest, kernel, knob, image;
-  bool list = false, cubin = false, sweep = false, quiet = false;
-  bool allowZero = false;
-  int device = 0;
-  int64_t size = 1 << 20;
-  std::map<int, std::vector<int64_t>> shapes;
-  std::map<int, std::pair<DistSpec, bool>> inputs; // bool: inout
-  std::map<int, std::string> scalars;
-  uint64_t seed = 1;
-  Dim3 block{256, 1, 1}, grid{0, 0, 0};
-  bool gridAuto = true;
-  unsigned shared = 0;
-  std::string method = "heu";
-  bool qosAbs = false;
-  double qos = 0.8;
-  std::string metric = "mre";
-  int64_t lambdaMax = -1;
-  int warmup = 3, reps = 20;
-  std::string jsonPath, svgPath;
-};
-
-[[noreturn]] void usage(const std::string &msg) {
-  std::fprintf(stderr, "approx-tune: %s\n(see approx-tune --help)\n",
-               msg.c_str());
-  std::exit(1);
-}
-
-[[noreturn]] void die(const Status &s) {
-  std::fprintf(stderr, "approx-tune: error: %s\n", s.toString().c_str());
-  std::exit(s.code() == StatusCode::Unavailable ? 77 : 2);
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
-double toDouble(const std::string &s, const std::string &what) {
-  char *end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end)
-    usage("bad number '" + s + "' in " + what);
-  return v;
-}
-
-int64_t toInt(const std::string &s, const std::string &what) {
-  char *end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 0);
-  if (s.empty() || *end)
-    usage("bad integer '" + s + "' in " + what);
-  return v;
-}
-
-std::pair<int, std::string> indexed(const std::string &v,
-                                    const std::string &opt) {
-  size_t eq = v.find('=');
-  if (eq == std::string::npos)
-    usage(opt + " expects I=VALUE, got '" + v + "'");
-  return {int(toInt(v.substr(0, eq), opt)), v.substr(eq + 1)};
-}
-
-Dim3 parseDim3(const std::string &v, const std::string &opt) {
-  std::vector<std::string> p = split(v, ',');
-  if (p.empty() || p.size() > 3)
-    usage(opt + " expects X[,Y,Z]");
-  Dim3 d;
-  unsigned *f[3] = {&d.x, &d.y, &d.z};
-  for (size_t i = 0; i < p.size(); ++i) {
-    int64_t x = toInt(p[i], opt);
-    if (x < 1 || x > 0x7fffffff)
-      usage(opt + ": sizes must be >= 1");
-    *f[i] = unsigned(x);
-  }
-  return d;
-}
-
-DistSpec parseDist(const std::string &v) {
-  DistSpec d;
-  d.text = v;
-  std::vector<std::string> p = split(v, ':');
-  d.kind = p[0];
-  if (d.kind == "file") {
-    if (v.size() <= 5)
-      usage("file: needs a path");
-    d.path = v.substr(5);
-    return d;
-  }
-  if (d.kind != "uniform" && d.kind != "normal" && d.kind != "linspace")
-    usage("unknown distribution '" + d.kind +
-          "' (uniform:LO:HI, normal:MEAN:SD, linspace:LO:HI, file:PATH)");
-  if (p.size() != 3)
-    usage(d.kind + " needs two parameters, e.g. " + d.kind + ":0:1");
-  d.a = toDouble(p[1], v);
-  d.b = toDouble(p[2], v);
-  return d;
-}
-
-Options parseArgs(int argc, char **argv) {
-  Options o;
-  auto need = [&](int &i) -> std::string {
-    if (i + 1 >= argc)
-      usage(std::string(argv[i]) + " needs a value");
-    return argv[++i];
-  };
-  bool haveQos = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    } else if (a == "--list") {
-      o.list = true;
-    } else if (a == "--kernel") {
-      o.kernel = need(i);
-    } else if (a == "--knob") {
-      o.knob = need(i);
-    } else if (a == "--image") {
-      o.image = need(i);
-    } else if (a == "--cubin") {
-      o.cubin = true;
-    } else if (a == "--device") {
-      o.device = int(toInt(need(i), a));
-    } else if (a == "--size") {
-      o.size = toInt(need(i), a);
-      if (o.size < 0)
-        usage("--size must be >= 0");
-    } else if (a == "--shape") {
-      auto [idx, v] = indexed(need(i), a);
-      std::vector<int64_t> dims;
-      for (const std::string &d : split(v, 'x'))
-        dims.push_back(toInt(d, a));
-      o.shapes[idx] = dims;
-    } else if (a == "--input" || a == "--inout") {
-      auto [idx, v] = indexed(need(i), a);
-      o.inputs[idx] = {parseDist(v), a == "--inout"};
-    } else if (a == "--scalar") {
-      auto [idx, v] = indexed(need(i), a);
-      o.scalars[idx] = v;
-    } else if (a == "--seed") {
-      o.seed = uint64_t(toInt(need(i), a));
-    } else if (a == "--allow-zero-inputs") {
-      o.allowZero = true;
-    } else if (a == "--block") {
-      o.block = parseDim3(need(i), a);
-    } else if (a == "--grid") {
-      std::string v = need(i);
-      o.gridAuto = v == "auto";
-      if (!o.gridAuto)
-        o.grid = parseDim3(v, a);
-    } else if (a == "--shared") {
-      o.shared = unsigned(toInt(need(i), a));
-    } else if (a == "--method") {
-      o.method = need(i);
-      if (o.method != "all" && !parseTuneMethod(o.method))
-        usage("unknown method '" + o.method + "' (heu, smp, omg, all)");
-    } else if (a == "--qos" || a == "--qos-ratio") {
-      if (haveQos)
-        usage("give one of --qos and --qos-ratio");
-      haveQos = true;
-      o.qosAbs = a == "--qos";
-      o.qos = toDouble(need(i), a);
-      if (!(o.qos >= 0) || !std::isfinite(o.qos))
-        usage(a + " must be a finite value >= 0");
-    } else if (a == "--metric") {
-      o.metric = need(i);
-      if (!parseMetric(o.metric))
-        usage(parseMetric(o.metric).status().message());
-    } else if (a == "--lambda-max") {
-      o.lambdaMax = toInt(need(i), a);
-    } else if (a == "--sweep") {
-      o.sweep = true;
-    } else if (a == "--warmup") {
-      o.warmup = int(toInt(need(i), a));
-    } else if (a == "--reps") {
-      o.reps = int(toInt(need(i), a));
-      if (o.reps < 1)
-        usage("--reps must be >= 1");
-    } else if (a == "--json") {
-      o.jsonPath = need(i);
-    } else if (a == "--svg") {
-      o.svgPath = need(i);
-    } else if (a == "--quiet" || a == "-q") {
-      o.quiet = true;
-    } else if (!a.empty() && a[0] == '-') {
-      usage("unknown option '" + a + "'");
-    } else if (o.manifest.empty()) {
-      o.manifest = a;
-    } else {
-      usage("more than one manifest given");
-    }
-  }
-  if (o.manifest.empty())
-    usage("no manifest given");
-  return o;
-}
-
-/// Generates `n` values of DIST as doubles.
-Expected<std::vector<double>> generate(const DistSpec &d, size_t n,
-                                       uint64_t seed) {
-  std::vector<double> v(n);
-  std::mt19937_64 rng(seed);
-  if (d.kind == "uniform") {
-    std::uniform_real_distribution<double> u(d.a, d.b);
-    for (double &x : v)
-      x = u(rng);
-  } else if (d.kind == "normal") {
-    std::normal_distribution<double> g(d.a, d.b);
-    for (double &x : v)
-      x = g(rng);
-  } else if (d.kind == "linspace") {
-    for (size_t i = 0; i < n; ++i)
-      v[i] = n > 1 ? d.a + (d.b - d.a) * double(i) / double(n - 1) : d.a;
-  } else {
-    return invalidArgument("cannot generate '" + d.kind + "'");
-  }
-  return v;
-}
-
-std::vector<uint8_t> encode(const std::vector<double> &v, ScalarType t) {
-  size_t es = scalarTypeSize(t);
-  std::vector<uint8_t> out(v.size() * es);
-  for (size_t i = 0; i < v.size(); ++i) {
-    uint8_t *p = out.data() + i * es;
-    switch (t) {
-    case ScalarType::F32: {
-      float f = float(v[i]);
-      std::memcpy(p, &f, 4);
-      break;
-    }
-    case ScalarType::F64:
-      std::memcpy(p, &v[i], 8);
-      break;
-    case ScalarType::F16: {
-      uint16_t h = floatToHalfBits(float(v[i]));
-      std::memcpy(p, &h, 2);
-      break;
-    }
-    default: {
-      int64_t x = int64_t(std::llround(v[i]));
-      std::memcpy(p, &x, es); // little-endian truncation
-      break;
-    }
-    }
-  }
-  return out;
-}
-
-void listModule(const Manifest &m) {
-  std::printf("module %s (%s, slot %s)\n", m.module.c_str(), m.chip.c_str(),
-              m.slot.c_str());
-  for (const KnobInfo &k : m.knobs)
-    std::printf("  knob %s: %s in [%lld, %lld], default %lld (symbol %s)\n",
-                k.name.c_str(), scalarTypeName(k.type), (long long)k.min,
-                (long long)k.max, (long long)k.defaultValue, k.symbol.c_str());
-  for (const KernelInfo &k : m.kernels) {
-    std::printf("  kernel %s", k.name.c_str());
-    if (!k.knobs.empty()) {
-      std::printf(" (knobs:");
-      for (const std::string &n : k.knobs)
-        std::printf(" %s", n.c_str());
-      std::printf(")");
-    }
-    std::printf("\n");
-    for (size_t i = 0; i < k.args.size(); ++i)
-      std::printf("    arg %zu: %s\n", i, describeArgInfo(k.args[i]).c_str());
-    int sites = 0;
-    for (const SiteInfo &s : m.sites)
-      sites += s.kernel == k.name;
-    if (sites) {
-      std::printf("    sites:");
-      for (const SiteInfo &s : m.sites)
-        if (s.kernel == k.name)
-          std::printf(" %s.%s", s.op.c_str(), s.type.c_str());
-      std::printf("\n");
-    }
-  }
-}
 
 std::string nowUtc() {
   std::time_t t = std::time(nullptr);
@@ -403,131 +48,159 @@ json pointJson(const TunePoint &p) {
           {"error", std::isfinite(p.error) ? json(p.error) : json("inf")}};
 }
 
-} // namespace
+/// Writes `text` to `path` or fails with a one-line error.
+void writeFile(const std::string &path, const std::string &text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f)
+    statusError(ioError("cannot write " + quote(path)));
+  std::printf("wrote %s\n", escapeBytes(path).c_str());
+}
 
-int main(int argc, char **argv) {
-  Options o = parseArgs(argc, argv);
-
-  Expected<Manifest> man = loadManifestFile(o.manifest);
-  if (!man)
-    die(man.status());
-  if (o.list) {
-    listModule(*man);
-    return 0;
-  }
-  if (o.kernel.empty()) {
-    if (man->kernels.size() != 1)
-      usage("the manifest has " + std::to_string(man->kernels.size()) +
-            " kernels; choose one with --kernel (see --list)");
-    o.kernel = man->kernels[0].name;
-  }
-  const KernelInfo *k = man->findKernel(o.kernel);
-  if (!k)
-    usage("no kernel '" + o.kernel + "' in the manifest (see --list)");
-
-  // Build the argument specs.
-  std::vector<ArgSpec> specs;
-  json argsJson = json::array();
-  uint64_t largest = 0;
-  for (size_t i = 0; i < k->args.size(); ++i) {
-    const ArgInfo &a = k->args[i];
-    int idx = int(i);
-    if (a.kind == ArgInfo::Kind::Scalar) {
-      auto it = o.scalars.find(idx);
-      if (it == o.scalars.end())
-        usage("scalar argument " + std::to_string(i) + " (" +
-              describeArgInfo(a) + ") needs --scalar " + std::to_string(i) +
-              "=VALUE");
-      Arg v = Arg::integer(0);
-      if (it->second == "size")
-        v = Arg::integer(o.size);
-      else if (isFloatType(a.type))
-        v = Arg::floating(toDouble(it->second, "--scalar"));
-      else
-        v = Arg::integer(toInt(it->second, "--scalar"));
-      specs.push_back(ArgSpec::value(v));
-      argsJson.push_back({{"index", i},
-                          {"type", describeArgInfo(a)},
-                          {"value", it->second == "size"
-                                        ? std::to_string(o.size)
-                                        : it->second}});
+/// --run-once: one launch with the knobs as set, outputs written raw to
+/// PREFIX.argI. Inputs are generated as for tuning; outputs are poisoned
+/// (0xFF bytes) first, so an unwritten element shows as NaN or -1.
+int runOnce(Module &mod, const RunPlan &plan, std::vector<ArgSpec> specs,
+            const std::string &prefix) {
+  std::shared_ptr<Context> ctx = mod.context();
+  std::vector<DeviceBuffer> buffers(specs.size());
+  std::vector<Arg> args;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ArgSpec &s = specs[i];
+    if (!s.isBuffer()) {
+      args.push_back(s.scalar);
       continue;
     }
-    if (o.scalars.count(idx))
-      usage("argument " + std::to_string(i) + " is a memref, not a scalar");
-    std::vector<int64_t> shape;
-    if (o.shapes.count(idx)) {
-      shape = o.shapes[idx];
-    } else {
-      for (int64_t d : a.shape)
-        shape.push_back(d >= 0 ? d : o.size);
-    }
-    uint64_t n = 1;
-    for (int64_t d : shape)
-      n *= uint64_t(std::max<int64_t>(d, 0));
-    largest = std::max(largest, n);
-    json aj = {{"index", i}, {"type", describeArgInfo(a)},
-               {"shape", shape}};
-    auto in = o.inputs.find(idx);
-    if (in == o.inputs.end()) {
-      // The compiler records what the kernel reads: such a buffer needs data.
-      if (a.access == "read" || a.access == "readwrite")
-        usage("argument " + std::to_string(i) + " (" + describeArgInfo(a) +
-              ") is " + (a.access == "read" ? "read" : "read and written") +
-              " by the kernel: give it data with --input or --inout " +
-              std::to_string(i) + "=DIST");
-      specs.push_back(ArgSpec::output(a.type, shape));
-      aj["role"] = "out";
-    } else {
-      const DistSpec &d = in->second.first;
-      std::vector<uint8_t> bytes;
-      if (d.kind == "file") {
-        std::ifstream f(d.path, std::ios::binary);
-        if (!f)
-          die(ioError("cannot open input file '" + d.path + "'"));
-        bytes.assign(std::istreambuf_iterator<char>(f), {});
-      } else {
-        uint64_t seed = o.seed + uint64_t(i);
-        Expected<std::vector<double>> v = generate(d, size_t(n), seed);
-        if (!v)
-          die(v.status());
-        bytes = encode(*v, a.type);
-        aj["seed"] = seed;
-      }
-      specs.push_back(ArgSpec::input(a.type, shape, std::move(bytes),
-                                     in->second.second));
-      aj["role"] = in->second.second ? "inout" : "in";
-      aj["distribution"] = d.text;
-    }
-    argsJson.push_back(aj);
+    uint64_t bytes = plan.args[i].bytes;
+    Expected<DeviceBuffer> b =
+        DeviceBuffer::allocate(ctx, size_t(bytes), s.elem);
+    if (!b)
+      statusError(b.status());
+    buffers[i] = b.take();
+    Status st = s.role == ArgSpec::Role::Out
+                    ? buffers[i].fillBytes(0xff)
+                    : buffers[i].copyFromHost(s.data.data(), s.data.size());
+    if (!st.isOk())
+      statusError(st);
+    args.push_back(Arg::memref(buffers[i].view(), s.shape));
   }
-  for (auto &[idx, _] : o.inputs)
-    if (idx < 0 || size_t(idx) >= k->args.size())
-      usage("--input/--inout index " + std::to_string(idx) + " out of range");
+  Status launched = mod.launchSync(plan.launchName, plan.launch, args);
+  if (!launched.isOk())
+    statusError(launched);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!specs[i].compared())
+      continue;
+    std::string bytes(buffers[i].bytes(), '\0');
+    Status st = buffers[i].copyToHost(bytes.data(), bytes.size());
+    if (!st.isOk())
+      statusError(st);
+    writeFile(prefix + ".arg" + std::to_string(i), bytes);
+  }
+  return 0;
+}
 
-  LaunchConfig cfg;
-  cfg.block = o.block;
-  cfg.sharedMemBytes = o.shared;
-  if (o.gridAuto) {
-    uint64_t bt = o.block.total();
-    cfg.grid.x = unsigned(std::max<uint64_t>(1, (largest + bt - 1) / bt));
-  } else {
-    cfg.grid = o.grid;
+int run(int argc, char **argv) {
+  Options o = parseCommandLine(argc, argv);
+  if (o.help) {
+    std::fputs(kHelp, stdout);
+    return 0;
   }
+  Expected<Manifest> man = loadManifestFile(o.manifest);
+  if (!man)
+    statusError(man.status());
+  // Both images the manifest names stay inside its directory (unless
+  // allowed), whichever one this run reads, and for --list too. One that
+  // is absent is no error until a run needs it.
+  for (bool cubin : {false, true}) {
+    const std::string &rel = cubin ? man->cubin : man->ptx;
+    if (rel.empty())
+      continue;
+    Expected<std::string> path = resolveImagePath(*man, cubin, o.allowOutside);
+    std::string dir = man->directory.empty() ? "." : man->directory;
+    struct stat st;
+    if (!path && !(path.status().code() == StatusCode::IoError &&
+                   ::lstat((dir + "/" + rel).c_str(), &st) != 0))
+      statusError(path.status());
+  }
+  if (o.list) {
+    printList(*man);
+    return 0;
+  }
+  // The image: --image as given, else the manifest's, kept inside the
+  // manifest's directory unless allowed (checked in dry runs too).
+  std::string image = o.image;
+  if (image.empty()) {
+    if (o.cubin && man->cubin.empty())
+      usageError("--cubin: the manifest names no cubin");
+    bool cubin = o.cubin || man->ptx.empty();
+    Expected<std::string> path = resolveImagePath(*man, cubin, o.allowOutside);
+    if (!path)
+      statusError(path.status());
+    image = *path;
+  }
+  RunPlan plan = makePlan(*man, o);
+  if (o.dryRun) {
+    printDryRun(*man, plan, image);
+    return 0;
+  }
+  if (plan.tunedKnob.empty() && o.runOncePrefix.empty())
+    usageError("kernel " + quote(plan.kernel->name) +
+               " reads no knob: nothing to tune");
+  checkHostMemory(plan);
 
   Expected<std::shared_ptr<Context>> ctx = Context::create(o.device);
   if (!ctx)
-    die(ctx.status());
+    statusError(ctx.status());
+  size_t freeBytes = 0, totalBytes = 0;
+  Status mem = (*ctx)->memInfo(freeBytes, totalBytes);
+  if (!mem.isOk())
+    statusError(mem);
+  uint64_t need = deviceBytes(plan);
+  if (need > freeBytes)
+    throw CliError{2, "the arguments need " + std::to_string(need) +
+                          " bytes of device memory (inputs twice: working "
+                          "and pristine copies); " +
+                          std::to_string(freeBytes) + " of " +
+                          std::to_string(totalBytes) + " bytes are free"};
   LoadOptions lo;
-  lo.preferCubin = o.cubin;
-  lo.imagePath = o.image;
+  lo.imagePath = image;
+  lo.allowPathsOutsideManifestDir = o.allowOutside;
   Expected<std::unique_ptr<Module>> mod = Module::load(*ctx, o.manifest, lo);
   if (!mod)
-    die(mod.status());
+    statusError(mod.status());
+  for (auto &[name, value] : o.knobValues) {
+    Status s = (*mod)->setKnob(name, value);
+    if (!s.isOk())
+      statusError(s);
+  }
+  std::vector<ArgSpec> specs = makeSpecs(plan, o);
+  if (!o.runOncePrefix.empty())
+    return runOnce(**mod, plan, std::move(specs), o.runOncePrefix);
+  json argsJson = json::array();
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const ArgPlan &a = plan.args[i];
+    json aj = {{"index", i}, {"type", describeArgInfo(*a.info)}};
+    if (a.kind == ArgPlan::Kind::Buffer) {
+      aj["shape"] = a.shape;
+      aj["role"] = a.role == ArgSpec::Role::Out     ? "out"
+                   : a.role == ArgSpec::Role::InOut ? "inout"
+                                                    : "in";
+      if (a.hasData) {
+        aj["distribution"] = a.dist.text;
+        if (a.dist.kind != "file")
+          aj["seed"] = o.seed + uint64_t(i);
+      }
+    } else {
+      aj["value"] = a.text == "size" ? std::to_string(o.size) : a.text;
+    }
+    argsJson.push_back(aj);
+  }
+  const LaunchConfig &cfg = plan.launch;
 
   EvaluatorOptions eo;
-  eo.kernel = o.kernel;
-  eo.knob = o.knob;
+  eo.kernel = plan.launchName;
+  eo.knob = plan.tunedKnob;
   eo.launch = cfg;
   eo.metric = *parseMetric(o.metric);
   eo.timing.warmup = o.warmup;
@@ -537,7 +210,7 @@ int main(int argc, char **argv) {
   Expected<std::unique_ptr<KernelEvaluator>> evx =
       KernelEvaluator::create(**mod, std::move(specs), eo);
   if (!evx)
-    die(evx.status());
+    statusError(evx.status());
   KernelEvaluator &ev = **evx;
   const KnobInfo *knob = man->findKnob(ev.knob());
   const DeviceInfo &dev = (*ctx)->device();
@@ -546,8 +219,10 @@ int main(int argc, char **argv) {
   std::printf("device   %s (sm_%d%d, %d SMs), CUDA driver API %d.%d\n",
               dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
               dev.driverVersion / 1000, (dev.driverVersion % 1000) / 10);
-  std::printf("kernel   %s  grid %u,%u,%u  block %u,%u,%u  smem %u\n",
-              o.kernel.c_str(), cfg.grid.x, cfg.grid.y, cfg.grid.z,
+  std::printf("kernel   %s%s%s  grid %u,%u,%u  block %u,%u,%u  smem %u\n",
+              plan.launchName.c_str(), plan.dispatchKnob ? " -> " : "",
+              plan.dispatchKnob ? plan.kernel->name.c_str() : "",
+              cfg.grid.x, cfg.grid.y, cfg.grid.z,
               cfg.block.x, cfg.block.y, cfg.block.z, cfg.sharedMemBytes);
   std::printf("occupancy %d blocks/SM x %d warps = %d resident warps/SM "
               "(%d regs/thread) -> lambda_max %lld (knob %s max %lld)%s\n",
@@ -578,7 +253,7 @@ int main(int argc, char **argv) {
   for (TuneMethod m : methods) {
     Expected<TuneResult> r = tune(ev, m, to);
     if (!r)
-      die(r.status());
+      statusError(r.status());
     results.push_back(*r);
   }
   std::vector<TunePoint> sweep;
@@ -586,7 +261,7 @@ int main(int argc, char **argv) {
     for (int64_t l = 0; l <= ev.lambdaMax(); ++l) {
       Expected<TunePoint> p = ev.evaluate(l);
       if (!p)
-        die(p.status());
+        statusError(p.status());
       sweep.push_back(*p);
       if (!o.quiet)
         std::fprintf(stderr, "  [sweep] lambda %3lld  T %9.4f ms  E %.4g\n",
@@ -636,12 +311,7 @@ int main(int argc, char **argv) {
     json j;
     j["tool"] = "approx-tune";
     j["date"] = nowUtc();
-    j["command"] = [&] {
-      std::string c;
-      for (int i = 0; i < argc; ++i)
-        c += (i ? " " : "") + std::string(argv[i]);
-      return c;
-    }();
+    j["command"] = o.command;
     j["device"] = {{"name", dev.name},
                    {"compute_capability",
                     std::to_string(dev.ccMajor) + "." +
@@ -649,7 +319,9 @@ int main(int argc, char **argv) {
                    {"sm_count", dev.smCount},
                    {"driver_api_version", dev.driverVersion}};
     j["manifest"] = o.manifest;
-    j["kernel"] = o.kernel;
+    j["kernel"] = plan.launchName;
+    j["kernel_launched"] = plan.kernel->name;
+    j["knobs"] = plan.knobValues;
     j["knob"] = ev.knob();
     j["launch"] = {{"grid", {cfg.grid.x, cfg.grid.y, cfg.grid.z}},
                    {"block", {cfg.block.x, cfg.block.y, cfg.block.z}},
@@ -692,15 +364,13 @@ int main(int argc, char **argv) {
     for (auto &[l, p] : all)
       j["points"].push_back(pointJson(p));
     j["kernel_launches"] = ev.launches();
-    std::ofstream f(o.jsonPath);
-    f << j.dump(2) << "\n";
-    if (!f)
-      die(ioError("cannot write '" + o.jsonPath + "'"));
-    std::printf("wrote %s\n", o.jsonPath.c_str());
+    writeFile(o.jsonPath,
+              j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   }
   if (!o.svgPath.empty()) {
     approx::tune::PlotData pd;
-    pd.title = man->module + " / " + o.kernel + " on " + dev.name;
+    pd.title = escapeBytes(man->module) + " / " + plan.launchName + " on " +
+               dev.name;
     for (auto &[l, p] : all)
       pd.curve.push_back({p.lambda, p.timeMs, p.error});
     pd.qosBound = bound;
@@ -711,14 +381,34 @@ int main(int argc, char **argv) {
                                 " λ*=" + std::to_string(r.lambda) + " (" +
                                 std::to_string(r.runs) + " runs)",
                             r.lambda, r.error});
-    std::ofstream f(o.svgPath);
-    f << approx::tune::renderTradeoffSvg(pd);
-    if (!f)
-      die(ioError("cannot write '" + o.svgPath + "'"));
-    std::printf("wrote %s\n", o.svgPath.c_str());
+    writeFile(o.svgPath, approx::tune::renderTradeoffSvg(pd));
   }
   bool ok = true;
   for (const TuneResult &r : results)
     ok &= r.satisfied;
   return ok ? 0 : 3;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Every failure, including one the code did not foresee, is one line.
+  try {
+    return run(argc, argv);
+  } catch (const CliError &e) {
+    if (e.code == 1)
+      std::fprintf(stderr, "approx-tune: %s (see approx-tune --help)\n",
+                   e.message.c_str());
+    else
+      std::fprintf(stderr, "approx-tune: error: %s\n", e.message.c_str());
+    return e.code;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "approx-tune: error: out of host memory\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "approx-tune: error: %s\n",
+                 escapeBytes(e.what()).c_str());
+  } catch (...) {
+    std::fprintf(stderr, "approx-tune: error: unknown exception\n");
+  }
+  return 2;
 }

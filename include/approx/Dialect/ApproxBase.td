@@ -1,9 +1,9 @@
-//===- ApproxBase.td - the approx dialect, enums, op base class -*- tablegen -*-===//
+//===- ApproxBase.td - the approx dialect, enums, attributes -*- tablegen -*-===//
 //
-// The `approx` dialect: transcendental functions that a GPU kernel may compute
-// either precisely (libdevice / IEEE-rounded PTX) or on the SFU
-// (`.approx.ftz` PTX), plus the tunable knobs that decide which warps take
-// which form at run time.
+// The `approx` dialect: GPU kernels that trade a stated amount of accuracy
+// for speed, tunably, with the error measured. This file holds what every op
+// family shares: the dialect, its enums, the site attribute the techniques
+// record what they did with, and the op base class.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,25 +11,42 @@
 #define APPROX_BASE_TD
 
 include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
 def Approx_Dialect : Dialect {
   let name = "approx";
   let cppNamespace = "::mlir::approx";
-  let summary = "Tunable SFU approximation of transcendental functions on NVIDIA GPUs";
+  let summary = "Tunable approximation of NVIDIA GPU kernels";
   let description = [{
-    The `approx` dialect names each transcendental function of Tables 1 and 2
-    of "SFU-driven transparent approximation acceleration on GPUs" (ICS'16)
-    as an op: f32 `sin cos exp log pow div rcp sqrt rsqrt` and f64
-    `div rcp sqrt rsqrt`. Every op names the `approx.knob` that governs it.
+    The `approx` dialect holds one op family per approximation technique,
+    each governed by run-time knobs that the runtime sets and tunes:
 
-    An op with no `form` is *tunable*: `approx-warp-split` versions the code
-    around it so that warps whose warp-slot id is below the knob's run-time
-    value take the SFU form and the others the precise form. An op with a
-    `form` is pinned to that form; `convert-approx-to-nvvm` lowers pinned ops.
+    - core: knob declarations of three kinds (`approx.knob`: a device global
+      such as the warp-split λ; `approx.variant_knob`: a choice among kernel
+      variants; `approx.resource_knob`: a host-created texture the kernel
+      reads through a handle), knob reads, and the warp-slot id;
+    - sfu: the transcendental functions of "SFU-driven transparent
+      approximation acceleration on GPUs" (ICS'16) and a few more, each
+      computed precisely or on the SFU (`.approx` PTX), chosen per warp by a
+      knob (`approx-warp-split`).
+
+    What each technique did, or chose not to do, is recorded on the
+    `gpu.module` as `approx.sites`, an array of `#approx.site` attributes that
+    `approx-record-manifest` writes to the manifest.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
+
+class Approx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Approx_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Enums.
+//===----------------------------------------------------------------------===//
 
 /// Which implementation of a function an op is pinned to.
 def Approx_Form : I32EnumAttr<"Form", "implementation of an approx op", [
@@ -51,7 +68,74 @@ def Approx_SlotKind : I32EnumAttr<"SlotKind", "source of the warp-slot id", [
   let cppNamespace = "::mlir::approx";
 }
 
-class Approx_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Approx_Dialect, mnemonic, traits>;
+/// What a technique did at a site.
+def Approx_SiteForm : I32EnumAttr<"SiteForm", "what was done at a site", [
+    // A knob chooses the form at run time.
+    I32EnumAttrCase<"tunable", 0>,
+    // Pinned to the approximate form by the input IR.
+    I32EnumAttrCase<"sfu", 1>,
+    // Precise: pinned by the input IR, or left precise (see the reason).
+    I32EnumAttrCase<"precise", 2>,
+    // The input already allowed an approximation (fastmath<afn>): lowered as
+    // upstream lowers it, not tunable.
+    I32EnumAttrCase<"fast", 3>
+  ]> {
+  let cppNamespace = "::mlir::approx";
+}
+
+/// Texture filtering of a resource knob's table.
+def Approx_TextureFilter : I32EnumAttr<"TextureFilter", "texture filtering", [
+    I32EnumAttrCase<"point", 0>,
+    I32EnumAttrCase<"linear", 1>
+  ]> {
+  let cppNamespace = "::mlir::approx";
+}
+
+/// Out-of-range texture coordinates of a resource knob's table.
+def Approx_TextureAddress : I32EnumAttr<"TextureAddress",
+    "texture address mode", [
+    I32EnumAttrCase<"clamp", 0>,
+    I32EnumAttrCase<"border", 1>,
+    I32EnumAttrCase<"wrap", 2>,
+    I32EnumAttrCase<"mirror", 3>
+  ]> {
+  let cppNamespace = "::mlir::approx";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes.
+//===----------------------------------------------------------------------===//
+
+class Approx_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Approx_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Approx_SiteAttr : Approx_Attr<"Site", "site"> {
+  let summary = "what a technique did, or chose not to do, at one place";
+  let description = [{
+    Recorded by the techniques' passes in the `approx.sites` array of a
+    `gpu.module`, and written to the manifest by `approx-record-manifest`
+    (docs/manifest.md, "Sites"). `data` holds the technique's own keys.
+
+    ```mlir
+    #approx.site<technique = "sfu", function = "k", op = "exp", type = f32,
+                 knob = @lambda, form = tunable, loc = "k.mlir:3:10",
+                 data = {versioning = "region"}>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"technique that acted">:$technique,
+    StringRefParameter<"function holding the site">:$function,
+    StringRefParameter<"what was matched, e.g. exp">:$op,
+    "::mlir::Type":$type,
+    OptionalParameter<"::mlir::FlatSymbolRefAttr", "governing knob">:$knob,
+    EnumParameter<Approx_SiteForm>:$form,
+    StringRefParameter<"why, when not plainly tunable", "\"\"">:$reason,
+    StringRefParameter<"source location, file:line:col", "\"\"">:$loc,
+    OptionalParameter<"::mlir::DictionaryAttr", "technique data">:$data
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
 
 #endif // APPROX_BASE_TD

@@ -1,13 +1,15 @@
 //===- ApproxDialect.h - the approx dialect ---------------------*- C++ -*-===//
 //
-// Declares the approx dialect, its enums, and the ops of every family (core:
-// knobs and slots; sfu: function ops with the ApproxFunctionOp interface),
-// generated from ApproxBase.td, CoreOps.td and SfuOps.td.
+// Declares the approx dialect, its enums and attributes, and the ops of every
+// family (core: knobs and slots; sfu: function ops with the ApproxFunctionOp
+// interface), generated from ApproxBase.td, CoreOps.td and SfuOps.td.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef APPROX_DIALECT_APPROXDIALECT_H
 #define APPROX_DIALECT_APPROXDIALECT_H
+
+#include "approx/Dialect/FunctionTable.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,18 +18,23 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "approx/Dialect/ApproxEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "approx/Dialect/ApproxAttrs.h.inc"
+
 namespace mlir::approx::detail {
-/// Checks operand types and per-op options of any approx function op.
+/// Checks operand types and per-op options of any approx function op against
+/// the function table.
 LogicalResult verifyFunctionOp(Operation *op);
-/// Checks that `knob` names an approx.knob in the nearest symbol table of
-/// `op` (its gpu.module).
+/// Checks that `knob` names a knob declaration of kind `OpTy` in the nearest
+/// symbol table of `op` (its gpu.module); `what` names the kind in errors.
 LogicalResult verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
-                            SymbolTableCollection &symbolTable);
+                            SymbolTableCollection &symbolTable,
+                            StringRef expectedOp);
 } // namespace mlir::approx::detail
 
 #include "approx/Dialect/ApproxDialect.h.inc"
@@ -39,9 +46,23 @@ LogicalResult verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
 #include "approx/Dialect/SfuOps.h.inc"
 
 namespace mlir::approx {
-/// True when `op` has an SFU form for its operand type and options: every f32
-/// op, f64 div/rcp/sqrt/rsqrt, and f64 sin/cos/exp/log/pow with `demote`.
-bool hasSfuForm(ApproxFunctionOp op);
+/// The name of the gpu.module attribute holding the sites (an array of
+/// #approx.site), and the attribute name of a kernel argument that carries a
+/// knob's value (`approx-knobs-to-params`).
+constexpr llvm::StringLiteral kSitesAttrName = "approx.sites";
+/// The builtin.module attribute approx-record-manifest leaves for
+/// approx-export: one dictionary per gpu.module.
+constexpr llvm::StringLiteral kManifestAttrName = "approx.manifest";
+constexpr llvm::StringLiteral kKnobArgAttrName = "approx.knob";
+
+/// How the SFU serves `op` for target `sm` (0: any): Native, ViaF32 or None,
+/// with the reason when not plainly native.
+SfuSupport sfuSupport(ApproxFunctionOp op, unsigned sm = 0,
+                      std::string *reason = nullptr);
+/// True when `op` has some SFU form on target `sm` (0: any).
+inline bool hasSfuForm(ApproxFunctionOp op, unsigned sm = 0) {
+  return sfuSupport(op, sm) != SfuSupport::None;
+}
 } // namespace mlir::approx
 
 #endif // APPROX_DIALECT_APPROXDIALECT_H

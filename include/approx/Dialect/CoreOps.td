@@ -1,7 +1,8 @@
 //===- CoreOps.td - ops every approx technique shares -------*- tablegen -*-===//
 //
-// The core op family: knob declarations, knob reads, and the warp-slot id the
-// SFU warp split compares against a knob.
+// The core op family: the three kinds of knob (a device global, a choice of
+// kernel variant, a host-created texture), reads of knobs, and the warp-slot
+// id the SFU warp split compares against a knob.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,39 +13,115 @@ include "approx/Dialect/ApproxBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+class Approx_KnobDeclOp<string mnemonic, list<Trait> traits = []>
+    : Approx_Op<mnemonic, traits # [Symbol,
+        HasParent<"::mlir::gpu::GPUModuleOp">]>;
+
 //===----------------------------------------------------------------------===//
-// Knobs.
+// Knob declarations.
 //===----------------------------------------------------------------------===//
 
-def Approx_KnobOp : Approx_Op<"knob", [Symbol,
-    HasParent<"::mlir::gpu::GPUModuleOp">]> {
-  let summary = "a tunable integer the runtime sets before a launch";
+def Approx_KnobOp : Approx_KnobDeclOp<"knob"> {
+  let summary = "a tunable integer the runtime writes before a launch";
   let description = [{
-    Declares a tunable i32 with an inclusive range and a default. It lowers to
-    a `.visible .global .u32` variable of the same name in the PTX module,
-    which a runtime writes with `cuModuleGetGlobal`; kernel signatures do not
-    change. For warp-split knobs the value is λ: warps whose slot id is
-    below λ take the SFU form.
+    Declares a tunable i32 with an inclusive range and a default (manifest
+    kind `global`). It lowers to a `.visible .global .u32` variable of the
+    same name in the PTX module, which a runtime writes with
+    `cuModuleGetGlobal`; kernel signatures do not change. With `param_path`
+    (set by `approx-knobs-to-params`) the kernels that read it take its value
+    as a trailing launch parameter instead, so that launches on different
+    streams can use different values.
+
+    `warp_slot` is set by `approx-warp-split` on the knobs it compares a
+    warp-slot id against (λ: warps whose slot id is below it take the SFU
+    form); the runtime bounds λ by it.
 
     ```mlir
     approx.knob @lambda range(0, 64) default(0)
+    approx.knob @lambda range(0, 64) default(0) warp_slot(hw) param_path
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$min, I64Attr:$max,
-                       I64Attr:$default_value);
+                       I64Attr:$default_value,
+                       OptionalAttr<Approx_SlotKind>:$warp_slot,
+                       UnitAttr:$param_path);
   let assemblyFormat = [{
     $sym_name `range` `(` $min `,` $max `)` `default` `(` $default_value `)`
-    attr-dict
+    (`warp_slot` `(` $warp_slot^ `)`)? (`param_path` $param_path^)? attr-dict
   }];
   let hasVerifier = 1;
 }
+
+def Approx_VariantKnobOp : Approx_KnobDeclOp<"variant_knob", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a choice among kernel variants compiled into the module";
+  let description = [{
+    Declares a knob whose value picks which kernel runs (manifest kind
+    `variant`): launching the logical name `k` launches
+    `dispatch[k][value]`. Every list has the same length n, the knob's
+    range is [0, n - 1]. Variants are kernels of the same gpu.module; they
+    need not share a signature (a precision variant takes f32 buffers where
+    the original takes f64). A logical name may be one of its own variants.
+
+    ```mlir
+    approx.variant_knob @precision default(0)
+        dispatch {saxpy = [@saxpy, @saxpy_f32, @saxpy_f16]}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
+                       DictionaryAttr:$dispatch);
+  let assemblyFormat = [{
+    $sym_name `default` `(` $default_value `)` `dispatch` $dispatch attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The number of variants of every dispatched name (0 if malformed).
+    int64_t getNumVariants();
+  }];
+  let hasVerifier = 1;
+}
+
+def Approx_ResourceKnobOp : Approx_KnobDeclOp<"resource_knob"> {
+  let summary = "a texture the runtime creates from a table; the knob picks the table";
+  let description = [{
+    Declares a knob of manifest kind `resource`: the runtime creates a CUDA
+    array and texture object from `tables[value]` (filtering, addressing
+    and coordinates as stated) and writes its 64-bit handle to a `.visible
+    .global .u64` of the knob's name, which the kernel reads with
+    `approx.resource_handle`. Each table is a `tensor<H x W x C x f32>`: H
+    rows of W texels of C channels (1, 2 or 4); 1 <= H, W <= 65536.
+
+    ```mlir
+    approx.resource_knob @sb default(0) texture_2d filter(linear)
+        address(clamp) tables([dense<...> : tensor<2x1024x4xf32>])
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
+                       Approx_TextureFilter:$filter,
+                       Approx_TextureAddress:$address,
+                       UnitAttr:$normalized_coords,
+                       TypedArrayAttrBase<ElementsAttr,
+                         "array of f32 tables">:$tables,
+                       UnitAttr:$param_path);
+  let assemblyFormat = [{
+    $sym_name `default` `(` $default_value `)` `texture_2d`
+    `filter` `(` $filter `)` `address` `(` $address `)`
+    (`normalized_coords` $normalized_coords^)?
+    `tables` `(` $tables `)` (`param_path` $param_path^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Knob reads.
+//===----------------------------------------------------------------------===//
 
 def Approx_KnobValueOp : Approx_Op<"knob_value", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     MemoryEffects<[MemRead]>]> {
   let summary = "the current value of a knob";
   let description = [{
-    Reads the run-time value of a knob (a load of its module global).
+    Reads the run-time value of an `approx.knob` (a load of its module
+    global, or the kernel's knob parameter with `param_path`).
 
     ```mlir
     %l = approx.knob_value @lambda : i32
@@ -55,6 +132,23 @@ def Approx_KnobValueOp : Approx_Op<"knob_value", [
   let assemblyFormat = "$knob attr-dict `:` type($value)";
 }
 
+def Approx_ResourceHandleOp : Approx_Op<"resource_handle", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "the texture object handle of a resource knob";
+  let description = [{
+    Reads the 64-bit `CUtexObject` handle the runtime wrote for an
+    `approx.resource_knob`, to pass to a texture fetch.
+
+    ```mlir
+    %t = approx.resource_handle @sb : i64
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$knob);
+  let results = (outs I64:$handle);
+  let assemblyFormat = "$knob attr-dict `:` type($handle)";
+}
+
 def Approx_WarpSlotOp : Approx_Op<"warp_slot", [Pure]> {
   let summary = "the id compared against a warp-split knob";
   let description = [{
@@ -63,7 +157,8 @@ def Approx_WarpSlotOp : Approx_Op<"warp_slot", [Pure]> {
     which elements are approximated then depends on the schedule).
     `virtual`: global warp index modulo `%nwarpid` (same granularity,
     bit-reproducible). `software`: linear thread id in the block / 32.
-    All are uniform across a warp, so branching on them never diverges.
+    All are uniform across a warp, so branching on them never diverges
+    inside a warp; none is uniform across a block.
 
     ```mlir
     %s = approx.warp_slot hw : i32

@@ -10,21 +10,28 @@
 include "mlir/Pass/PassBase.td"
 
 def ApproxAllowContraction
-    : Pass<"approx-allow-contraction", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Let the backend fuse float multiply-adds, as nvcc's -fmad=true";
+    : Pass<"approx-allow-contraction", "::mlir::ModuleOp"> {
+  let summary = "Let the backend fuse float multiply-adds in the chosen kernels, as nvcc's -fmad=true";
   let description = [{
     Adds the `contract` fast-math flag to every `arith.mulf`, `addf`, `subf`
-    and `negf` in the gpu.module, so that the NVPTX backend may fuse a
-    multiply and a dependent add into `fma.rn`, which nvcc does by default
-    (`-fmad=true`). Without it LLVM writes `mul.rn` / `add.rn`, which also
-    forbids ptxas to fuse, and a kernel runs slower than its nvcc twin.
-    Contraction changes results by at most the rounding of the product
-    (fma rounds once); it never touches the approx forms' own sequences.
+    and `negf` in the selected kernels (`kernels=`, as approx-from-math
+    reads it) and the functions they call, so that the NVPTX backend may
+    fuse a multiply and a dependent add into `fma.rn`, which nvcc does by
+    default (`-fmad=true`). Without it LLVM writes `mul.rn` / `add.rn`,
+    which also forbids ptxas to fuse, and a kernel runs slower than its nvcc
+    twin. Contraction changes results by at most the rounding of the product
+    (fma rounds once); it never touches the approx forms' own sequences
+    (lowered after it) nor kernels outside the selection.
 
     Before: `%p = arith.mulf %a, %b : f32`
     After:  `%p = arith.mulf %a, %b fastmath<contract> : f32`
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    ListOption<"kernels", "kernels", "std::string",
+      "Kernels to contract, as KERNEL or GPU_MODULE::KERNEL (with the "
+      "functions they call); empty: all">,
+  ];
 }
 
 def ApproxRecordManifest
@@ -65,8 +72,11 @@ def ConvertApproxToNVVM
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
   let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+      "Target (sm_XY): decides between native half forms and f32 ones">,
     Option<"preciseSqrt", "precise-sqrt", "bool", /*default=*/"true",
       "Also lower plain math.sqrt to sqrt.rn (as nvcc's -prec-sqrt=true)">,
   ];
@@ -91,6 +101,34 @@ def ApproxExport : Pass<"approx-export", "::mlir::ModuleOp"> {
     Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
       "ptxas to use for cubin; default: CUDA_PATH/bin/ptxas, the one found at "
       "build time, then PATH">,
+  ];
+}
+
+def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
+  let summary = "Check the target chip and the CUDA toolkit parts a pipeline needs";
+  let description = [{
+    Fails, with one line naming the cause, when `chip` is not a target the
+    LLVM NVPTX backend knows, `O` is not 0-3, `libdevice` does not name an
+    LLVM bitcode file, a symbol of a gpu.module (function, global) is no
+    valid PTX identifier, a gpu.module uses a scalable vector type (NVPTX has
+    none: its instruction selection aborts), or code in a gpu.module calls a
+    function that has no
+    body there and that neither libdevice (`__nv_*`), LLVM (`llvm.*`) nor the
+    CUDA driver (`vprintf`, `malloc`, `free`, `__assertfail`) provides: the
+    PTX module would not link when loaded. `approx-to-ptx` runs it first, so
+    that a bad target, a missing toolkit part or an unresolved call is
+    reported before any work and nothing is written. The IR is not changed.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+      "Target SM, e.g. sm_90">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+      "LLVM optimisation level (0-3)">,
+    Option<"libdevice", "libdevice", "std::string", /*default=*/"\"\"",
+      "Path of libdevice.10.bc to check (empty: refused as not found)">,
+    Option<"libdeviceOrigin", "libdevice-origin", "std::string",
+      /*default=*/"\"libdevice=\"",
+      "Where the path came from, for the error message">,
   ];
 }
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
@@ -28,15 +29,23 @@ namespace mlir::approx {
 #define GEN_PASS_REGISTRATION
 #include "approx/Passes/Passes.h.inc"
 
+/// How kernels read knob values (pipeline option `knob-path`).
+enum class KnobPath { Global, Param };
+
 /// Options of the `approx-to-ptx` pipeline: one approx-opt invocation from
-/// math/arith GPU kernels to NAME.ptx + NAME.manifest.json.
+/// GPU kernels (outlined or not) to NAME.ptx + NAME.manifest.json per
+/// gpu.module. Each option is checked by the pass that uses it.
 struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
   ListOption<std::string> functions{
       *this, "functions",
-      llvm::cl::desc("Functions to approximate (default: all)")};
+      llvm::cl::desc("Functions to approximate (default: all with an SFU "
+                     "form)")};
   ListOption<std::string> kernels{
-      *this, "kernels", llvm::cl::desc("Kernels to approximate (default: all)")};
-  Option<std::string> knob{*this, "knob", llvm::cl::desc("Knob name"),
+      *this, "kernels",
+      llvm::cl::desc("Kernels to approximate, KERNEL or GPU_MODULE::KERNEL "
+                     "(default: all)")};
+  Option<std::string> knob{*this, "knob",
+                           llvm::cl::desc("Knob name (a PTX identifier)"),
                            llvm::cl::init("lambda")};
   Option<int64_t> knobMax{*this, "knob-max",
                           llvm::cl::desc("Largest knob value (warp slots/SM)"),
@@ -45,13 +54,19 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       *this, "slot",
       llvm::cl::desc("Warp-slot source: hw, virtual or software"),
       llvm::cl::init("hw")};
+  Option<unsigned> maxVersions{
+      *this, "max-versions",
+      llvm::cl::desc("Most copies of one versioned span (2^knobs); beyond "
+                     "it, one branch per op"),
+      llvm::cl::init(8)};
   Option<bool> f64Demote{*this, "f64-demote",
                          llvm::cl::desc("f32-demoted SFU forms for f64 "
-                                        "sin/cos/exp/log/pow"),
+                                        "functions without a native one"),
                          llvm::cl::init(false)};
-  Option<bool> rangeReduction{*this, "range-reduction",
-                              llvm::cl::desc("Reduce sin/cos args to [-pi,pi]"),
-                              llvm::cl::init(false)};
+  Option<bool> rangeReduction{
+      *this, "range-reduction",
+      llvm::cl::desc("Reduce sin/cos/tan args to [-pi,pi]"),
+      llvm::cl::init(false)};
   Option<unsigned> newtonSteps{
       *this, "newton-steps",
       llvm::cl::desc("Newton steps for f64 div/rcp/sqrt/rsqrt (0-3)"),
@@ -66,37 +81,53 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                      "one found at build time)"),
       llvm::cl::init("")};
   Option<bool> fmad{*this, "fmad",
-                    llvm::cl::desc("Let float mul+add fuse into fma, as "
-                                   "nvcc's -fmad=true"),
+                    llvm::cl::desc("Let float mul+add fuse into fma in the "
+                                   "selected kernels, as nvcc's -fmad=true"),
                     llvm::cl::init(true)};
+  Option<bool> preciseSqrt{
+      *this, "precise-sqrt",
+      llvm::cl::desc("Lower plain math.sqrt to sqrt.rn, as nvcc (false: "
+                     "libdevice, as upstream MLIR, which gives sqrt.approx)"),
+      llvm::cl::init(true)};
   Option<bool> barePtr{*this, "bare-ptr",
                        llvm::cl::desc("Pass static memrefs as bare pointers"),
                        llvm::cl::init(false)};
+  Option<KnobPath> knobPath{
+      *this, "knob-path", llvm::cl::desc("How kernels read knobs"),
+      llvm::cl::values(
+          clEnumValN(KnobPath::Global, "global",
+                     "a module global the runtime writes"),
+          clEnumValN(KnobPath::Param, "param",
+                     "a launch parameter, race-free across streams")),
+      llvm::cl::init(KnobPath::Global)};
   Option<std::string> outputDir{*this, "output-dir",
                                 llvm::cl::desc("Directory for the outputs"),
                                 llvm::cl::init(".")};
   Option<std::string> name{*this, "name",
-                           llvm::cl::desc("Base name of the outputs"),
+                           llvm::cl::desc("Base name of the outputs (with "
+                                          "several gpu.modules: "
+                                          "NAME.MODULE.*)"),
                            llvm::cl::init("")};
   Option<bool> cubin{*this, "cubin", llvm::cl::desc("Also write NAME.cubin"),
                      llvm::cl::init(false)};
+  Option<std::string> ptxas{*this, "ptxas",
+                            llvm::cl::desc("ptxas for cubin= (default: "
+                                           "CUDA_PATH, build-time, PATH)"),
+                            llvm::cl::init("")};
   Option<bool> exportFiles{*this, "export",
                            llvm::cl::desc("Write the output files (false: "
                                           "stop at gpu.binary, for tests)"),
                            llvm::cl::init(true)};
 };
 
-/// Checks `options` (chip known to the NVPTX backend, libdevice readable,
-/// slot and ranges valid); on failure returns a one-line reason.
-LogicalResult validateApproxToPTXOptions(const ApproxToPTXOptions &options,
-                                         std::string &libdevicePath,
-                                         std::string &error);
+/// The libdevice path approx-to-ptx uses: `option`, else
+/// $CUDA_PATH/nvvm/libdevice/libdevice.10.bc, else the one found at build
+/// time ("" if none). `origin` says which, for messages.
+std::string resolveLibdevicePath(StringRef option, std::string &origin);
 
 /// Appends the approx-to-ptx pipeline to `pm` (anchored on builtin.module).
-/// `libdevicePath` is the resolved path from validateApproxToPTXOptions.
 void buildApproxToPTXPipeline(OpPassManager &pm,
-                              const ApproxToPTXOptions &options,
-                              StringRef libdevicePath);
+                              const ApproxToPTXOptions &options);
 
 /// Registers `approx-to-ptx` for textual pipelines (approx-opt, mlir-opt-like
 /// tools): `--approx-to-ptx="chip=sm_90 output-dir=out"`.

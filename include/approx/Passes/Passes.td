@@ -1,9 +1,10 @@
 //===- Passes.td - every approx pass --------------------------*- tablegen -*-===//
 //
 // The passes that take a GPU kernel to approximate PTX + a manifest, one file
-// per area: CommonPasses.td (manifest, export, NVVM conversion, contraction)
-// and one per technique (SfuPasses.td). `approx-to-ptx`
-// (passes/common/Pipeline.cpp) composes them with upstream MLIR passes.
+// per area: CommonPasses.td (manifest, export, NVVM conversion, contraction,
+// target check), CorePasses.td (knobs) and one per technique (SfuPasses.td).
+// `approx-to-ptx` (passes/common/Pipeline.cpp) composes them with upstream
+// MLIR passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define APPROX_PASSES_TD
 
 include "approx/Passes/CommonPasses.td"
+include "approx/Passes/CorePasses.td"
 include "approx/Passes/SfuPasses.td"
 
 #endif // APPROX_PASSES_TD

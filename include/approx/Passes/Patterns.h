@@ -13,13 +13,17 @@
 
 namespace mlir::approx {
 
-/// Core family (passes/core): approx.knob -> `.visible .global` variable,
-/// approx.knob_value -> load of it, approx.warp_slot -> special registers.
+/// Core family (passes/core): approx.knob / approx.resource_knob ->
+/// `.visible .global` variables, approx.knob_value / approx.resource_handle ->
+/// loads of them, approx.variant_knob -> nothing (the runtime dispatches),
+/// approx.warp_slot -> special registers.
 void populateCoreToNVVMPatterns(RewritePatternSet &patterns);
 
-/// SFU family (passes/sfu): pinned function ops -> their SFU or precise form;
-/// with `preciseSqrt`, plain math.sqrt -> sqrt.rn as well.
-void populateSfuToNVVMPatterns(RewritePatternSet &patterns, bool preciseSqrt);
+/// SFU family (passes/sfu): pinned function ops -> their SFU or precise form
+/// for target sm_`sm` (0: the newest); with `preciseSqrt`, plain math.sqrt ->
+/// sqrt.rn as well (sqrt.approx under fastmath<afn>).
+void populateSfuToNVVMPatterns(RewritePatternSet &patterns, unsigned sm,
+                               bool preciseSqrt);
 
 } // namespace mlir::approx
 

@@ -9,17 +9,29 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ApproxFromMath : Pass<"approx-from-math", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Turn math/arith transcendentals into tunable approx ops";
+def ApproxFromMath : Pass<"approx-from-math", "::mlir::ModuleOp"> {
+  let summary = "Turn math/arith functions in the chosen kernels into tunable approx ops";
   let description = [{
-    Rewrites, inside the chosen kernels of a gpu.module and the functions they
-    call, `math.sin cos exp log powf sqrt rsqrt` and `arith.divf` (a `1.0 / x`
-    becomes `rcp`) on f32 and f64 scalars into approx ops bound to `knob`.
-    Declares the knob (`approx.knob @<knob> range(0, knob-max) default(0)`)
-    when the module has none of that name. f64 functions without an SFU form
-    (sin, cos, exp, log, pow) are converted only with `f64-demote`; when such
-    an op is named in `functions` and left alone, a warning says so.
-    Everything else is left alone.
+    Transparent mode: a user's kernels need no change. In every gpu.module of
+    the module, finds the selected kernels (`kernels=`, across all
+    gpu.modules) and the functions they call, and rewrites the math functions
+    of the function table (`math.sin cos tan exp exp2 log log2 log10 powf
+    sqrt rsqrt tanh` and `arith.divf`, where `1.0 / x` becomes `rcp`) on
+    f16, bf16, f32 and f64 scalars and vectors into approx ops bound to
+    `knob`, declaring the knob when the gpu.module has none of that name.
+
+    A helper called both by a selected kernel and by an unselected one is
+    cloned for the selected side, so unselected kernels stay untouched.
+
+    What is left precise is recorded as a site with its reason: functions
+    without an SFU form (`expm1`, `log1p`, `atan`, ...), f64 functions
+    without a native SFU form unless `f64-demote`, forms the target chip
+    lacks, functions not named in `functions=`, and ops in kernels not named
+    in `kernels=`. Ops carrying `fastmath<afn>` (or `fast`) already allow an
+    approximation: they are left as they are (upstream lowers them to the
+    fast libdevice forms), recorded with form `fast`, and not made tunable.
+    A `gpu.func` that is no kernel gets a warning: it is compiled as a
+    device function and not approximated.
 
     Before:
     ```mlir
@@ -31,22 +43,28 @@ def ApproxFromMath : Pass<"approx-from-math", "::mlir::gpu::GPUModuleOp"> {
     %y = approx.exp %x knob(@lambda) : f32
     ```
   }];
-  let dependentDialects = ["::mlir::approx::ApproxDialect"];
+  let dependentDialects = ["::mlir::approx::ApproxDialect",
+                           "::mlir::arith::ArithDialect"];
   let options = [
     ListOption<"functions", "functions", "std::string",
-      "Functions to approximate (sin,cos,exp,log,pow,div,rcp,sqrt,rsqrt); empty: all">,
+      "Functions to approximate (sin,cos,tan,exp,exp2,log,log2,log10,pow,"
+      "div,rcp,sqrt,rsqrt,tanh); empty: all">,
     ListOption<"kernels", "kernels", "std::string",
-      "Kernels to approximate (with the functions they call); empty: all">,
+      "Kernels to approximate, as KERNEL or GPU_MODULE::KERNEL (with the "
+      "functions they call); empty: all">,
     Option<"knob", "knob", "std::string", /*default=*/"\"lambda\"",
-      "Knob the new ops are bound to">,
+      "Knob the new ops are bound to (a PTX identifier)">,
     Option<"knobMax", "knob-max", "int64_t", /*default=*/"64",
       "Upper end of the knob's range when it is declared here (warp slots per SM)">,
     Option<"f64Demote", "f64-demote", "bool", /*default=*/"false",
-      "Also approximate f64 sin/cos/exp/log/pow through an f32-demoted SFU form">,
+      "Also approximate f64 functions without a native SFU form through "
+      "the f32 form">,
     Option<"rangeReduction", "range-reduction", "bool", /*default=*/"false",
-      "Reduce sin/cos arguments to [-pi, pi] before the SFU form">,
+      "Reduce sin/cos/tan arguments to [-pi, pi] before the SFU form">,
     Option<"newtonSteps", "newton-steps", "unsigned", /*default=*/"0",
       "Newton steps refining f64 div/rcp/sqrt/rsqrt SFU estimates (0-3)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+      "Target (sm_XY): forms the target lacks stay precise (or go through f32)">,
   ];
 }
 
@@ -54,19 +72,31 @@ def ApproxWarpSplit : Pass<"approx-warp-split", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Version code so warps below a knob take the SFU form (Algorithm 1)";
   let description = [{
     For every function holding tunable approx ops, reads the warp-slot id and
-    each knob once at entry and computes `flag = slot < knob` (uniform per
-    warp). Each tunable op is anchored at its outermost enclosing loop in the
-    function (or at itself outside loops); in each block, the span from the
-    first to the last anchor is replicated into `scf.if %flag` whose then
-    branch pins the ops to `form(sfu)` and whose else branch to
-    `form(precise)`. Loops are thus versioned (branch outside the loop), and
-    straight-line code branches once per block. Ops with no SFU form are
-    pinned precise without a branch. Run `inline` first so that helper
-    functions called from kernel loops are versioned with the loop; any
-    function left uninlined gets its own flag.
+    each knob once at entry and computes `flag = slot < knob`, uniform per
+    warp (never per block). In each block, the ops holding tunable ops are
+    anchors; consecutive anchors form a span, and the span is replicated into
+    `scf.if %flag` whose then branch pins the ops to `form(sfu)` and whose
+    else branch to `form(precise)`. So a loop is versioned once, outside, and
+    straight-line code branches once per span, not once per op (Listing 3).
 
-    Records what it approximated on the gpu.module as `approx.sites` and the
-    slot source as `approx.slot`, for `approx-record-manifest`.
+    Block-level synchronisation must never sit under a branch that is
+    uniform per warp only: an op that is or holds a `gpu.barrier`,
+    `gpu.all_reduce`, an NVVM barrier, cluster or warpgroup op, inline PTX
+    naming a barrier, or a call that may reach one, ends a span; where such
+    an op also holds tunable ops, its own blocks are versioned inside it.
+
+    A span with tunable ops of k knobs is versioned on each knob in turn
+    (2^k copies) while 2^k <= `max-versions`; beyond that each op gets its
+    own branch (code size linear in the ops; a branch per op execution), and
+    its site says `versioning: per-op`.
+
+    Ops with no SFU form on the target are pinned precise without a branch.
+    Run `inline` first so that helpers called from kernel loops are
+    versioned with the loop; any function left uninlined gets its own flag.
+
+    Records every approx op on the gpu.module as an `#approx.site` in
+    `approx.sites`, and the slot source on each knob it compares against
+    (`warp_slot`).
 
     Before:
     ```mlir
@@ -93,6 +123,10 @@ def ApproxWarpSplit : Pass<"approx-warp-split", "::mlir::gpu::GPUModuleOp"> {
     Option<"slot", "slot", "std::string", /*default=*/"\"hw\"",
       "Warp-slot source: hw (%warpid), virtual (global warp index mod "
       "%nwarpid) or software (thread id in block / 32)">,
+    Option<"maxVersions", "max-versions", "unsigned", /*default=*/"8",
+      "Most copies of one span (2^knobs); beyond it, one branch per op">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+      "Target (sm_XY): ops whose SFU form the target lacks are pinned precise">,
   ];
 }
 

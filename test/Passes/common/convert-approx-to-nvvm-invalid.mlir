@@ -1,5 +1,8 @@
-// convert-approx-to-nvvm: tunable (unpinned) ops cannot be lowered.
+// convert-approx-to-nvvm: tunable (unpinned) ops cannot be lowered; a bad
+// chip is one line at the module.
 // RUN: approx-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-approx-to-nvvm))'
+// RUN: echo 'gpu.module @m {}' | not approx-opt --pass-pipeline='builtin.module(gpu.module(convert-approx-to-nvvm{chip=gfx90a}))' 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: error: convert-approx-to-nvvm: chip='gfx90a' is not of the form sm_XY
 
 gpu.module @unpinned {
   approx.knob @lambda range(0, 64) default(0)
@@ -39,3 +42,4 @@ gpu.module @unpinned_in_loop {
     gpu.return
   }
 }
+

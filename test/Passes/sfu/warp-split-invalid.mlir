@@ -1,7 +1,10 @@
-// approx-warp-split: an unknown slot source and code it cannot version.
+// approx-warp-split: bad options, and a knob already compared against another
+// slot source. One line each, nothing changed.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: approx-opt %t/slot.mlir -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-warp-split{slot=lane}))'
-// RUN: approx-opt %t/multi-block.mlir -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-warp-split))'
+// RUN: approx-opt %t/chip.mlir -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-warp-split{chip=gfx90a}))'
+// RUN: approx-opt %t/versions.mlir -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-warp-split{max-versions=1}))'
+// RUN: approx-opt %t/conflict.mlir -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-warp-split{slot=virtual}))'
 
 //--- slot.mlir
 // expected-error @+1 {{approx-warp-split: slot='lane' is not one of hw, virtual, software}}
@@ -13,41 +16,22 @@ gpu.module @bad_slot {
   }
 }
 
-//--- multi-block.mlir
-// Tunable ops in a block of a multi-block region (here a gpu.func body with
-// unstructured control flow) cannot be versioned.
-gpu.module @multi_block {
-  approx.knob @lambda range(0, 64) default(0)
-  gpu.func @multi_block(%x: f32, %c: i1, %a: memref<4xf32>) kernel {
-    %c0 = arith.constant 0 : index
-    cf.cond_br %c, ^a, ^b
-  ^a:
-    // expected-error @+1 {{approx-warp-split: cannot version code in a multi-block region; use structured control flow (scf) around approx ops}}
-    %s = approx.sin %x knob(@lambda) : f32
-    memref.store %s, %a[%c0] : memref<4xf32>
-    gpu.return
-  ^b:
-    gpu.return
-  }
+//--- chip.mlir
+// expected-error @+1 {{approx-warp-split: chip='gfx90a' is not of the form sm_XY}}
+gpu.module @bad_chip {
 }
 
-// -----
+//--- versions.mlir
+// expected-error @+1 {{approx-warp-split: max-versions=1 is out of range [2, 1024]}}
+gpu.module @bad_versions {
+}
 
-// The same inside a loop in a multi-block function: the loop is the anchor.
-gpu.module @multi_block_loop {
-  approx.knob @lambda range(0, 64) default(0)
-  gpu.func @multi_block_loop(%x: f32, %c: i1, %n: index, %a: memref<4xf32>) kernel {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    cf.cond_br %c, ^a, ^b
-  ^a:
-    // expected-error @+1 {{approx-warp-split: cannot version code in a multi-block region; use structured control flow (scf) around approx ops}}
-    scf.for %i = %c0 to %n step %c1 {
-      %s = approx.exp %x knob(@lambda) : f32
-      memref.store %s, %a[%c0] : memref<4xf32>
-    }
-    gpu.return
-  ^b:
+//--- conflict.mlir
+gpu.module @conflict {
+  // expected-error @+1 {{approx-warp-split: knob 'lambda' is already compared against the hw slot; this run asks for slot=virtual}}
+  approx.knob @lambda range(0, 64) default(0) warp_slot(hw)
+  gpu.func @k(%x: f32) kernel {
+    %s = approx.sin %x knob(@lambda) : f32
     gpu.return
   }
 }

@@ -9,7 +9,7 @@
 // A loop is versioned, not branched per iteration: the flag is computed once
 // at entry, the branch sits outside the loop, each branch has its own copy.
 // CHECK-LABEL: gpu.module @loop attributes
-// CHECK-SAME: approx.slot = "hw"
+// CHECK: approx.knob @lambda range(0, 64) default(0) warp_slot(hw)
 // CHECK-LABEL: gpu.func @loop
 // CHECK-SAME: (%[[A:.*]]: memref<?xf32>, %[[N:.*]]: index)
 // CHECK-NEXT: %[[SLOT:.*]] = approx.warp_slot hw : i32
@@ -34,7 +34,7 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
 // VIRT-LABEL: gpu.module @loop attributes
-// VIRT-SAME: approx.slot = "virtual"
+// VIRT: approx.knob @lambda range(0, 64) default(0) warp_slot(virtual)
 // VIRT-LABEL: gpu.func @loop
 // VIRT-NEXT: %[[SLOT:.*]] = approx.warp_slot virtual : i32
 // VIRT-NEXT: %[[L:.*]] = approx.knob_value @lambda : i32
@@ -42,7 +42,7 @@
 // VIRT-NOT: approx.warp_slot
 // VIRT: gpu.return
 // SOFT-LABEL: gpu.module @loop attributes
-// SOFT-SAME: approx.slot = "software"
+// SOFT: approx.knob @lambda range(0, 64) default(0) warp_slot(software)
 // SOFT-LABEL: gpu.func @loop
 // SOFT-NEXT: %[[SLOT:.*]] = approx.warp_slot software : i32
 // SOFT-NEXT: %[[L:.*]] = approx.knob_value @lambda : i32
@@ -452,24 +452,27 @@ gpu.module @while_loop {
 
 // -----
 
-// What was approximated is recorded on the gpu.module for the manifest: one
-// site per original op (not per copy), with its function, options and
-// location; the slot source as approx.slot.
+// What was done is recorded on the gpu.module for the manifest: one site per
+// original op (not per copy) with its function, form, options and location,
+// the reason where it is not plainly tunable; pinned ops too.
 // CHECK-LABEL: gpu.module @sites attributes
 // CHECK-SAME: approx.sites = [
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "sin", range_reduction = true, sfu_form = true, type = f32},
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 2 : i64, op = "rsqrt", range_reduction = false, sfu_form = true, type = f64},
-// CHECK-SAME: {demote_to_f32 = true, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "log", range_reduction = false, sfu_form = true, type = f64},
-// CHECK-SAME: {demote_to_f32 = false, function = "sites", knob = "lambda", loc = "{{.*}}warp-split.mlir:[[@LINE+16]]:12", newton_steps = 0 : i64, op = "cos", range_reduction = false, sfu_form = false, type = f64}]
-// CHECK-SAME: approx.slot = "hw"
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "cos", type = f64, form = precise, reason = "f64 cos has no SFU form; pass f64-demote for the f32-demoted form", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "sin", type = f32, form = sfu, reason = "pinned by the input IR", loc = "{{.*}}warp-split.mlir:[[@LINE+22]]:12">
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "sin", type = f32, knob = @lambda, form = tunable, loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {demote_to_f32 = false, newton_steps = 0 : i64, range_reduction = true, sfu = "sin.approx.ftz.f32", versioning = "region"}>
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "rsqrt", type = f64, knob = @lambda, form = tunable, loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {demote_to_f32 = false, newton_steps = 2 : i64, range_reduction = false, sfu = "rsqrt.approx.ftz.f64 + 2 Newton step(s)", versioning = "region"}>
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "log", type = f64, knob = @lambda, form = tunable, reason = "f64 log demoted: computed in f32", loc = "{{.*}}warp-split.mlir:[[@LINE+17]]:12", data = {compute_type = "f32", demote_to_f32 = true, newton_steps = 0 : i64, range_reduction = false, sfu = "lg2.approx.ftz.f32, mul.f32 by ln(2) (in f32)", versioning = "region"}>
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "exp2", type = vector<2xf16>, knob = @lambda, form = tunable, loc = "{{.*}}warp-split.mlir:[[@LINE+19]]:12", data = {demote_to_f32 = false, newton_steps = 0 : i64, range_reduction = false, sfu = "ex2.approx.f16", versioning = "region"}>
+// CHECK-SAME: #approx.site<technique = "sfu", function = "sites", op = "exp", type = bf16, knob = @lambda, form = tunable, reason = "no bf16 SFU form: computed in f32", loc = "{{.*}}warp-split.mlir:[[@LINE+19]]:12", data = {compute_type = "f32", demote_to_f32 = false, newton_steps = 0 : i64, range_reduction = false, sfu = "mul.f32 by log2(e), ex2.approx.ftz.f32 (in f32)", versioning = "region"}>]
 // CHECK-NOT: form(sfu) : f64
+// CHECK: approx.knob @lambda range(0, 64) default(0) warp_slot(hw)
 // VIRT-LABEL: gpu.module @sites attributes
-// VIRT-SAME: approx.slot = "virtual"
+// VIRT: approx.knob @lambda range(0, 64) default(0) warp_slot(virtual)
 // SOFT-LABEL: gpu.module @sites attributes
-// SOFT-SAME: approx.slot = "software"
+// SOFT: approx.knob @lambda range(0, 64) default(0) warp_slot(software)
 gpu.module @sites {
   approx.knob @lambda range(0, 64) default(0)
-  gpu.func @sites(%x: f32, %d: f64, %n: index) kernel {
+  gpu.func @sites(%x: f32, %d: f64, %n: index, %hv: vector<2xf16>, %bf: bf16) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     scf.for %i = %c0 to %n step %c1 {
@@ -478,6 +481,8 @@ gpu.module @sites {
       %l = approx.log %d knob(@lambda) {demote} : f64
       %c = approx.cos %d knob(@lambda) : f64
       %p = approx.sin %x knob(@lambda) form(sfu) : f32
+      %h = approx.exp2 %hv knob(@lambda) : vector<2xf16>
+      %b = approx.exp %bf knob(@lambda) : bf16
     }
     gpu.return
   }
@@ -485,8 +490,8 @@ gpu.module @sites {
 
 // -----
 
-// No tunable op: nothing changes but the (empty) record.
-// CHECK-LABEL: gpu.module @nothing attributes {approx.sites = [], approx.slot = "hw"}
+// No tunable op: nothing changes, nothing is recorded.
+// CHECK-LABEL: gpu.module @nothing {
 // CHECK-LABEL: gpu.func @nothing
 // CHECK-NOT: approx.warp_slot
 // CHECK-NOT: scf.if

@@ -1,0 +1,186 @@
+//===- ApproxCheckTarget.cpp - check the chip and the CUDA toolkit parts --===//
+//
+// Upstream's nvvm-attach-target takes any chip (the NVPTX backend then warns
+// and falls back to a default), a missing libdevice surfaces deep in
+// serialisation, and a call to a function with no body yields PTX that only
+// fails when the driver loads it. This pass fails early with one line naming
+// the cause. It also refuses what the NVPTX backend aborts on (scalable
+// vectors) or prints into PTX ptxas rejects (symbol names).
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/PtxNames.h"
+#include "approx/Passes/Passes.h"
+#include "common/ModuleUtils.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_APPROXCHECKTARGET
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+
+/// True if the NVPTX backend knows `chip` (e.g. sm_90, sm_90a).
+static bool isKnownChip(StringRef chip) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  std::string err;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, chip, ""));
+  return sti && sti->isCPUStringValid(chip);
+}
+
+/// Functions a PTX module may call without defining them: libdevice (linked
+/// in by the pipeline), LLVM intrinsics, and what the CUDA driver resolves
+/// when it loads the module.
+static bool isProvidedExternally(StringRef name) {
+  return name.starts_with("__nv_") || name.starts_with("llvm.") ||
+         name == "vprintf" || name == "malloc" || name == "free" ||
+         name == "__assertfail";
+}
+
+/// The first call in a gpu.module to a body-less function nobody provides.
+static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
+                                          Operation *&callee) {
+  SymbolTable symbols(module);
+  CallOpInterface found;
+  module.walk([&](CallOpInterface call) {
+    auto ref = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee());
+    if (!ref)
+      return WalkResult::advance();
+    Operation *fn = symbols.lookup(ref.getRootReference());
+    auto func = dyn_cast_if_present<FunctionOpInterface>(fn);
+    if (!func || !func.isExternal() ||
+        isProvidedExternally(ref.getRootReference().getValue()))
+      return WalkResult::advance();
+    found = call;
+    callee = fn;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// The first scalable vector type (`vector<[4]xf32>`) in `module`'s ops,
+/// results and block arguments, nested types included: NVPTX has none and
+/// its instruction selection aborts on them.
+static Type findScalableVector(gpu::GPUModuleOp module, Operation *&where) {
+  Type found;
+  auto check = [&](Type t, Operation *op) {
+    t.walk([&](VectorType v) {
+      if (!found && v.isScalable()) {
+        found = v;
+        where = op;
+      }
+    });
+  };
+  module.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      check(t, op);
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          check(a.getType(), op);
+    if (auto fn = dyn_cast<FunctionOpInterface>(op))
+      check(fn.getFunctionType(), op);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+namespace {
+struct ApproxCheckTargetPass final
+    : public approx::impl::ApproxCheckTargetBase<ApproxCheckTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    auto fail = [&](const Twine &msg) {
+      top.emitError("approx-to-ptx: ") << msg;
+      signalPassFailure();
+    };
+    if (!StringRef(chip).starts_with("sm_") || !isKnownChip(chip))
+      return fail("unsupported chip " + quoteName(chip) +
+                  ": expected an NVPTX target such as sm_80 or sm_90");
+    if (optLevel > 3)
+      return fail("O=" + Twine(static_cast<unsigned>(optLevel)) +
+                  " is out of range [0, 3]");
+    if (libdevice.empty())
+      return fail("libdevice not found: the build found no CUDA toolkit; "
+                  "set CUDA_PATH or pass libdevice=PATH");
+    if (!llvm::sys::fs::is_regular_file(libdevice))
+      return fail("libdevice not found at " + quoteName(libdevice) +
+                  " (from " + libdeviceOrigin + "); set CUDA_PATH or pass "
+                  "libdevice=PATH");
+    // Anything but bitcode would fail later in the link step with an error
+    // per kernel module and no hint that the library is the cause.
+    llvm::file_magic magic;
+    if (llvm::identify_magic(libdevice, magic) ||
+        magic != llvm::file_magic::bitcode)
+      return fail("libdevice " + quoteName(libdevice) + " (from " +
+                  libdeviceOrigin + ") is not an LLVM bitcode file");
+    // Every symbol of a gpu.module becomes a PTX name.
+    WalkResult badName = top.walk([&](gpu::GPUModuleOp module) {
+      std::string why;
+      Operation *op = findNonPtxSymbol(module, why);
+      if (!op)
+        return WalkResult::advance();
+      op->emitError("approx-to-ptx: symbol ")
+          << quoteName(cast<SymbolOpInterface>(op).getName())
+          << " in gpu.module " << quoteName(module.getName())
+          << " cannot be a PTX symbol: it " << why;
+      return WalkResult::interrupt();
+    });
+    if (badName.wasInterrupted())
+      return signalPassFailure();
+    WalkResult scalable = top.walk([&](gpu::GPUModuleOp module) {
+      Operation *where = nullptr;
+      Type t = findScalableVector(module, where);
+      if (!t)
+        return WalkResult::advance();
+      std::string printed;
+      llvm::raw_string_ostream os(printed);
+      t.print(os);
+      where->emitError("approx-to-ptx: scalable vector type ")
+          << quoteName(printed) << " in gpu.module "
+          << quoteName(module.getName())
+          << ": NVPTX has no scalable vectors (use a fixed size)";
+      return WalkResult::interrupt();
+    });
+    if (scalable.wasInterrupted())
+      return signalPassFailure();
+    WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
+      Operation *callee = nullptr;
+      CallOpInterface call = findUnresolvedCall(module, callee);
+      if (!call)
+        return WalkResult::advance();
+      call->emitError("approx-to-ptx: call to ")
+          << quoteName(SymbolTable::getSymbolName(callee).getValue())
+          << ", which has no body in gpu.module "
+          << quoteName(module.getName())
+          << " and is no libdevice, LLVM or CUDA driver function: the PTX "
+             "would not load (define the function in the gpu.module)";
+      return WalkResult::interrupt();
+    });
+    if (unresolved.wasInterrupted())
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

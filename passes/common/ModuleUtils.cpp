@@ -1,0 +1,116 @@
+//===- ModuleUtils.cpp - kernels, call graphs and walks in a gpu.module ---===//
+
+#include "common/ModuleUtils.h"
+
+#include "approx/Dialect/PtxNames.h"
+
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::approx;
+
+SmallVector<gpu::GPUModuleOp> mlir::approx::getGpuModules(ModuleOp top) {
+  return llvm::to_vector(top.getOps<gpu::GPUModuleOp>());
+}
+
+SmallVector<FunctionOpInterface>
+mlir::approx::getFunctions(gpu::GPUModuleOp module) {
+  return llvm::to_vector(module.getOps<FunctionOpInterface>());
+}
+
+void mlir::approx::walkWithoutNestedSymbolTables(
+    Operation *root, function_ref<void(Operation *)> fn) {
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block) {
+        fn(&op);
+        if (!op.hasTrait<OpTrait::SymbolTable>())
+          walkWithoutNestedSymbolTables(&op, fn);
+      }
+}
+
+FunctionOpInterface mlir::approx::resolveCallee(Operation *call,
+                                                SymbolTable &symbols) {
+  auto callOp = dyn_cast<CallOpInterface>(call);
+  if (!callOp)
+    return {};
+  auto sym = dyn_cast_if_present<SymbolRefAttr>(callOp.getCallableForCallee());
+  if (!sym || sym.getNestedReferences().size() != 0)
+    return {};
+  auto fn =
+      dyn_cast_or_null<FunctionOpInterface>(symbols.lookup(sym.getRootReference()));
+  if (!fn || fn.isExternal())
+    return {};
+  return fn;
+}
+
+llvm::SetVector<Operation *>
+mlir::approx::reachableFunctions(ArrayRef<Operation *> roots,
+                                 SymbolTable &symbols) {
+  llvm::SetVector<Operation *> seen(roots.begin(), roots.end());
+  for (size_t i = 0; i < seen.size(); ++i)
+    walkWithoutNestedSymbolTables(seen[i], [&](Operation *op) {
+      if (FunctionOpInterface callee = resolveCallee(op, symbols))
+        seen.insert(callee);
+    });
+  return seen;
+}
+
+Operation *mlir::approx::findNonPtxSymbol(gpu::GPUModuleOp module,
+                                         std::string &why) {
+  for (Operation &op : *module.getBody()) {
+    auto sym = dyn_cast<SymbolOpInterface>(op);
+    if (!sym)
+      continue;
+    StringRef name = sym.getName();
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (func && func.isExternal() && name.starts_with("llvm."))
+      continue;
+    if (!isValidPtxIdentifier(name, &why))
+      return &op;
+  }
+  return nullptr;
+}
+
+bool mlir::approx::isKernel(Operation *fn) {
+  auto gpuFn = dyn_cast_or_null<gpu::GPUFuncOp>(fn);
+  return gpuFn && gpuFn.isKernel();
+}
+
+FailureOr<KernelSelection>
+KernelSelection::resolve(ModuleOp top, ArrayRef<std::string> entries,
+                         std::string &error) {
+  KernelSelection sel;
+  if (entries.empty())
+    return sel;
+  sel.all = false;
+  SmallVector<std::pair<std::string, gpu::GPUFuncOp>> known;
+  for (gpu::GPUModuleOp module : getGpuModules(top))
+    for (auto fn : module.getOps<gpu::GPUFuncOp>())
+      if (fn.isKernel())
+        known.emplace_back((module.getName() + "::" + fn.getName()).str(), fn);
+  for (const std::string &entry : entries) {
+    bool qualified = StringRef(entry).contains("::");
+    bool found = false;
+    for (auto &[qualifiedName, fn] : known)
+      if (qualified ? qualifiedName == entry : fn.getName() == entry) {
+        sel.kernels.insert(fn);
+        found = true;
+      }
+    if (!found) {
+      error = "kernels= names " + quoteName(entry) +
+              ", which is not a kernel of any gpu.module (kernels:";
+      if (known.empty())
+        error += " none";
+      for (auto &k : known)
+        error += " " + quoteName(k.first);
+      error += ")";
+      return failure();
+    }
+  }
+  return sel;
+}
+
+bool KernelSelection::contains(gpu::GPUFuncOp fn) const {
+  return all || kernels.contains(fn.getOperation());
+}

@@ -1,0 +1,273 @@
+//===- Manifest.h - The compiler -> runtime contract (version 2) -*- C++ -*-===//
+//
+// In-memory form of `NAME.manifest.json` (docs/manifest.md, format version 2)
+// and its parser. Parsing validates everything a launcher relies on: types
+// and sizes, the memref ABIs (descriptor: 3 + 2*rank params; bare: one
+// pointer), arguments tiling the parameter list, trailing knob parameters,
+// knob kinds (global, variant, resource) with their ranges, dispatch tables
+// and texture tables, site and kernel cross references, and that every
+// integer fits the field it lands in. A manifest that parses is safe to
+// launch from. Every error is one line naming the JSON path at fault.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_RUNTIME_CORE_MANIFEST_H
+#define APPROX_RUNTIME_CORE_MANIFEST_H
+
+#include "approx/runtime/core/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace approx::rt {
+
+/// The format version this runtime reads.
+constexpr int64_t kManifestVersion = 2;
+/// Manifest files larger than this are refused before they are read.
+constexpr uint64_t kMaxManifestBytes = uint64_t(256) << 20;
+/// Deepest JSON nesting accepted (the format itself needs 7 levels; `data`
+/// objects a few more).
+constexpr int kMaxManifestNesting = 64;
+/// The largest memref rank accepted (3 + 2*rank descriptor parameters).
+constexpr int64_t kMaxMemrefRank = 32;
+/// The largest PTX parameter (and vector value) in bytes: CUDA's limit on a
+/// kernel's whole parameter space since CUDA 12.1 on Volta and later.
+constexpr uint64_t kMaxParamBytes = 32764;
+/// The largest LLVM address space number.
+constexpr int64_t kMaxAddressSpace = (int64_t(1) << 24) - 1;
+/// Texture table limits (docs/manifest.md).
+constexpr int64_t kMaxTextureExtent = 65536;
+
+/// Scalar types of the manifest ("ptr" is a CUdeviceptr).
+enum class ScalarType { I1, I8, I16, I32, I64, Index, F16, BF16, F32, F64, Ptr };
+
+/// Parses a scalar type name ("f32", "index", "bf16", ...).
+Expected<ScalarType> parseScalarType(const std::string &name);
+/// The manifest spelling of `t`.
+const char *scalarTypeName(ScalarType t);
+/// Size in bytes of one value of `t` as passed to / stored by the kernel
+/// (i1 is one byte, index is 8).
+size_t scalarTypeSize(ScalarType t);
+/// f16, bf16, f32, f64.
+bool isFloatType(ScalarType t);
+/// i1..i64 and index.
+bool isIntegerType(ScalarType t);
+
+/// A value type: a scalar, or a fixed vector of scalars (`vector<4xf32>`,
+/// `vector<2x2xf16>`) passed as lanes x element-size packed bytes.
+struct ValueType {
+  ScalarType scalar = ScalarType::F32; ///< the element (lane) type.
+  std::vector<int64_t> lanes; ///< vector shape; empty for a scalar.
+
+  /// f32.
+  ValueType() = default;
+  /// A scalar type (implicit: a ScalarType is a ValueType).
+  ValueType(ScalarType s) : scalar(s) {}
+  /// A vector of `elem` with shape `shape`.
+  static ValueType vector(ScalarType elem, std::vector<int64_t> shape);
+
+  /// True for a vector type.
+  bool isVector() const { return !lanes.empty(); }
+  /// Product of the vector shape (1 for a scalar).
+  uint64_t laneCount() const;
+  /// Size in bytes: laneCount() * scalarTypeSize(scalar).
+  uint64_t size() const;
+  /// "f32", "vector<2x2xf16>".
+  std::string name() const;
+  /// Same scalar and same vector shape.
+  bool operator==(const ValueType &o) const {
+    return scalar == o.scalar && lanes == o.lanes;
+  }
+  bool operator!=(const ValueType &o) const { return !(*this == o); }
+};
+
+/// Parses a value type: a scalar name or `vector<D0x...xT>` with every
+/// Di in [1, 65536], T a non-ptr scalar type and a total size of at most
+/// kMaxParamBytes.
+Expected<ValueType> parseValueType(const std::string &name);
+
+/// How a knob reaches the kernel.
+enum class KnobKind {
+  Global,   ///< a device global written before a launch
+  Variant,  ///< a choice among kernels of the module
+  Resource, ///< a host-created object (texture) whose handle the kernel reads
+};
+/// "global", "variant", "resource".
+const char *knobKindName(KnobKind k);
+
+/// Where a global or resource knob's value is read by the kernel.
+enum class KnobPath {
+  Global, ///< from `symbol`, written by the runtime before the launch
+  Param,  ///< from a trailing kernel parameter, filled per launch
+};
+/// "global", "param".
+const char *knobPathName(KnobPath p);
+
+/// The warp-slot id an SFU warp split compares against a knob (docs/sfu.md).
+enum class WarpSlot { None, Hw, Virtual, Software };
+/// "", "hw", "virtual", "software".
+const char *warpSlotName(WarpSlot s);
+
+/// One entry of a variant knob's `dispatch`.
+struct VariantDispatch {
+  std::string kernel;                ///< the logical name launched
+  std::vector<std::string> variants; ///< variants[value - min] is launched
+};
+
+/// A texture's `filter` (point: nearest texel; linear: bilinear).
+enum class TextureFilter { Point, Linear };
+/// A texture's `address` mode outside [0, size): clamp to the edge, border
+/// (0), wrap or mirror (normalized coordinates only).
+enum class TextureAddress { Clamp, Border, Wrap, Mirror };
+/// "point", "linear".
+const char *textureFilterName(TextureFilter f);
+/// "clamp", "border", "wrap", "mirror".
+const char *textureAddressName(TextureAddress a);
+
+/// One option of a resource knob: a width x height table of `channels` f32
+/// per texel, row-major.
+struct TextureTable {
+  uint32_t width = 0, height = 0, channels = 1;
+  /// width * height * channels floats, decoded from the manifest's base64.
+  /// Shared: copies of a Manifest do not copy tables.
+  std::shared_ptr<const std::vector<float>> data;
+  /// Bytes of one row (width * channels * 4).
+  uint64_t rowBytes() const { return uint64_t(width) * channels * 4; }
+};
+
+/// A resource knob's `resource` object.
+struct ResourceInfo {
+  TextureFilter filter = TextureFilter::Point;     ///< `filter`
+  TextureAddress address = TextureAddress::Clamp;  ///< `address`
+  bool normalizedCoords = false;                   ///< `normalized_coords`
+  std::vector<TextureTable> options; ///< options[value - min]
+};
+
+/// One knob of the module.
+struct KnobInfo {
+  std::string name;                           ///< a PTX identifier
+  KnobKind kind = KnobKind::Global;           ///< `kind`
+  int64_t min = 0, max = 0, defaultValue = 0; ///< inclusive range, default
+  // Global and resource knobs.
+  std::string symbol;                 ///< the `.visible .global` in the PTX
+  ScalarType type = ScalarType::I32;  ///< i8..i64 (resource: i64)
+  KnobPath path = KnobPath::Global;   ///< `path`
+  WarpSlot warpSlot = WarpSlot::None; ///< global knobs of an SFU split
+  // Variant knobs.
+  std::vector<VariantDispatch> dispatch; ///< `dispatch`
+  // Resource knobs.
+  ResourceInfo resource; ///< `resource`
+
+  /// Global and resource knobs have a device symbol; variant knobs do not.
+  bool hasSymbol() const { return kind != KnobKind::Variant; }
+  /// True for a global or resource knob with `path: "param"`.
+  bool isParam() const { return hasSymbol() && path == KnobPath::Param; }
+};
+
+/// One MLIR-level kernel argument.
+struct ArgInfo {
+  /// `kind`.
+  enum class Kind { Memref, Scalar, Pointer };
+  /// `abi` of a memref: the flattened descriptor or one aligned pointer.
+  enum class Abi { Descriptor, Bare };
+  /// `access` of a memref, as the compiler saw it.
+  enum class Access { Read, Write, ReadWrite, None };
+  Kind kind = Kind::Scalar; ///< `kind`
+  /// Element type (memref) or value type (scalar); ptr for a pointer.
+  ValueType type = ScalarType::I32;
+  int64_t rank = 0;           ///< memref only.
+  std::vector<int64_t> shape; ///< memref only; -1 for dynamic sizes.
+  Abi abi = Abi::Descriptor;  ///< memref only.
+  Access access = Access::ReadWrite; ///< memref only.
+  uint32_t addressSpace = 0;  ///< pointer only.
+  size_t firstParam = 0; ///< `first_param`
+  size_t numParams = 0;  ///< `num_params`
+};
+/// "read", "write", "readwrite", "none".
+const char *accessName(ArgInfo::Access a);
+/// True when the kernel reads the memref (read or readwrite).
+inline bool isRead(ArgInfo::Access a) {
+  return a == ArgInfo::Access::Read || a == ArgInfo::Access::ReadWrite;
+}
+
+/// One PTX parameter (one `void*` given to cuLaunchKernel).
+struct ParamInfo {
+  std::optional<size_t> arg; ///< the argument; absent for knob parameters.
+  std::string field; ///< allocated, aligned, offset, sizeN, strideN, value,
+                     ///< knob.
+  std::string knob;  ///< with field "knob": the knob it carries.
+  ValueType type = ScalarType::I64; ///< `type`
+  size_t size = 0;                  ///< `size` in bytes (= type.size())
+  /// True for a trailing knob parameter.
+  bool isKnob() const { return !arg.has_value(); }
+};
+
+/// One kernel (`.entry`) of the module.
+struct KernelInfo {
+  std::string name;               ///< the `.entry`
+  std::vector<std::string> knobs; ///< every knob the kernel reads
+  std::vector<size_t> sites;      ///< indices into Manifest::sites
+  std::vector<ArgInfo> args;      ///< the MLIR-level signature
+  std::vector<ParamInfo> params;  ///< the PTX parameters, in order
+  /// True when `knob` is among `knobs`.
+  bool readsKnob(const std::string &knob) const;
+};
+
+/// One place where a technique acted or chose not to (informational).
+struct SiteInfo {
+  std::string technique, function; ///< `technique`, `function`
+  std::vector<std::string> kernels; ///< `kernels`
+  std::string knob; ///< "" when no knob governs the site
+  std::string op, type, form, reason, loc; ///< as in the manifest
+  /// The technique's `data` object as compact JSON text ("" when absent);
+  /// the runtime only displays it.
+  std::string data;
+};
+
+/// A parsed, validated manifest.
+struct Manifest {
+  int64_t version = kManifestVersion; ///< always 2
+  std::string producer;               ///< "" when absent
+  std::string module;                 ///< NAME
+  std::string gpuModule;              ///< "" when absent
+  std::string ptx;   ///< as written (relative to `directory`); may be empty.
+  std::string cubin; ///< as written; may be empty.
+  std::string chip;                   ///< "" when absent
+  std::vector<KnobInfo> knobs;        ///< in manifest order
+  std::vector<KernelInfo> kernels;    ///< in manifest order
+  std::vector<SiteInfo> sites;        ///< in manifest order
+  std::string directory; ///< directory of the manifest file ("" if parsed
+                         ///< from a string).
+
+  /// The kernel `name` (not a dispatched logical name), or nullptr.
+  const KernelInfo *findKernel(const std::string &name) const;
+  /// The knob `name`, or nullptr.
+  const KnobInfo *findKnob(const std::string &name) const;
+  /// The variant knob and dispatch entry whose logical name is `name`, or
+  /// {nullptr, nullptr}.
+  std::pair<const KnobInfo *, const VariantDispatch *>
+  findDispatch(const std::string &name) const;
+};
+
+/// Parses and validates manifest JSON text. `directory` is recorded to
+/// resolve the ptx/cubin paths.
+Expected<Manifest> parseManifest(const std::string &jsonText,
+                                 const std::string &directory = "");
+
+/// Reads (a regular file of at most kMaxManifestBytes) and parses a
+/// manifest file.
+Expected<Manifest> loadManifestFile(const std::string &path);
+
+/// The file to load for `m`'s `ptx` (or `cubin`): its path joined to the
+/// manifest's directory. Unless `allowOutside`, the path must be relative,
+/// without `..` components, and must not resolve (through symbolic links)
+/// outside the manifest's directory; the file must exist.
+Expected<std::string> resolveImagePath(const Manifest &m, bool cubin,
+                                       bool allowOutside);
+
+} // namespace approx::rt
+
+#endif // APPROX_RUNTIME_CORE_MANIFEST_H

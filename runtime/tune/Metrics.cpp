@@ -1,0 +1,121 @@
+//===- Metrics.cpp - Error metrics ----------------------------------------===//
+//
+// One pass over reference and output computing every built-in metric, with
+// the zero-reference and non-finite rules of Metrics.h.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/tune/Metrics.h"
+
+#include "approx/runtime/core/Text.h"
+
+#include <cmath>
+#include <limits>
+
+namespace approx::rt {
+
+Expected<ErrorStats> compareOutputs(const std::vector<double> &ref,
+                                    const std::vector<double> &out,
+                                    ZeroRefPolicy policy) {
+  if (ref.size() != out.size())
+    return invalidArgument("compareOutputs: reference has " +
+                           std::to_string(ref.size()) + " values, output " +
+                           std::to_string(out.size()));
+  ErrorStats s;
+  s.count = ref.size();
+  double relSum = 0, sqSum = 0;
+  size_t relCount = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double r = ref[i], o = out[i];
+    if (!std::isfinite(r) || !std::isfinite(o)) {
+      bool same = (std::isnan(r) && std::isnan(o)) || (r == o);
+      if (!same)
+        ++s.nonFiniteMismatches;
+      else
+        ++relCount; // contributes 0
+      continue;
+    }
+    double d = std::fabs(o - r);
+    s.maxAbs = std::max(s.maxAbs, d);
+    sqSum += d * d;
+    if (r == 0) {
+      ++s.zeroRefs;
+      if (policy == ZeroRefPolicy::Absolute) {
+        relSum += d;
+        ++relCount;
+      }
+    } else {
+      double rel = d / std::fabs(r);
+      relSum += rel;
+      s.maxRelative = std::max(s.maxRelative, rel);
+      ++relCount;
+    }
+  }
+  if (s.nonFiniteMismatches) {
+    double inf = std::numeric_limits<double>::infinity();
+    s.meanRelative = s.maxAbs = s.rmse = s.maxRelative = inf;
+    return s;
+  }
+  s.meanRelative = relCount ? relSum / double(relCount) : 0.0;
+  s.rmse = s.count ? std::sqrt(sqSum / double(s.count)) : 0.0;
+  return s;
+}
+
+std::string Metric::name() const {
+  switch (kind) {
+  case Kind::MeanRelative:
+    return zeroPolicy == ZeroRefPolicy::Skip ? "mean-relative(skip-zero)"
+                                             : "mean-relative";
+  case Kind::MaxAbs:
+    return "max-abs";
+  case Kind::Rmse:
+    return "rmse";
+  case Kind::Custom:
+    return customName;
+  }
+  return "?";
+}
+
+Expected<double> Metric::operator()(const std::vector<double> &ref,
+                                    const std::vector<double> &out) const {
+  if (kind == Kind::Custom) {
+    if (!custom)
+      return invalidArgument("custom metric '" + customName +
+                             "' has no callback");
+    if (ref.size() != out.size())
+      return invalidArgument("metric: reference has " +
+                             std::to_string(ref.size()) + " values, output " +
+                             std::to_string(out.size()));
+    double v = custom(ref, out);
+    if (std::isnan(v))
+      return invalidArgument("custom metric '" + customName +
+                             "' returned NaN");
+    return v;
+  }
+  APPROX_ASSIGN_OR_RETURN(ErrorStats s, compareOutputs(ref, out, zeroPolicy));
+  switch (kind) {
+  case Kind::MeanRelative:
+    return s.meanRelative;
+  case Kind::MaxAbs:
+    return s.maxAbs;
+  case Kind::Rmse:
+    return s.rmse;
+  case Kind::Custom:
+    break;
+  }
+  return internalError("unreachable metric kind");
+}
+
+Expected<Metric> parseMetric(const std::string &name) {
+  if (name == "mre" || name == "mean-relative")
+    return Metric::meanRelative();
+  if (name == "mre-skip-zero" || name == "mean-relative-skip-zero")
+    return Metric::meanRelative(ZeroRefPolicy::Skip);
+  if (name == "maxabs" || name == "max-abs")
+    return Metric::maxAbs();
+  if (name == "rmse")
+    return Metric::rmse();
+  return invalidArgument("unknown metric " + quote(name) +
+                         " (known: mre, mre-skip-zero, maxabs, rmse)");
+}
+
+} // namespace approx::rt

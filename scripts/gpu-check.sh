@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# gpu-check.sh - every GPU check in one call, for a lent GPU machine (no MLIR
+# there): the runtime's GPU tests with compute-sanitizer, the benchmark
+# (ours vs hand-written CUDA, tuner cost), the corpus's lambda = 0
+# comparison with upstream's pipeline, and the accuracy of every form.
+# Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
+# results go to $OUT.
+#
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy]  (default: all four)
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+export OUT=${OUT:-$PWD/gpu-out}
+export BUILD=${BUILD:-build-gpu}
+mkdir -p "$OUT"
+steps=${*:-tests bench corpus accuracy}
+status=0
+for s in $steps; do
+  start=$(date +%s)
+  case $s in
+  tests)
+    EXAMPLES=.carry/examples bash test/runtime/run-gpu-tests.sh || status=1 ;;
+  bench)
+    OUT=$OUT/bench bash bench/run-bench.sh .carry/examples > "$OUT/bench.log" 2>&1 || status=1
+    tail -40 "$OUT/bench.log" ;;
+  corpus)
+    APPROX_TUNE=$PWD/$BUILD/bin/approx-tune bash test/Corpus/compare-upstream.sh run .carry/corpus \
+      > "$OUT/corpus.log" 2>&1 || status=1
+    cp .carry/corpus/report.md "$OUT/corpus-report.md" 2>/dev/null
+    tail -60 "$OUT/corpus.log" ;;
+  accuracy)
+    OUT=$OUT/accuracy bash bench/accuracy/run-accuracy.sh .carry/accuracy > "$OUT/accuracy.log" 2>&1 || status=1
+    tail -30 "$OUT/accuracy.log" ;;
+  *) echo "unknown step $s"; exit 2 ;;
+  esac
+  echo "=== $s done in $(( $(date +%s) - start )) s (status so far $status)"
+done
+exit $status

@@ -1,0 +1,87 @@
+// REQUIRES: libdevice
+// RUN: approx-opt %s -split-input-file -verify-diagnostics --approx-check-target="libdevice=%libdevice" | FileCheck %s
+
+// Calls to libdevice, LLVM intrinsics, the driver's functions and functions
+// defined in the gpu.module link: the IR passes unchanged.
+// CHECK-LABEL: gpu.module @links
+gpu.module @links {
+  func.func private @__nv_sinf(f32) -> f32
+  llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
+  func.func @helper(%x: f32) -> f32 {
+    return %x : f32
+  }
+  gpu.func @k(%x: f32, %p: !llvm.ptr) kernel {
+    %a = func.call @__nv_sinf(%x) : (f32) -> f32
+    %b = func.call @helper(%a) : (f32) -> f32
+    %c = llvm.call @vprintf(%p, %p) : (!llvm.ptr, !llvm.ptr) -> i32
+    gpu.return
+  }
+}
+
+// -----
+
+// A call to a declaration nobody provides would leave PTX that does not load.
+gpu.module @unresolved {
+  func.func private @opaque(f32) -> f32
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @+1 {{approx-to-ptx: call to 'opaque', which has no body in gpu.module 'unresolved' and is no libdevice, LLVM or CUDA driver function: the PTX would not load (define the function in the gpu.module)}}
+    %o = func.call @opaque(%x) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// The same through a device function no kernel calls: it is still in the PTX.
+gpu.module @unresolved_llvm {
+  llvm.func @ext(f32) -> f32
+  llvm.func @dev(%x: f32) -> f32 {
+    // expected-error @+1 {{approx-to-ptx: call to 'ext'}}
+    %y = llvm.call @ext(%x) : (f32) -> f32
+    llvm.return %y : f32
+  }
+}
+
+
+// -----
+
+// Every symbol of a gpu.module becomes a PTX name: '.' would not assemble.
+gpu.module @names {
+  // expected-error @+1 {{approx-to-ptx: symbol 'my.helper' in gpu.module 'names' cannot be a PTX symbol: it contains '.'}}
+  func.func private @"my.helper"() {
+    return
+  }
+  gpu.func @k() kernel {
+    func.call @"my.helper"() : () -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Globals too.
+gpu.module @globals {
+  // expected-error @+1 {{approx-to-ptx: symbol 'table-1' in gpu.module 'globals' cannot be a PTX symbol: it contains '-'}}
+  memref.global "private" constant @"table-1" : memref<2xf32> = dense<[1.0, 2.0]>
+}
+
+// -----
+
+// NVPTX has no scalable vectors (its instruction selection aborts on them).
+gpu.module @scalable {
+  func.func @f(%x: vector<[4]xf32>) -> vector<[4]xf32> {
+    // expected-error @+1 {{approx-to-ptx: scalable vector type 'vector<[4]xf32>' in gpu.module 'scalable': NVPTX has no scalable vectors (use a fixed size)}}
+    %0 = math.sqrt %x : vector<[4]xf32>
+    return %0 : vector<[4]xf32>
+  }
+}
+
+// -----
+
+// Also as a block argument only, or nested in another type.
+gpu.module @scalable_arg {
+  // expected-error @+1 {{approx-to-ptx: scalable vector type 'vector<[2]xf16>'}}
+  gpu.func @k(%m: memref<4xvector<[2]xf16>>) kernel {
+    gpu.return
+  }
+}

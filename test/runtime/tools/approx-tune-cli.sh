@@ -1,0 +1,372 @@
+#!/usr/bin/env bash
+# approx-tune-cli.sh - approx-tune's command line without a GPU (ctest).
+#
+#   approx-tune-cli.sh APPROX_TUNE DATA_DIR WORK_DIR CASE
+#
+# Each CASE runs approx-tune on test/runtime/data (or on files made here in
+# WORK_DIR/CASE) and checks its exit status and output:
+#   fails RC REGEX CMD...   exits RC, stdout empty, stderr exactly one line
+#                           matching the extended REGEX;
+#   passes FILE CMD...      exits 0 and stdout holds FILE's lines, in order
+#                           (each compared exactly; other lines may come
+#                           between them).
+# Every error path approx-tune promises a one-line error for has a case.
+set -u
+T=$1 D=$2 W=$3 CASE=$4
+W="$W/$CASE"
+rm -rf "$W" && mkdir -p "$W" || exit 2
+SFU="$D/sfu_test.manifest.json"
+KINDS="$D/cli/kinds.manifest.json"
+ROUNDS=(--kernel rounds_inplace --inout 0=uniform:-2:2 --scalar 1=32)
+
+fails() {
+  local rc=$1 re=$2
+  shift 2
+  "$@" >"$W/out" 2>"$W/err"
+  local got=$?
+  if [ "$got" -ne "$rc" ]; then
+    echo "FAIL: exit status $got, expected $rc: $*"
+    cat "$W/err"
+    exit 1
+  fi
+  if [ -s "$W/out" ]; then
+    echo "FAIL: unexpected stdout:"
+    cat "$W/out"
+    exit 1
+  fi
+  local lines
+  lines=$(wc -l <"$W/err")
+  if [ "$lines" -ne 1 ]; then
+    echo "FAIL: stderr has $lines lines, expected one:"
+    cat "$W/err"
+    exit 1
+  fi
+  if ! grep -Eq -- "$re" "$W/err"; then
+    echo "FAIL: stderr does not match /$re/:"
+    cat "$W/err"
+    exit 1
+  fi
+  echo "ok: $(cat "$W/err")"
+}
+
+passes() {
+  local want=$1
+  shift
+  "$@" >"$W/out" 2>"$W/err"
+  local got=$?
+  if [ "$got" -ne 0 ]; then
+    echo "FAIL: exit status $got, expected 0: $*"
+    cat "$W/err"
+    exit 1
+  fi
+  # Every wanted line, in order.
+  local n=0 line
+  exec 3<"$W/out"
+  while IFS= read -r line; do
+    [ -z "$line" ] && continue
+    local found=0 have
+    while IFS= read -r have <&3; do
+      if [ "$have" = "$line" ]; then
+        found=1
+        break
+      fi
+    done
+    if [ $found -eq 0 ]; then
+      echo "FAIL: missing (or out of order) output line: $line"
+      echo "--- stdout:"
+      cat "$W/out"
+      exit 1
+    fi
+    n=$((n + 1))
+  done <"$want"
+  exec 3<&-
+  echo "ok: $n expected lines found"
+}
+
+want() { printf '%s\n' "$@" >"$W/want"; }
+
+case $CASE in
+# --- sizes: checked before anything is allocated -----------------------------
+size-overflow)
+  fails 1 '^approx-tune: argument 0 \(memref<\?xf32>\): shape 9223372036854775807 of f32 needs more than 2\^64 bytes' \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 9223372036854775807 ;;
+shape-overflow)
+  fails 1 'argument 0 \(memref<\?x4xf32>\): shape 4611686018427387904x4 has more than 2\^64 elements' \
+    "$T" "$KINDS" --kernel k_lo --shape 0=4611686018427387904x4 --input 0=uniform:0:1 --scalar 1=1 --dry-run ;;
+size-host-memory)
+  fails 2 '^approx-tune: error: the arguments need [0-9]+ bytes of host memory .*; this machine has [0-9]+$' \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 1099511627776 --grid 1 ;;
+static-2-40)
+  # rounds_inplace's buffer made memref<1099511627776xf32> (2^40 elements):
+  # 4 bytes + 8 (generated double) + 4 (download) + 16 (two doubles) each.
+  python3 - "$SFU" "$W/big.manifest.json" <<'EOF' || exit 2
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["kernels"][1]["args"][0]["shape"] = [1 << 40]
+json.dump(m, open(sys.argv[2], "w"))
+EOF
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 'the arguments need 35184372088832 bytes of host memory' \
+    "$T" "$W/big.manifest.json" "${ROUNDS[@]}" --grid 1 ;;
+grid-auto-too-large)
+  fails 1 'grid auto: 4294967296 blocks of 256 threads exceed' \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 1099511627776 ;;
+# --- file:PATH inputs --------------------------------------------------------
+file-directory)
+  fails 2 "input file '$W' is a directory, not a regular file" \
+    "$T" "$SFU" --kernel rounds_inplace --inout "0=file:$W" --scalar 1=32 --size 16 ;;
+file-dev-zero)
+  fails 2 "input file '/dev/zero' is a character device, not a regular file" \
+    "$T" "$SFU" --kernel rounds_inplace --inout 0=file:/dev/zero --scalar 1=32 --size 16 ;;
+file-fifo)
+  mkfifo "$W/fifo" || exit 2
+  # Opening a FIFO with no writer for reading would block forever.
+  fails 2 "input file '$W/fifo' is a FIFO, not a regular file" \
+    timeout 20 "$T" "$SFU" --kernel rounds_inplace --inout "0=file:$W/fifo" --scalar 1=32 --size 16 ;;
+file-size)
+  head -c 60 /dev/urandom >"$W/in.bin"
+  fails 2 "input file '$W/in.bin' has 60 bytes, the buffer \(16 x f32\) has 64" \
+    "$T" "$SFU" --kernel rounds_inplace --inout "0=file:$W/in.bin" --scalar 1=32 --size 16 ;;
+file-missing)
+  fails 2 "cannot open input file '$W/none.bin': No such file or directory" \
+    "$T" "$SFU" --kernel rounds_inplace --inout "0=file:$W/none.bin" --scalar 1=32 --size 16 ;;
+file-ok)
+  head -c 64 /dev/urandom >"$W/in.bin"
+  want "arg 0: memref<?xf32> buffer#0 inout file:$W/in.bin, shape 16, 64 bytes"
+  passes "$W/want" "$T" "$SFU" --kernel rounds_inplace --inout "0=file:$W/in.bin" --scalar 1=32 --size 16 --dry-run ;;
+# --- the manifest file and its image path -------------------------------------
+manifest-directory)
+  fails 2 "manifest '$W' is a directory, not a regular file" "$T" "$W" --list ;;
+manifest-dev-zero)
+  fails 2 "manifest '/dev/zero' is a character device" "$T" /dev/zero --list ;;
+manifest-fifo)
+  mkfifo "$W/m.manifest.json" || exit 2
+  fails 2 "is a FIFO, not a regular file" timeout 20 "$T" "$W/m.manifest.json" --list ;;
+manifest-too-large)
+  cp "$SFU" "$W/big.manifest.json" && truncate -s 268435457 "$W/big.manifest.json" || exit 2
+  fails 2 "has 268435457 bytes, more than the limit of 268435456" "$T" "$W/big.manifest.json" --list ;;
+manifest-missing)
+  fails 2 "^approx-tune: error: IoError: cannot open manifest '$W/none.json': No such file" \
+    "$T" "$W/none.json" --list ;;
+manifest-v1)
+  sed -e 's/"version": 2/"version": 1/' "$SFU" >"$W/v1.manifest.json"
+  fails 2 'manifest: version: format version 1 is no longer read \(this runtime reads version 2\); recompile with approx-opt$' \
+    "$T" "$W/v1.manifest.json" --list ;;
+manifest-invalid)
+  printf '{"format": "approx-manifest", "version": 2, "module": "m", "ptx": "m.ptx", "kernels": [{"name": "k\\u001b[2J", "args": [], "params": []}]}' >"$W/bad.manifest.json"
+  fails 2 "manifest: kernels\[0\]\.name: 'k\\\\x1b\[2J' is not a PTX identifier" \
+    "$T" "$W/bad.manifest.json" --list ;;
+path-dotdot)
+  mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 "manifest: ptx: '../sfu_test.ptx' has a '..' component; paths stay inside the manifest's directory \(allow it with --allow-outside-paths" \
+    "$T" "$W/sub/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-dotdot-list)
+  # --list reads no image but still refuses a manifest that points outside.
+  mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 "manifest: ptx: '../sfu_test.ptx' has a '..' component" \
+    "$T" "$W/sub/m.manifest.json" --list ;;
+path-cubin-outside)
+  # The image this run does not read is checked too.
+  sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "sfu_test.ptx", "cubin": "../x.cubin"#' "$SFU" >"$W/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  fails 2 "manifest: cubin: '../x.cubin' has a '..' component" \
+    "$T" "$W/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-cubin-absent)
+  # An absent image the run does not read is no error.
+  sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "sfu_test.ptx", "cubin": "none.cubin"#' "$SFU" >"$W/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  want "image $W/sfu_test.ptx"
+  passes "$W/want" "$T" "$W/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-dotdot-allowed)
+  mkdir -p "$W/sub" && sed -e 's#"ptx": "sfu_test.ptx"#"ptx": "../sfu_test.ptx"#' "$SFU" >"$W/sub/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  want "image $W/sub/../sfu_test.ptx" "kernel rounds_inplace"
+  passes "$W/want" "$T" "$W/sub/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run --allow-outside-paths ;;
+path-absolute)
+  sed -e "s#\"ptx\": \"sfu_test.ptx\"#\"ptx\": \"$D/sfu_test.ptx\"#" "$SFU" >"$W/m.manifest.json"
+  fails 2 "manifest: ptx: '.*/sfu_test.ptx' is absolute" \
+    "$T" "$W/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+path-symlink)
+  mkdir -p "$W/sub" && cp "$SFU" "$W/sub/m.manifest.json" && cp "$D/sfu_test.ptx" "$W/" &&
+    ln -s ../sfu_test.ptx "$W/sub/sfu_test.ptx" || exit 2
+  fails 2 "manifest: ptx: 'sfu_test.ptx' resolves to '.*', outside the manifest's directory" \
+    "$T" "$W/sub/m.manifest.json" "${ROUNDS[@]}" --size 16 --dry-run ;;
+# --- integer and other options -----------------------------------------------
+device-range)
+  fails 1 '^approx-tune: --device: 99999999999 is out of range \[0, 2147483647\] \(see approx-tune --help\)$' \
+    "$T" "$SFU" --device 99999999999 ;;
+reps-zero)
+  fails 1 '--reps: 0 is out of range \[1, 1000000\]' "$T" "$SFU" --reps 0 ;;
+reps-hex)
+  fails 1 "--reps: '0x10' is not a decimal integer" "$T" "$SFU" --reps 0x10 ;;
+warmup-negative)
+  fails 1 '--warmup: -1 is out of range \[0, 1000000\]' "$T" "$SFU" --warmup -1 ;;
+shared-huge)
+  fails 1 '--shared: 99999999999 is out of range \[0, 4294967295\]' "$T" "$SFU" --shared 99999999999 ;;
+size-negative)
+  fails 1 '--size: -1 is out of range \[0, 9223372036854775807\]' "$T" "$SFU" --size -1 ;;
+size-float)
+  fails 1 "--size: '1e3' is not a decimal integer" "$T" "$SFU" --size 1e3 ;;
+size-past-int64)
+  fails 1 '--size: 9223372036854775808 is out of range' "$T" "$SFU" --size 9223372036854775808 ;;
+seed-negative)
+  fails 1 "--seed: '-1' is not a decimal integer >= 0" "$T" "$SFU" --seed -1 ;;
+element-not-pointer)
+  fails 1 "--element 0: argument 0 .* is not a pointer" "$T" "$SFU" "${ROUNDS[@]}" --element 0=f32 --dry-run ;;
+element-bad-type)
+  fails 1 "--element 2: 'f128' is not one of i8, i16, i32, i64, f16, bf16, f32, f64" \
+    "$T" "$KINDS" --kernel k --input 0=uniform:0:1 --element 2=f128 --dry-run ;;
+element-f32)
+  # A pointer's buffer in f32 units: 64 floats, 256 bytes.
+  want "arg 2: ptr (address space 1) buffer#2 output, shape 64, 256 bytes"
+  passes "$W/want" "$T" "$KINDS" --kernel k --dry-run --size 16 --input 0=uniform:0:1 \
+    --scalar 3=1 --scalar 4=1 --scalar 5=1 --scalar 6=1 --scalar 7=1 --scalar 8=1 \
+    --scalar 9=1 --scalar 10=1 --scalar 11=1 --scalar 12=1 --scalar 13=1,2,3,4 --scalar 14=1,2,3,4 \
+    --shape 2=64 --element 2=f32 ;;
+run-once-empty)
+  fails 1 '--run-once needs a non-empty prefix' "$T" "$SFU" --run-once "" ;;
+run-once-no-gpu)
+  # Without a driver: the one-line skip reason, exit 77, nothing written.
+  fails 77 'CUDA driver|GPU' env APPROX_CUDA_DRIVER_PATH=/nonexistent/libcuda.so.1 \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 64 --grid 1 --run-once "$W/out"
+  [ ! -e "$W/out.arg0" ] || { echo "FAIL: wrote $W/out.arg0"; exit 1; } ;;
+block-too-large)
+  fails 1 '--block: 2048 is out of range \[1, 1024\]' "$T" "$SFU" --block 2048 ;;
+block-product)
+  fails 1 '--block: 2048 threads per block; at most 1024' "$T" "$SFU" --block 64,32 ;;
+grid-zero)
+  fails 1 '--grid: 0 is out of range \[1, 2147483647\]' "$T" "$SFU" --grid 0 ;;
+lambda-max-negative)
+  fails 1 '--lambda-max: -5 is out of range' "$T" "$SFU" --lambda-max -5 ;;
+qos-nan)
+  fails 1 "--qos: 'nan' is not a finite number" "$T" "$SFU" --qos nan ;;
+qos-negative)
+  fails 1 '--qos-ratio must be >= 0' "$T" "$SFU" --qos-ratio -0.5 ;;
+unknown-option)
+  fails 1 "unknown option '--frobnicate'" "$T" "$SFU" --frobnicate ;;
+scalar-range)
+  fails 1 '--scalar 1 \(i32\): 99999999999 is out of range \[-2147483648, 4294967295\]' \
+    "$T" "$SFU" --kernel rounds_inplace --inout 0=uniform:-2:2 --scalar 1=99999999999 --size 16 --dry-run ;;
+scalar-missing)
+  fails 1 'argument 1 \(i32\) needs --scalar 1=VALUE' \
+    "$T" "$SFU" --kernel rounds_inplace --inout 0=uniform:-2:2 --size 16 --dry-run ;;
+index-range)
+  fails 1 "--input/--inout 7: kernel 'rounds_inplace' has 2 argument\(s\)" \
+    "$T" "$SFU" "${ROUNDS[@]}" --input 7=uniform:0:1 --size 16 --dry-run ;;
+read-needs-data)
+  fails 1 'argument 0 \(memref<\?xf32>\) is read and written by the kernel: give it data' \
+    "$T" "$SFU" --kernel rounds_inplace --scalar 1=32 --size 16 --dry-run ;;
+vector-lanes)
+  fails 1 '--scalar 13 \(vector<4xf32>\): 3 lane value\(s\) given, the type has 4' \
+    "$T" "$KINDS" --kernel k --input 0=uniform:0:1 --scalar 3=1 --scalar 4=1 --scalar 5=1 --scalar 6=1 \
+    --scalar 7=1 --scalar 8=1 --scalar 9=1 --scalar 10=1 --scalar 11=1 --scalar 12=1 \
+    --scalar 13=1,2,3 --scalar 14=1,2,3,4 --size 16 --dry-run ;;
+kernel-unknown)
+  fails 1 "--kernel: no kernel 'nope' in the manifest \(known: sin_exp, rounds_inplace\)" \
+    "$T" "$SFU" --kernel nope --dry-run ;;
+# --- --knob NAME=VALUE --------------------------------------------------------
+knob-unknown)
+  fails 1 "--knob 'nope': unknown knob \(known: lambda, mu, prec, lut, lut2\)" \
+    "$T" "$KINDS" --knob nope=1 --dry-run ;;
+knob-range)
+  fails 1 '--knob mu=6: outside the knob.s range \[-5, 5\]' "$T" "$KINDS" --knob mu=6 --dry-run ;;
+knob-syntax)
+  fails 1 "--knob mu: 'x' is not a decimal integer" "$T" "$KINDS" --knob mu=x --dry-run ;;
+knob-tuned)
+  fails 1 '--knob lambda=...: that is the knob being tuned' \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 16 --knob lambda=3 ;;
+knob-variant-dry-run)
+  want "kernel k -> k_lo (knob prec = 1)" \
+    "knob lut = 0 (resource, path global, symbol lut_tex, i64, table 2x1x1 f32, linear, clamp, not read)" \
+    "arg 1: i32 = 3" "param 7: arg 1 value i32 4 3" "global lambda i32 = 7"
+  passes "$W/want" "$T" "$KINDS" --knob prec=1 --knob lut=0 --knob lambda=7 --size 16 \
+    --inout 0=linspace:1:2 --scalar 1=3 --dry-run ;;
+# --- --list and --dry-run ----------------------------------------------------
+help)
+  want "  --dry-run              parse the manifest and every option, bind the" \
+    "  --knob NAME=VALUE      set another knob (global, variant or resource) for"
+  passes "$W/want" "$T" --help ;;
+list-escapes)
+  # Control bytes from the manifest never reach the terminal raw.
+  sed -e 's/"module": "sfu_test"/"module": "evil\\u001b[2J\\nname"/' \
+      -e 's#"loc": "sfu_test.cu:52"#"loc": "a\\tb"#' "$SFU" >"$W/m.manifest.json"
+  cp "$D/sfu_test.ptx" "$W/"
+  want 'module evil\x1b[2J\x0aname (sm_90), produced by hand-written (test/runtime/data/sfu_test.cu)' \
+    '    site 0: sfu sin f32, tunable (knob lambda) at a\x09b {"demote_to_f32":false,"newton_steps":0,"range_reduction":false,"sfu":"sin.approx.ftz.f32","versioning":"region"}'
+  passes "$W/want" "$T" "$W/m.manifest.json" --list
+  if LC_ALL=C grep -q "$(printf '\033')" "$W/out"; then
+    echo "FAIL: a raw escape byte reached stdout"
+    exit 1
+  fi ;;
+list-kinds)
+  want "  knob prec: variant, [0, 1], default 0" "    dispatch k -> k k_lo" \
+    "    table 1: 1x1x4 f32, linear, clamp" "    arg 1: memref<8xf64> (bare), write" \
+    "    arg 2: ptr (address space 1)" "    arg 14: vector<2x2xf16>" \
+    "    knob parameter: lut2 (i64)" \
+    "    site 1: sfu sin f64, precise at kinds.mlir:4:9: f64 sin has no SFU form; pass f64-demote for the f32-demoted form"
+  passes "$W/want" "$T" "$KINDS" --list ;;
+dry-run-sfu)
+  want "module sfu_test" "kernel rounds_inplace" "launch grid 4,1,1 block 256,1,1 shared 0" \
+    "knob lambda = 0 (global, path global, symbol lambda, i32, warp slot hw, tuned)" \
+    "arg 0: memref<?xf32> buffer#0 inout uniform:-2:2, shape 1024, 4096 bytes" "arg 1: i32 = 32" \
+    "param 0: arg 0 allocated ptr 8 buffer#0" "param 1: arg 0 aligned ptr 8 buffer#0" \
+    "param 2: arg 0 offset i64 8 0" "param 3: arg 0 size0 i64 8 1024" "param 4: arg 0 stride0 i64 8 1" \
+    "param 5: arg 1 value i32 4 32" "global lambda i32 = 0"
+  passes "$W/want" "$T" "$SFU" "${ROUNDS[@]}" --size 1024 --dry-run ;;
+dry-run-kinds)
+  want "module kinds" "kernel k -> k (knob prec = 0)" "launch grid 1,1,1 block 256,1,1 shared 0" \
+    "knob lambda = 0 (global, path global, symbol lambda, i32, warp slot hw, tuned)" \
+    "knob mu = -2 (global, path param, symbol mu, i16)" \
+    "knob prec = 0 (variant, k -> k)" \
+    "knob lut = 1 (resource, path global, symbol lut_tex, i64, table 1x1x4 f32, linear, clamp)" \
+    "knob lut2 = 0 (resource, path param, symbol lut2_tex, i64, table 2x2x2 f32, point, border)" \
+    "arg 0: memref<?x4xf32> buffer#0 input uniform:0:1, shape 16x4, 256 bytes" \
+    "arg 1: memref<8xf64> (bare) buffer#1 output, shape 8, 64 bytes" \
+    "arg 2: ptr (address space 1) buffer#2 output, shape 64, 64 bytes" \
+    "param 0: arg 0 allocated ptr 8 buffer#0" "param 1: arg 0 aligned ptr 8 buffer#0" \
+    "param 2: arg 0 offset i64 8 0" "param 3: arg 0 size0 i64 8 16" "param 4: arg 0 size1 i64 8 4" \
+    "param 5: arg 0 stride0 i64 8 4" "param 6: arg 0 stride1 i64 8 1" \
+    "param 7: arg 1 aligned ptr 8 buffer#1" "param 8: arg 2 value ptr 8 buffer#2" \
+    "param 9: arg 3 value i1 1 1" "param 10: arg 4 value i8 1 -128" "param 11: arg 5 value i16 2 -1" \
+    "param 12: arg 6 value i32 4 -7" "param 13: arg 7 value i64 8 9223372036854775807" \
+    "param 14: arg 8 value index 8 16" "param 15: arg 9 value f16 2 1.5 (0x3e00)" \
+    "param 16: arg 10 value bf16 2 -2.5 (0xc020)" "param 17: arg 11 value f32 4 0.100000001 (0x3dcccccd)" \
+    "param 18: arg 12 value f64 8 0.10000000000000001 (0x3fb999999999999a)" \
+    "param 19: arg 13 value vector<4xf32> 16 [1, 2, 3, 4]" \
+    "param 20: arg 14 value vector<2x2xf16> 8 [0.5, 1, 1.5, 2]" \
+    "param 21: knob mu i16 2 -2" "param 22: knob lut2 i64 8 texture(lut2 = 0)" \
+    "global lambda i32 = 0" "global lut_tex i64 = texture(lut = 1)"
+  passes "$W/want" "$T" "$KINDS" --kernel k --dry-run --size 16 --input 0=uniform:0:1 \
+    --scalar 3=1 --scalar 4=-128 --scalar 5=65535 --scalar 6=-7 --scalar 7=9223372036854775807 \
+    --scalar 8=size --scalar 9=1.5 --scalar 10=-2.5 --scalar 11=0.1 --scalar 12=0.1 \
+    --scalar 13=1,2,3,4 --scalar 14=0.5,1,1.5,2 --shape 2=64 ;;
+dry-run-null-pointer)
+  want "arg 2: ptr (address space 1) = null" "param 8: arg 2 value ptr 8 null"
+  passes "$W/want" "$T" "$KINDS" --kernel k --dry-run --size 16 --input 0=uniform:0:1 \
+    --scalar 2=null --scalar 3=0 --scalar 4=1 --scalar 5=1 --scalar 6=1 --scalar 7=1 --scalar 8=1 \
+    --scalar 9=1 --scalar 10=1 --scalar 11=1 --scalar 12=1 --scalar 13=1,2,3,4 --scalar 14=1,2,3,4 ;;
+# --- out of host memory is one line too -------------------------------------
+host-memory-exhausted)
+  # A 16 MiB table (22 MB of base64) under a 40 MiB address-space limit:
+  # parsing and decoding it cannot fit; the runtime reports that as a
+  # value, approx-tune as one line.
+  python3 - "$KINDS" "$W/huge.manifest.json" <<'EOF' || exit 2
+import base64, json, sys
+m = json.load(open(sys.argv[1]))
+t = m["knobs"][3]["resource"]["options"][0]
+t["width"], t["height"], t["channels"] = 2048, 2048, 1
+t["data"] = base64.b64encode(bytes([1]) * (2048 * 2048 * 4)).decode()
+json.dump(m, open(sys.argv[2], "w"))
+EOF
+  cp "$D/cli/kinds.ptx" "$W/"
+  "$T" "$W/huge.manifest.json" --list >/dev/null ||
+    { echo "FAIL: the manifest does not load without a limit"; exit 1; }
+  fails 2 'out of host memory' bash -c 'ulimit -v 40960 && exec "$0" "$@"' \
+    "$T" "$W/huge.manifest.json" --list
+  rm -f "$W/huge.manifest.json" ;;
+*)
+  echo "unknown case $CASE"
+  exit 2 ;;
+esac

@@ -1,0 +1,251 @@
+//===- KernelEvaluatorTest.cpp - T(λ), E(λ) and faults over the fake ------===//
+//
+// KernelEvaluator over fake kernels whose outputs and times depend on the
+// knob (fake/TestModule.h): the tuners find the λ the curve implies, knob
+// values reach path-param kernels as parameters, bad arguments and sizes are
+// refused before anything is allocated, and a sticky device fault stops the
+// evaluator for good: no launch (indeed no driver call) happens after it.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeDriver.h"
+#include "TestModule.h"
+
+#include "approx/runtime/tune/KernelEvaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+
+using namespace approx::rt;
+using approx::rt::fake::FakeDriver;
+using approx::rt::fake::LaunchRecord;
+
+namespace {
+
+/// In place: x[i] *= 1 + knob * 1e-3 over the memref of params 0..4; the
+/// launch takes 10 - 0.1 * knob ms. `knob` reads the value for the launch.
+fake::KernelBody scaleBody(std::function<int64_t(const LaunchRecord &)> knob) {
+  return [knob](LaunchRecord &r) {
+    float *x = r.ptr<float>(1);
+    int64_t n = r.param<int64_t>(3);
+    int64_t k = knob(r);
+    for (int64_t i = 0; i < n; ++i)
+      x[i] *= float(1 + double(k) * 1e-3);
+    r.durationMs = 10 - 0.1 * double(k);
+    return CUDA_SUCCESS;
+  };
+}
+
+class KernelEvaluatorTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    f.reset();
+    ctx = *detail::createContext(f.table(), 0);
+    char tmpl[] = "/tmp/approx-evaluator-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir = tmpl;
+    std::ofstream(dir + "/fake.ptx") << fake::kTestPtx;
+    std::ofstream(dir + "/fake.manifest.json") << fake::testManifest().dump();
+    Expected<std::unique_ptr<Module>> m =
+        Module::load(ctx, dir + "/fake.manifest.json");
+    ASSERT_TRUE(m.isOk()) << m.status().toString();
+    mod = m.take();
+  }
+  void TearDown() override {
+    mod.reset();
+    ctx.reset();
+    EXPECT_EQ(f.liveAllocations(), 0u);
+    EXPECT_EQ(f.liveTextures(), 0u);
+    EXPECT_EQ(f.liveEvents(), 0u);
+    EXPECT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
+  }
+
+  static std::vector<float> inputs(size_t n) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(0.5f, 2.0f);
+    std::vector<float> v(n);
+    for (float &x : v)
+      x = u(rng);
+    return v;
+  }
+
+  EvaluatorOptions options(const std::string &kernel) {
+    EvaluatorOptions o;
+    o.kernel = kernel;
+    o.launch.grid.x = 4096; // 8 resident blocks of 8 warps: λmax 64
+    o.launch.block.x = 256;
+    o.timing.warmup = 1;
+    o.timing.reps = 3;
+    return o;
+  }
+
+  Expected<std::unique_ptr<KernelEvaluator>>
+  evaluator(const std::string &kernel, size_t n = 1024,
+            const std::string &knob = "") {
+    EvaluatorOptions o = options(kernel);
+    o.knob = knob;
+    return KernelEvaluator::create(
+        *mod,
+        {ArgSpec::inputOf(ScalarType::F32, {int64_t(n)}, inputs(n), true),
+         ArgSpec::value(Arg::integer(int64_t(n)))},
+        o);
+  }
+
+  /// Driver calls made so far, over all entry points.
+  int totalCalls() const {
+    int n = 0;
+    for (auto &[name, c] : f.calls)
+      n += c;
+    return n;
+  }
+
+  FakeDriver &f = FakeDriver::get();
+  std::shared_ptr<Context> ctx;
+  std::unique_ptr<Module> mod;
+  std::string dir;
+};
+
+} // namespace
+
+TEST_F(KernelEvaluatorTest, TunesAGlobalKnobOverTheCurveItMeasures) {
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("scale");
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  EXPECT_EQ((*ev)->knob(), "lambda"); // the knob with a warp slot
+  EXPECT_EQ((*ev)->lambdaMax(), 64);
+  EXPECT_EQ((*ev)->occupancy().residentWarpsPerSM, 64);
+  Expected<TunePoint> p = (*ev)->evaluate(20);
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_NEAR(p->error, 0.020, 1e-6); // mean relative error of the scaling
+  EXPECT_NEAR(p->timeMs, 8.0, 1e-4);
+  for (TuneMethod m : {TuneMethod::Heu, TuneMethod::Smp, TuneMethod::Omg}) {
+    TuneOptions o;
+    o.qos = QoS::absolute(0.0305);
+    o.heuTolerance = 0;
+    Expected<TuneResult> r = tune(**ev, m, o);
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    EXPECT_EQ(r->lambda, 30) << tuneMethodName(m);
+    EXPECT_LE(r->error, 0.0305);
+  }
+  // Inputs are restored before every launch: λ=0 gives the reference back.
+  Expected<ErrorStats> again = (*ev)->statsAt(0);
+  ASSERT_TRUE(again.isOk());
+  EXPECT_EQ(again->maxAbs, 0.0);
+}
+
+TEST_F(KernelEvaluatorTest, ParamKnobValuesReachTheKernelAsParameters) {
+  f.setKernel("scale_p", scaleBody([](const LaunchRecord &r) {
+                return int64_t(r.param<int32_t>(6));
+              }));
+  Expected<std::unique_ptr<KernelEvaluator>> ev =
+      evaluator("scale_p", 1024, "mu");
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  EXPECT_EQ((*ev)->lambdaMax(), 64); // no warp slot: the knob's max
+  Expected<TunePoint> p = (*ev)->evaluate(12);
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_NEAR(p->error, 0.012, 1e-6);
+  EXPECT_EQ(f.launches.back().param<int32_t>(6), 12);
+  EXPECT_NE(f.texture(f.launches.back().param<uint64_t>(7)), nullptr);
+}
+
+TEST_F(KernelEvaluatorTest, ALogicalNameTunesItsVariant) {
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("run");
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  ASSERT_TRUE((*ev)->evaluate(7).isOk());
+  EXPECT_EQ(f.launches.back().kernel, "scale");
+}
+
+TEST_F(KernelEvaluatorTest, RefusesBeforeAllocatingAnything) {
+  EvaluatorOptions o = options("scale");
+  auto expectRefused = [&](std::vector<ArgSpec> args,
+                           const std::string &needle, StatusCode code) {
+    int allocs = f.calls["cuMemAlloc"];
+    Expected<std::unique_ptr<KernelEvaluator>> ev =
+        KernelEvaluator::create(*mod, std::move(args), o);
+    ASSERT_FALSE(ev.isOk()) << needle;
+    EXPECT_EQ(ev.status().code(), code) << ev.status().toString();
+    EXPECT_NE(ev.status().message().find(needle), std::string::npos)
+        << ev.status().message();
+    EXPECT_EQ(f.calls["cuMemAlloc"], allocs) << needle;
+  };
+  std::vector<float> x = inputs(16);
+  ArgSpec n = ArgSpec::value(Arg::integer(16));
+  expectRefused({ArgSpec::output(ScalarType::F32,
+                                 {int64_t(1) << 62, int64_t(1) << 62}),
+                 n},
+                "the shape's byte size overflows 64 bits",
+                StatusCode::InvalidArgument);
+  expectRefused({ArgSpec::output(ScalarType::F32, {int64_t(1) << 40}), n},
+                "bytes of device memory", StatusCode::OutOfMemory);
+  expectRefused({ArgSpec::inputOf(ScalarType::F32, {16},
+                                  std::vector<float>(16, 0.0f), true),
+                 n},
+                "input is all zeros", StatusCode::InvalidArgument);
+  expectRefused({ArgSpec::inputOf(ScalarType::F32, {17}, x, true), n},
+                "input has 64 bytes, its shape needs 68",
+                StatusCode::InvalidArgument);
+  expectRefused({n, n}, "argument 0 (memref<?xf32>): needs a buffer",
+                StatusCode::InvalidArgument);
+  expectRefused({ArgSpec::inputOf(ScalarType::F32, {16}, x), n},
+                "no output buffer to compare", StatusCode::InvalidArgument);
+  o.knob = "mu";
+  expectRefused({ArgSpec::inputOf(ScalarType::F32, {16}, x, true), n},
+                "knob 'mu' is not read by kernel 'scale'",
+                StatusCode::InvalidArgument);
+  EXPECT_EQ(f.calls["cuMemAlloc"], 0);
+}
+
+TEST_F(KernelEvaluatorTest, AStickyFaultStopsEveryLaterLaunch) {
+  // λ >= 40 faults, as a kernel reading out of bounds at some λ would.
+  f.setKernel("scale", [](LaunchRecord &r) -> CUresult {
+    if (r.global("lambda") >= 40)
+      return CUDA_ERROR_ILLEGAL_ADDRESS;
+    return scaleBody([](const LaunchRecord &q) {
+      return q.global("lambda");
+    })(r);
+  });
+  Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("scale");
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  ASSERT_TRUE((*ev)->evaluate(5).isOk());
+  TuneOptions o;
+  o.qos = QoS::ratio(0.8);
+  Expected<TuneResult> r = tune(**ev, TuneMethod::Omg, o);
+  ASSERT_FALSE(r.isOk());
+  EXPECT_TRUE(isStickyFault(r.status())) << r.status().toString();
+  // OMG measures λ = 0 then λmax = 64, which faults.
+  EXPECT_NE(r.status().message().find("OMG at lambda 64"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("restart the process"),
+            std::string::npos);
+  EXPECT_EQ(r.status().message().find('\n'), std::string::npos);
+
+  // From now on: no launch and no driver call at all, cached points
+  // included, and the tuners refuse to start.
+  int calls = totalCalls();
+  uint64_t launches = (*ev)->launches();
+  Expected<TunePoint> cached = (*ev)->evaluate(5);
+  ASSERT_FALSE(cached.isOk());
+  EXPECT_TRUE(isStickyFault(cached.status()));
+  EXPECT_NE(cached.status().message().find(
+                "kernel 'scale': no further launches after a device fault"),
+            std::string::npos);
+  EXPECT_FALSE((*ev)->runOnce(1).isOk());
+  EXPECT_FALSE((*ev)->statsAt(1).isOk());
+  EXPECT_TRUE(isStickyFault((*ev)->health()));
+  for (TuneMethod m : {TuneMethod::Heu, TuneMethod::Smp, TuneMethod::Omg}) {
+    Expected<TuneResult> again = tune(**ev, m, o);
+    ASSERT_FALSE(again.isOk());
+    EXPECT_TRUE(isStickyFault(again.status()));
+    EXPECT_NE(again.status().message().find(": not started: "),
+              std::string::npos);
+  }
+  EXPECT_EQ(totalCalls(), calls);
+  EXPECT_EQ((*ev)->launches(), launches);
+}

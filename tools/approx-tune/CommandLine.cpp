@@ -1,0 +1,383 @@
+//===- CommandLine.cpp - approx-tune's options, strictly parsed -----------===//
+//
+// strtoll/strtoull/strtod with base 10, errno and end-pointer checks: "1e3",
+// "0x10", " 5", "5 " and "" are all errors, and so is a value past the
+// type's range (ERANGE) or the option's.
+//
+//===----------------------------------------------------------------------===//
+#include "CommandLine.h"
+
+#include "approx/runtime/core/Text.h"
+#include "approx/runtime/tune/Metrics.h"
+#include "approx/runtime/tune/Tuner.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+
+namespace approx::tune {
+
+using namespace approx::rt;
+
+const char *const kHelp = R"(usage: approx-tune [options] MANIFEST.manifest.json
+
+Tunes an approximation knob (lambda) of one kernel compiled by approx-opt:
+for the SFU technique, warps whose warp-slot id is below lambda use the SFU
+path. Measures T(lambda) (median CUDA-event time) and E(lambda) (error
+against the lambda=0 output) and searches max lambda with E <= QoS.
+
+Module and kernel:
+  --list                 print knobs, kernels, arguments, parameters and
+                         sites; exit
+  --dry-run              parse the manifest and every option, bind the
+                         arguments to fake device pointers and print the
+                         packed parameter layout (one line per PTX
+                         parameter); needs no GPU and no CUDA driver
+  --run-once PREFIX      launch the kernel once with the knobs as set (their
+                         defaults, or --knob NAME=VALUE) and write each
+                         output and inout buffer I to PREFIX.argI (raw
+                         little-endian bytes of its element type, row-major);
+                         no tuning, and the kernel need not read a knob
+  --kernel NAME          kernel to tune, or a logical name a variant knob
+                         dispatches (default: the manifest's only kernel)
+  --knob NAME            knob to tune (default: the kernel's knob with a
+                         warp slot, else its first knob)
+  --knob NAME=VALUE      set another knob (global, variant or resource) for
+                         the whole run; repeatable
+  --image PATH           load this PTX/cubin instead of the manifest's "ptx"
+  --cubin                load the manifest's "cubin" instead of its "ptx"
+  --allow-outside-paths  accept a manifest "ptx"/"cubin" path that is
+                         absolute, holds "..", or leads out of the
+                         manifest's directory (refused by default)
+  --device N             CUDA device ordinal (default 0)
+
+Arguments (I is the 0-based MLIR argument index, as in --list):
+  --size N               size of every dynamic memref dimension not given by
+                         --shape, and the byte size of pointer arguments
+                         (default 1048576)
+  --shape I=D0xD1x...    shape of memref (or pointer, in bytes or in
+                         --element units) argument I
+  --element I=TYPE       element type of pointer argument I's buffer (i8,
+                         i16, i32, i64, f16, bf16, f32, f64; default i8),
+                         for its --shape, data and comparison
+  --input I=DIST         memref I is read by the kernel, filled from DIST:
+                           uniform:LO:HI      uniform in [LO, HI)
+                           normal:MEAN:SD     normal distribution
+                           linspace:LO:HI     evenly spaced LO..HI
+                           file:PATH          raw little-endian bytes of the
+                                              element type; a regular file
+                                              of exactly the buffer's size
+                         integer elements must receive values that fit them
+  --inout I=DIST         as --input, and the kernel writes it: it is
+                         restored before every run and compared
+  --scalar I=VALUE       value of scalar argument I: an integer, a float,
+                         "size" (= --size), or for a vector type its lanes
+                         separated by commas (e.g. 1,2,3,4); "null" for a
+                         pointer argument
+  --seed S               seed; argument I draws from S + I (default 1)
+  --allow-zero-inputs    permit all-zero inputs (refused by default: they
+                         hide indexing bugs and time unrealistically)
+  Memref and pointer arguments with neither --input nor --inout are outputs:
+  poisoned (NaN) before every run and compared against the lambda=0 run.
+  One the manifest marks as read by the kernel ("access") must get data.
+
+Launch:
+  --block X[,Y,Z]        threads per block (default 256; at most 1024)
+  --grid X[,Y,Z]|auto    blocks (default auto: ceil(largest memref / block))
+  --shared BYTES         dynamic shared memory per block (default 0)
+
+Search:
+  --method M             heu | smp | omg | all (default heu)
+  --qos E                absolute QoS: E(lambda*) <= E
+  --qos-ratio R          QoS_ratio (paper section 7): E <= R * E(lambda_max)
+                         (default 0.8 when --qos is not given)
+  --metric M             mre (mean relative error; ref==0 elements count
+                         their absolute error), mre-skip-zero, maxabs, rmse
+                         (default mre)
+  --lambda-max N         override the occupancy bound on lambda
+  --sweep                also measure every lambda in [0, lambda_max] for the
+                         table and plot (what OMG measures)
+  --warmup N             untimed launches before timing (default 3)
+  --reps N               timed launches per point; median reported (default 20)
+
+Output:
+  --json PATH            write inputs, device, trace and results as JSON
+  --svg PATH             write the T(lambda) / E(lambda) plot as SVG
+  --quiet                no progress lines
+  --help                 this text
+
+Sizes are checked before anything is allocated: byte counts that overflow,
+exceed the machine's memory (host) or the device's free memory are errors.
+Integer options are decimal and range-checked: --device [0, 2147483647],
+--size and shape dimensions [0, 2^63-1], --reps [1, 1000000], --warmup
+[0, 1000000], --shared [0, 4294967295], --lambda-max [0, 2^63-1], --seed
+[0, 2^64-1], --block dimensions [1, 1024] (product at most 1024), --grid
+X [1, 2^31-1], Y and Z [1, 65535].
+
+Exit status: 0 on success, 1 on usage errors, 2 on runtime errors, 3 when a
+method's lambda* misses the QoS, 77 when no CUDA driver/GPU is available.
+Every error is one line on stderr.
+)";
+
+[[noreturn]] void usageError(const std::string &message) {
+  throw CliError{1, message};
+}
+
+[[noreturn]] void statusError(const Status &s) {
+  throw CliError{s.code() == StatusCode::Unavailable ? 77 : 2, s.toString()};
+}
+
+static bool decimalSyntax(const std::string &t, bool allowSign) {
+  size_t i = 0;
+  if (allowSign && i < t.size() && (t[i] == '-' || t[i] == '+'))
+    ++i;
+  if (i == t.size())
+    return false;
+  for (; i < t.size(); ++i)
+    if (t[i] < '0' || t[i] > '9')
+      return false;
+  return true;
+}
+
+int64_t parseInteger(const std::string &text, const std::string &what,
+                     int64_t lo, int64_t hi) {
+  std::string range =
+      " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+      "]";
+  if (!decimalSyntax(text, true))
+    usageError(what + ": " + quote(text) + " is not a decimal integer");
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno == ERANGE || v < lo || v > hi)
+    usageError(what + ": " + escapeBytes(text) + range);
+  return int64_t(v);
+}
+
+uint64_t parseUnsigned(const std::string &text, const std::string &what) {
+  if (!decimalSyntax(text, false))
+    usageError(what + ": " + quote(text) +
+               " is not a decimal integer >= 0");
+  errno = 0;
+  unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    usageError(what + ": " + escapeBytes(text) +
+               " is out of range [0, 18446744073709551615]");
+  return uint64_t(v);
+}
+
+double parseFinite(const std::string &text, const std::string &what) {
+  char *end = nullptr;
+  errno = 0;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || text.find_first_of(" \t\n") != std::string::npos)
+    usageError(what + ": " + quote(text) + " is not a number");
+  if (!std::isfinite(v) || errno == ERANGE)
+    usageError(what + ": " + quote(text) + " is not a finite number");
+  return v;
+}
+
+static std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+DistSpec parseDist(const std::string &v, const std::string &what) {
+  DistSpec d;
+  d.text = v;
+  std::vector<std::string> p = split(v, ':');
+  d.kind = p[0];
+  if (d.kind == "file") {
+    if (v.size() <= 5)
+      usageError(what + ": file: needs a path");
+    d.path = v.substr(5);
+    return d;
+  }
+  if (d.kind != "uniform" && d.kind != "normal" && d.kind != "linspace")
+    usageError(what + ": unknown distribution " + quote(d.kind) +
+               " (uniform:LO:HI, normal:MEAN:SD, linspace:LO:HI, file:PATH)");
+  if (p.size() != 3)
+    usageError(what + ": " + d.kind + " needs two parameters, e.g. " +
+               d.kind + ":0:1");
+  d.a = parseFinite(p[1], what);
+  d.b = parseFinite(p[2], what);
+  if (d.kind == "normal" && d.b < 0)
+    usageError(what + ": the standard deviation must be >= 0");
+  return d;
+}
+
+/// "I=VALUE" -> (I, VALUE) with I a decimal index.
+static std::pair<int, std::string> indexed(const std::string &v,
+                                           const std::string &opt) {
+  size_t eq = v.find('=');
+  if (eq == std::string::npos)
+    usageError(opt + " expects I=VALUE, got " + quote(v));
+  return {int(parseInteger(v.substr(0, eq), opt + " index", 0, INT_MAX)),
+          v.substr(eq + 1)};
+}
+
+static approx::rt::Dim3 parseDim3(const std::string &v, const std::string &opt,
+                                  int64_t maxX, int64_t maxYZ) {
+  std::vector<std::string> p = split(v, ',');
+  if (p.size() > 3)
+    usageError(opt + " expects X[,Y,Z], got " + quote(v));
+  approx::rt::Dim3 d;
+  unsigned *f[3] = {&d.x, &d.y, &d.z};
+  for (size_t i = 0; i < p.size(); ++i)
+    *f[i] = unsigned(parseInteger(p[i], opt, 1, i == 0 ? maxX : maxYZ));
+  return d;
+}
+
+Options parseCommandLine(int argc, char **argv) {
+  Options o;
+  for (int i = 0; i < argc; ++i)
+    o.command += (i ? " " : "") + std::string(argv[i]);
+  auto need = [&](int &i) -> std::string {
+    if (i + 1 >= argc)
+      usageError(std::string(argv[i]) + " needs a value");
+    return argv[++i];
+  };
+  bool haveQos = false, haveMethod = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+      return o;
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (a == "--dry-run") {
+      o.dryRun = true;
+    } else if (a == "--run-once") {
+      o.runOncePrefix = need(i);
+      if (o.runOncePrefix.empty())
+        usageError("--run-once needs a non-empty prefix");
+    } else if (a == "--kernel") {
+      o.kernel = need(i);
+    } else if (a == "--knob") {
+      std::string v = need(i);
+      size_t eq = v.find('=');
+      if (eq == std::string::npos) {
+        if (!o.tunedKnob.empty())
+          usageError("--knob " + quote(v) + ": the tuned knob is already " +
+                     quote(o.tunedKnob));
+        o.tunedKnob = v;
+      } else {
+        std::string name = v.substr(0, eq);
+        if (name.empty())
+          usageError("--knob expects NAME or NAME=VALUE, got " + quote(v));
+        if (o.knobValues.count(name))
+          usageError("--knob " + quote(name) + " is given twice");
+        o.knobValues[name] = parseInteger(v.substr(eq + 1),
+                                          "--knob " + escapeBytes(name),
+                                          INT64_MIN, INT64_MAX);
+      }
+    } else if (a == "--image") {
+      o.image = need(i);
+    } else if (a == "--cubin") {
+      o.cubin = true;
+    } else if (a == "--allow-outside-paths") {
+      o.allowOutside = true;
+    } else if (a == "--device") {
+      o.device = int(parseInteger(need(i), a, 0, INT_MAX));
+    } else if (a == "--size") {
+      o.size = parseInteger(need(i), a, 0, INT64_MAX);
+    } else if (a == "--element") {
+      auto [idx, v] = indexed(need(i), a);
+      if (o.elements.count(idx))
+        usageError(a + " " + std::to_string(idx) + " is given twice");
+      o.elements[idx] = v;
+    } else if (a == "--shape") {
+      auto [idx, v] = indexed(need(i), a);
+      std::vector<int64_t> dims;
+      for (const std::string &d : split(v, 'x'))
+        dims.push_back(parseInteger(d, a + " " + std::to_string(idx), 0,
+                                    INT64_MAX));
+      if (o.shapes.count(idx))
+        usageError(a + " " + std::to_string(idx) + " is given twice");
+      o.shapes[idx] = dims;
+    } else if (a == "--input" || a == "--inout") {
+      auto [idx, v] = indexed(need(i), a);
+      if (o.inputs.count(idx))
+        usageError("argument " + std::to_string(idx) +
+                   " has two --input/--inout options");
+      o.inputs[idx] = {parseDist(v, a + " " + std::to_string(idx)),
+                       a == "--inout"};
+    } else if (a == "--scalar") {
+      auto [idx, v] = indexed(need(i), a);
+      if (o.scalars.count(idx))
+        usageError(a + " " + std::to_string(idx) + " is given twice");
+      o.scalars[idx] = v;
+    } else if (a == "--seed") {
+      o.seed = parseUnsigned(need(i), a);
+    } else if (a == "--allow-zero-inputs") {
+      o.allowZero = true;
+    } else if (a == "--block") {
+      o.block = parseDim3(need(i), a, kMaxBlockThreads, kMaxBlockThreads);
+      if (o.block.total() > uint64_t(kMaxBlockThreads))
+        usageError("--block: " + std::to_string(o.block.total()) +
+                   " threads per block; at most 1024");
+    } else if (a == "--grid") {
+      std::string v = need(i);
+      o.gridAuto = v == "auto";
+      if (!o.gridAuto)
+        o.grid = parseDim3(v, a, kMaxGridX, kMaxGridYZ);
+    } else if (a == "--shared") {
+      o.shared = unsigned(parseInteger(need(i), a, 0, UINT32_MAX));
+    } else if (a == "--method") {
+      if (haveMethod)
+        usageError("--method is given twice");
+      haveMethod = true;
+      o.method = need(i);
+      if (o.method != "all" && !parseTuneMethod(o.method))
+        usageError("unknown method " + quote(o.method) +
+                   " (heu, smp, omg, all)");
+    } else if (a == "--qos" || a == "--qos-ratio") {
+      if (haveQos)
+        usageError("give one of --qos and --qos-ratio, once");
+      haveQos = true;
+      o.qosAbs = a == "--qos";
+      o.qos = parseFinite(need(i), a);
+      if (o.qos < 0)
+        usageError(a + " must be >= 0");
+    } else if (a == "--metric") {
+      o.metric = need(i);
+      if (!parseMetric(o.metric))
+        usageError(parseMetric(o.metric).status().message());
+    } else if (a == "--lambda-max") {
+      o.lambdaMax = parseInteger(need(i), a, 0, INT64_MAX);
+    } else if (a == "--sweep") {
+      o.sweep = true;
+    } else if (a == "--warmup") {
+      o.warmup = int(parseInteger(need(i), a, 0, kMaxReps));
+    } else if (a == "--reps") {
+      o.reps = int(parseInteger(need(i), a, 1, kMaxReps));
+    } else if (a == "--json") {
+      o.jsonPath = need(i);
+    } else if (a == "--svg") {
+      o.svgPath = need(i);
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      usageError("unknown option " + quote(a));
+    } else if (o.manifest.empty()) {
+      o.manifest = a;
+    } else {
+      usageError("more than one manifest given");
+    }
+  }
+  if (o.manifest.empty())
+    usageError("no manifest given");
+  return o;
+}
+
+} // namespace approx::tune

@@ -1,0 +1,103 @@
+//===- CommandLine.h - approx-tune's options, strictly parsed ----*- C++ -*-===//
+//
+// Every option value is checked when it is read: integers are decimal, fit
+// the option's stated range (no wrap, no silent truncation, no octal or hex
+// surprises), floats are finite. A bad value is a CliError (exit status 1)
+// whose one-line message names the option and the accepted range. Values
+// that need the manifest (argument indices, knob names) are checked later.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_TUNE_COMMANDLINE_H
+#define APPROX_TUNE_COMMANDLINE_H
+
+#include "approx/runtime/core/Runtime.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace approx::tune {
+
+/// An error that ends approx-tune: `code` is the exit status (1 usage,
+/// 2 runtime, 77 no GPU), `message` one line.
+struct CliError {
+  int code;            ///< the exit status
+  std::string message; ///< one line, already escaped
+};
+
+/// Throws a usage error (exit status 1).
+[[noreturn]] void usageError(const std::string &message);
+/// Throws `s` as a runtime error (77 for Unavailable, 2 otherwise).
+[[noreturn]] void statusError(const approx::rt::Status &s);
+
+/// A decimal integer in [lo, hi]; `what` names it in errors.
+int64_t parseInteger(const std::string &text, const std::string &what,
+                     int64_t lo, int64_t hi);
+/// A decimal unsigned integer (up to 2^64 - 1).
+uint64_t parseUnsigned(const std::string &text, const std::string &what);
+/// A finite decimal float.
+double parseFinite(const std::string &text, const std::string &what);
+
+/// How an input buffer is filled.
+struct DistSpec {
+  std::string kind; ///< uniform, normal, linspace, file
+  double a = 0, b = 1; ///< LO/HI or MEAN/SD
+  std::string path; ///< file:PATH
+  std::string text; ///< as given
+};
+
+/// Parses uniform:LO:HI, normal:MEAN:SD (SD >= 0), linspace:LO:HI,
+/// file:PATH.
+DistSpec parseDist(const std::string &text, const std::string &what);
+
+/// The limits of the options with ranges (docs/runtime.md lists them).
+constexpr int64_t kMaxReps = 1000000;      ///< --reps, --warmup
+constexpr int64_t kMaxGridX = 2147483647;  ///< --grid X
+constexpr int64_t kMaxGridYZ = 65535;      ///< --grid Y, Z
+constexpr int64_t kMaxBlockThreads = 1024; ///< --block, each and product
+
+/// Everything on the command line (fields named as the options; --help
+/// documents each).
+struct Options {
+  std::string manifest;
+  std::string kernel;
+  std::string tunedKnob;              ///< --knob NAME
+  std::map<std::string, int64_t> knobValues; ///< --knob NAME=VALUE
+  std::string image;
+  bool help = false, list = false, dryRun = false, cubin = false;
+  bool sweep = false;
+  bool quiet = false, allowZero = false, allowOutside = false;
+  int device = 0;
+  int64_t size = 1 << 20;
+  std::map<int, std::vector<int64_t>> shapes;
+  /// --element I=TYPE: element type of a pointer argument's buffer.
+  std::map<int, std::string> elements;
+  std::map<int, std::pair<DistSpec, bool>> inputs; ///< bool: inout
+  std::map<int, std::string> scalars;
+  uint64_t seed = 1;
+  approx::rt::Dim3 block{256, 1, 1}, grid{0, 0, 0};
+  bool gridAuto = true;
+  unsigned shared = 0;
+  std::string method = "heu";
+  bool qosAbs = false;
+  double qos = 0.8;
+  std::string metric = "mre";
+  int64_t lambdaMax = -1;
+  int warmup = 3, reps = 20;
+  std::string jsonPath, svgPath;
+  /// --run-once: launch once and dump the outputs to PREFIX.argI.
+  std::string runOncePrefix;
+  std::string command; ///< the command line, for the JSON record
+};
+
+/// Parses argv (throws CliError); with --help only `help` is meaningful.
+Options parseCommandLine(int argc, char **argv);
+
+/// The --help text.
+extern const char *const kHelp;
+
+} // namespace approx::tune
+
+#endif // APPROX_TUNE_COMMANDLINE_H
