@@ -5,7 +5,7 @@
 // serialisation, and a call to a function with no body yields PTX that only
 // fails when the driver loads it. This pass fails early with one line naming
 // the cause. It also refuses what the NVPTX backend aborts on (scalable
-// vectors) or prints into PTX ptxas rejects (symbol names).
+// vectors) or prints into PTX ptxas rejects (symbol names, launch bounds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,6 +105,56 @@ static Type findScalableVector(gpu::GPUModuleOp module, Operation *&where) {
   return found;
 }
 
+/// The launch-bound attributes a kernel may carry, and whether each is a
+/// block shape (limited to 1024 threads, z to 64) or another positive size.
+/// Upstream verifies their types only; a 0 reaches the PTX as `.maxntid 0`
+/// or `.reqntid`, which ptxas rejects, and a too-large block makes a kernel
+/// that no launch can run.
+static std::string checkLaunchBounds(FunctionOpInterface fn,
+                                     std::string &attrName) {
+  static constexpr std::pair<const char *, bool> kShapes[] = {
+      {"known_block_size", true},  {"gpu.known_block_size", true},
+      {"nvvm.maxntid", true},      {"nvvm.reqntid", true},
+      {"known_grid_size", false},  {"gpu.known_grid_size", false},
+      {"nvvm.cluster_dim", false}};
+  for (auto [name, isBlock] : kShapes) {
+    Attribute a = fn->getAttr(name);
+    if (!a)
+      continue;
+    attrName = name;
+    auto dims = dyn_cast<DenseI32ArrayAttr>(a);
+    if (!dims)
+      return "is not an array<i32>";
+    if (dims.empty() || dims.size() > 3)
+      return "has " + std::to_string(dims.size()) +
+             " entries; expected 1 to 3 (x, y, z)";
+    int64_t product = 1;
+    for (int32_t d : dims.asArrayRef()) {
+      if (d < 1)
+        return "has the entry " + std::to_string(d) +
+               "; every dimension must be at least 1";
+      product *= d;
+    }
+    if (isBlock && product > 1024)
+      return "asks for " + std::to_string(product) +
+             " threads per block; the limit is 1024";
+    if (isBlock && dims.size() == 3 && dims[2] > 64)
+      return "has z = " + std::to_string(dims[2]) + "; the limit is 64";
+  }
+  for (const char *name : {"nvvm.minctasm", "nvvm.maxnreg"}) {
+    Attribute a = fn->getAttr(name);
+    if (!a)
+      continue;
+    attrName = name;
+    auto i = dyn_cast<IntegerAttr>(a);
+    if (!i || !i.getType().isInteger(32))
+      return "is not an i32";
+    if (i.getInt() < 1)
+      return "is " + std::to_string(i.getInt()) + "; it must be at least 1";
+  }
+  return "";
+}
+
 namespace {
 struct ApproxCheckTargetPass final
     : public approx::impl::ApproxCheckTargetBase<ApproxCheckTargetPass> {
@@ -148,6 +198,20 @@ struct ApproxCheckTargetPass final
       return WalkResult::interrupt();
     });
     if (badName.wasInterrupted())
+      return signalPassFailure();
+    WalkResult badBounds = top.walk([&](gpu::GPUModuleOp module) {
+      for (auto fn : module.getOps<FunctionOpInterface>()) {
+        std::string attrName;
+        std::string why = checkLaunchBounds(fn, attrName);
+        if (why.empty())
+          continue;
+        fn->emitError("approx-to-ptx: ")
+            << attrName << " of " << quoteName(fn.getName()) << " " << why;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (badBounds.wasInterrupted())
       return signalPassFailure();
     WalkResult scalable = top.walk([&](gpu::GPUModuleOp module) {
       Operation *where = nullptr;

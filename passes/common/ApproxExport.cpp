@@ -27,6 +27,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <optional>
+
 namespace mlir::approx {
 #define GEN_PASS_DEF_APPROXEXPORT
 #include "approx/Passes/Passes.h.inc"
@@ -189,31 +192,61 @@ private:
 } // namespace
 
 /// Attribute -> JSON, for the plain attributes the manifest record holds.
-static llvm::json::Value toJSON(Attribute attr) {
+/// The record is an attribute of the input and may have been written by
+/// hand: numbers JSON cannot hold (inf, nan, beyond 64 bits) are refused
+/// rather than printed as text no JSON reader takes.
+static std::optional<llvm::json::Value> toJSON(Attribute attr,
+                                               std::string &why) {
   if (auto s = dyn_cast<StringAttr>(attr))
-    return s.getValue().str();
+    return llvm::json::Value(s.getValue().str());
   if (auto b = dyn_cast<BoolAttr>(attr))
-    return b.getValue();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getValue().getSExtValue();
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValueAsDouble();
+    return llvm::json::Value(b.getValue());
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    const APInt &v = i.getValue();
+    bool isUnsigned = i.getType().isUnsignedInteger();
+    if (isUnsigned ? v.getActiveBits() > 63 : !v.isSignedIntN(64)) {
+      SmallString<32> text;
+      v.toString(text, 10, /*Signed=*/!isUnsigned);
+      why = "holds the integer " + text.str().str() +
+            ", which does not fit in 64 bits";
+      return std::nullopt;
+    }
+    return llvm::json::Value(isUnsigned ? static_cast<int64_t>(v.getZExtValue())
+                                        : v.getSExtValue());
+  }
+  if (auto f = dyn_cast<FloatAttr>(attr)) {
+    double d = f.getValueAsDouble();
+    if (!std::isfinite(d)) {
+      why = std::string("holds the number ") + (std::isnan(d) ? "nan" : "inf") +
+            ", which JSON cannot represent";
+      return std::nullopt;
+    }
+    return llvm::json::Value(d);
+  }
   if (auto a = dyn_cast<ArrayAttr>(attr)) {
     llvm::json::Array arr;
-    for (Attribute e : a)
-      arr.push_back(toJSON(e));
-    return arr;
+    for (Attribute e : a) {
+      std::optional<llvm::json::Value> v = toJSON(e, why);
+      if (!v)
+        return std::nullopt;
+      arr.push_back(std::move(*v));
+    }
+    return llvm::json::Value(std::move(arr));
   }
   if (auto d = dyn_cast<DictionaryAttr>(attr)) {
     llvm::json::Object obj;
-    for (NamedAttribute e : d)
-      obj[e.getName().getValue()] = toJSON(e.getValue());
-    return obj;
+    for (NamedAttribute e : d) {
+      std::optional<llvm::json::Value> v = toJSON(e.getValue(), why);
+      if (!v)
+        return std::nullopt;
+      obj[e.getName().getValue()] = std::move(*v);
+    }
+    return llvm::json::Value(std::move(obj));
   }
   std::string str;
   llvm::raw_string_ostream os(str);
   attr.print(os);
-  return str;
+  return llvm::json::Value(str);
 }
 
 /// The ptxas to run: option, CUDA_PATH, build-time default, PATH.
@@ -328,8 +361,15 @@ void ApproxExportPass::runOnOperation() {
                                 {"module", base},
                                 {"ptx", base + ".ptx"},
                                 {"chip", chip}};
-    for (NamedAttribute e : entry)
-      manifest[e.getName().getValue()] = toJSON(e.getValue());
+    for (NamedAttribute e : entry) {
+      std::optional<llvm::json::Value> v = toJSON(e.getValue(), why);
+      if (!v)
+        return fail(bin, "the manifest record of " + quoteName(bin.getName()) +
+                             " " + why + " (in " + quoteName(e.getName().getValue()) +
+                             "); it is not a record approx-record-manifest "
+                             "wrote");
+      manifest[e.getName().getValue()] = std::move(*v);
+    }
     if (cubin)
       manifest["cubin"] = base + ".cubin";
 

@@ -82,11 +82,16 @@ void ApproxKnobsToParamsPass::runOnOperation() {
           continue; // the verifier names the missing knob
         Type type = ops.front()->getResult(0).getType();
         unsigned index = kernel.getNumArguments();
-        kernel.insertArgument(
-            index, type,
-            DictionaryAttr::get(&getContext(),
-                                {NamedAttribute(kKnobArgAttrName, knob)}),
-            kernel.getLoc());
+        if (failed(kernel.insertArgument(
+                index, type,
+                DictionaryAttr::get(&getContext(),
+                                    {NamedAttribute(kKnobArgAttrName, knob)}),
+                kernel.getLoc()))) {
+          kernel.emitError("approx-knobs-to-params: cannot add the knob "
+                           "parameter for ")
+              << knob << " to kernel " << quoteName(kernel.getName());
+          return signalPassFailure();
+        }
         Value arg = kernel.getArgument(index);
         for (Operation *op : ops) {
           op->getResult(0).replaceAllUsesWith(arg);

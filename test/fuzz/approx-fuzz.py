@@ -1564,6 +1564,18 @@ def pinned_cases(corpus):
         + "".join("  " * i + "}) : () -> ()\n" + ("  " * i + '"scf.yield"() : () -> ()\n' if i else "")
                   for i in reversed(range(deep))) + "}\n")
     opt("escape-in-echoed-long-line", text="func.func @f() {\x1b[2J" + "y" * 5000 + "\n")
+    # Found by the fourth long campaign (docs/robustness.md).
+    if binary and re.search(r"approx\.manifest = \{[\w\"]+ = \{", binary.text):
+        opt("manifest-record-inf", given_ptx=True,
+            text=re.sub(r"(approx\.manifest = \{[\w\"]+ = \{)", r"\1bogus = 1.0e309, ", binary.text, count=1),
+            args=["@IN@/input.mlir", "--pass-pipeline=builtin.module(approx-export{output-dir=@OUT@ name=k})",
+                  "-o", "/dev/null"])
+    opt("known-block-size-zero", text="gpu.module @kernels {\n"
+        "  gpu.func @k(%x: f32, %out: memref<4xf32>) kernel\n"
+        "      attributes {known_block_size = array<i32: 128, 0, 1>} {\n"
+        "    %e = math.exp %x : f32\n    %c0 = arith.constant 0 : index\n"
+        "    memref.store %e, %out[%c0] : memref<4xf32>\n"
+        "    gpu.return\n  }\n}\n")
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)
     tune("size-int64-max", run_args + ["--size", "9223372036854775807"])

@@ -85,3 +85,61 @@ gpu.module @scalable_arg {
     gpu.return
   }
 }
+
+// -----
+
+// Launch bounds within the hardware's limits pass unchanged.
+// CHECK-LABEL: gpu.module @bounds_ok
+gpu.module @bounds_ok {
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 8, 1>,
+      nvvm.maxntid = array<i32: 1024>, nvvm.minctasm = 2 : i32,
+      known_grid_size = array<i32: 65536, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// A zero dimension would print `.reqntid 128, 0, 1`, which ptxas rejects.
+gpu.module @bounds_zero {
+  // expected-error @+1 {{approx-to-ptx: known_block_size of 'k' has the entry 0; every dimension must be at least 1}}
+  gpu.func @k() kernel attributes {known_block_size = array<i32: 128, 0, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @bounds_too_many_threads {
+  // expected-error @+1 {{approx-to-ptx: nvvm.maxntid of 'k' asks for 2048 threads per block; the limit is 1024}}
+  gpu.func @k() kernel attributes {nvvm.maxntid = array<i32: 64, 32, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @bounds_z {
+  // expected-error @+1 {{approx-to-ptx: nvvm.reqntid of 'k' has z = 128; the limit is 64}}
+  gpu.func @k() kernel attributes {nvvm.reqntid = array<i32: 1, 1, 128>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @bounds_negative_grid {
+  // expected-error @+1 {{approx-to-ptx: gpu.known_grid_size of 'f' has the entry -4; every dimension must be at least 1}}
+  func.func @f() attributes {gpu.known_grid_size = array<i32: -4, 1, 1>} {
+    return
+  }
+}
+
+// -----
+
+gpu.module @bounds_minctasm {
+  // expected-error @+1 {{approx-to-ptx: nvvm.minctasm of 'k' is 0; it must be at least 1}}
+  gpu.func @k() kernel attributes {nvvm.minctasm = 0 : i32} {
+    gpu.return
+  }
+}
