@@ -78,14 +78,16 @@ static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
   return found;
 }
 
-/// The first scalable vector type (`vector<[4]xf32>`) in `module`'s ops,
-/// results and block arguments, nested types included: NVPTX has none and
-/// its instruction selection aborts on them.
-static Type findScalableVector(gpu::GPUModuleOp module, Operation *&where) {
+/// The first vector type `refused` picks in `module`'s ops, results and
+/// block arguments, nested types (memref<?xvector<...>>) included. Used for
+/// scalable vectors (`vector<[4]xf32>`: NVPTX has none and its instruction
+/// selection aborts on them) and for oversized ones.
+static Type findVector(gpu::GPUModuleOp module, Operation *&where,
+                       function_ref<bool(VectorType)> refused) {
   Type found;
   auto check = [&](Type t, Operation *op) {
     t.walk([&](VectorType v) {
-      if (!found && v.isScalable()) {
+      if (!found && refused(v)) {
         found = v;
         where = op;
       }
@@ -104,6 +106,11 @@ static Type findScalableVector(gpu::GPUModuleOp module, Operation *&where) {
   });
   return found;
 }
+
+/// Most elements of one vector value in device code. A thread has at most
+/// 255 32-bit registers, and vector math is lowered element by element: a
+/// vector<1048576xf32> would take gigabytes to compile and could never run.
+static constexpr int64_t kMaxVectorElements = 1024;
 
 /// The launch-bound attributes a kernel may carry, and whether each is a
 /// block shape (limited to 1024 threads, z to 64) or another positive size.
@@ -213,21 +220,30 @@ struct ApproxCheckTargetPass final
     });
     if (badBounds.wasInterrupted())
       return signalPassFailure();
-    WalkResult scalable = top.walk([&](gpu::GPUModuleOp module) {
+    WalkResult badVector = top.walk([&](gpu::GPUModuleOp module) {
       Operation *where = nullptr;
-      Type t = findScalableVector(module, where);
+      Type t = findVector(module, where, [](VectorType v) {
+        return v.isScalable() || v.getNumElements() > kMaxVectorElements;
+      });
       if (!t)
         return WalkResult::advance();
       std::string printed;
       llvm::raw_string_ostream os(printed);
       t.print(os);
-      where->emitError("approx-to-ptx: scalable vector type ")
-          << quoteName(printed) << " in gpu.module "
-          << quoteName(module.getName())
-          << ": NVPTX has no scalable vectors (use a fixed size)";
+      InFlightDiagnostic diag = where->emitError("approx-to-ptx: ");
+      if (cast<VectorType>(t).isScalable())
+        diag << "scalable vector type " << quoteName(printed)
+             << " in gpu.module " << quoteName(module.getName())
+             << ": NVPTX has no scalable vectors (use a fixed size)";
+      else
+        diag << "vector type " << quoteName(printed) << " in gpu.module "
+             << quoteName(module.getName()) << " has "
+             << cast<VectorType>(t).getNumElements() << " elements; at most "
+             << kMaxVectorElements
+             << " are supported in device code (a thread has 255 registers)";
       return WalkResult::interrupt();
     });
-    if (scalable.wasInterrupted())
+    if (badVector.wasInterrupted())
       return signalPassFailure();
     WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
       Operation *callee = nullptr;

@@ -113,6 +113,7 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   toNVVM.indexBitwidth = 64;
   toNVVM.useBarePtrCallConv = o.barePtr;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxUnwrapExternals());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

@@ -1576,6 +1576,21 @@ def pinned_cases(corpus):
         "    %e = math.exp %x : f32\n    %c0 = arith.constant 0 : index\n"
         "    memref.store %e, %out[%c0] : memref<4xf32>\n"
         "    gpu.return\n  }\n}\n")
+    # Found by the fifth long campaign (docs/robustness.md).
+    opt("libdevice-declared-as-func", text="gpu.module @links {\n"
+        "  func.func private @__nv_sinf(f32) -> f32\n"
+        "  gpu.func @k(%x: f32, %out: memref<4xf32>) kernel {\n"
+        "    %a = func.call @__nv_sinf(%x) : (f32) -> f32\n    %c0 = arith.constant 0 : index\n"
+        "    memref.store %a, %out[%c0] : memref<4xf32>\n"
+        "    gpu.return\n  }\n}\n")
+    opt("million-element-vector", text="gpu.module @four {\n"
+        "  gpu.func @four(%a: memref<?xvector<1048576xf32>>, %n: index) kernel {\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %v0 = memref.load %a[%c0] : memref<?xvector<1048576xf32>>\n"
+        "    %v1 = math.exp %v0 : vector<1048576xf32>\n"
+        "    %v2 = math.exp %v1 : vector<1048576xf32>\n"
+        "    memref.store %v2, %a[%c0] : memref<?xvector<1048576xf32>>\n"
+        "    gpu.return\n  }\n}\n")
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)
     tune("size-int64-max", run_args + ["--size", "9223372036854775807"])

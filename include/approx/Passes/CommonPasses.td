@@ -52,6 +52,29 @@ def ApproxRecordManifest
   ];
 }
 
+def ApproxUnwrapExternals
+    : Pass<"approx-unwrap-externals", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Undo the C-interface wrappers convert-gpu-to-nvvm gives external functions";
+  let description = [{
+    MLIR 22's `convert-gpu-to-nvvm` requests C wrappers for every `func.func`
+    of a gpu.module. For a declaration (`func.func private @__nv_sinf(f32)
+    -> f32`) that turns `@__nv_sinf` into a function whose body calls
+    `@_mlir_ciface___nv_sinf`, which neither libdevice nor anything else
+    defines: ptxas then fails with "Unresolved extern function". This pass,
+    run right after `convert-gpu-to-nvvm`, makes each such wrapper a plain
+    declaration again and erases the `_mlir_ciface_` declaration, so the
+    call binds to libdevice (or the driver's function) as written. Wrappers
+    whose signature differs from the declaration's (memref arguments passed
+    by descriptor pointer) are left alone; approx-check-target refuses calls
+    to such functions earlier.
+
+    Before: `llvm.func private @f(%a: f32) -> f32 { %r = llvm.call
+    @_mlir_ciface_f(%a) ... }` and `llvm.func @_mlir_ciface_f(f32) -> f32`
+    After:  `llvm.func private @f(f32) -> f32`
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertApproxToNVVM
     : Pass<"convert-approx-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower pinned approx ops, knobs and warp slots to NVVM/LLVM";
@@ -111,7 +134,11 @@ def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
     LLVM NVPTX backend knows, `O` is not 0-3, `libdevice` does not name an
     LLVM bitcode file, a symbol of a gpu.module (function, global) is no
     valid PTX identifier, a gpu.module uses a scalable vector type (NVPTX has
-    none: its instruction selection aborts), or code in a gpu.module calls a
+    none: its instruction selection aborts) or a vector of more than 1024
+    elements (vector math is lowered element by element), a kernel's launch
+    bounds (`known_block_size`, `nvvm.maxntid`, `nvvm.reqntid`, grid and
+    cluster sizes, `nvvm.minctasm`, `nvvm.maxnreg`) hold a dimension below 1
+    or a block above 1024 threads (or z above 64), or code in a gpu.module calls a
     function that has no
     body there and that neither libdevice (`__nv_*`), LLVM (`llvm.*`) nor the
     CUDA driver (`vprintf`, `malloc`, `free`, `__assertfail`) provides: the

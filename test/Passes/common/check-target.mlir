@@ -143,3 +143,23 @@ gpu.module @bounds_minctasm {
     gpu.return
   }
 }
+
+// -----
+
+// Vector math is lowered element by element: a million-element vector would
+// take gigabytes to compile. The limit is 1024 elements.
+gpu.module @huge_vector {
+  // expected-error @+1 {{approx-to-ptx: vector type 'vector<1048576xf32>' in gpu.module 'huge_vector' has 1048576 elements; at most 1024 are supported in device code (a thread has 255 registers)}}
+  gpu.func @k(%a: memref<?xvector<1048576xf32>>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @vector_at_limit
+gpu.module @vector_at_limit {
+  gpu.func @k(%a: memref<?xvector<32x32xf32>>) kernel {
+    gpu.return
+  }
+}
