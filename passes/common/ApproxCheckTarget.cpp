@@ -19,6 +19,11 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,17 +53,44 @@ static bool isKnownChip(StringRef chip) {
   return sti && sti->isCPUStringValid(chip);
 }
 
-/// Functions a PTX module may call without defining them: libdevice (linked
-/// in by the pipeline), LLVM intrinsics, and what the CUDA driver resolves
-/// when it loads the module.
-static bool isProvidedExternally(StringRef name) {
-  return name.starts_with("__nv_") || name.starts_with("llvm.") ||
-         name == "vprintf" || name == "malloc" || name == "free" ||
+/// The functions libdevice defines, read once from its bitcode's symbol
+/// table (lazily: no function body is materialised).
+class LibdeviceSymbols {
+public:
+  explicit LibdeviceSymbols(StringRef path) : path(path) {}
+  bool defines(StringRef name) {
+    if (!module) {
+      llvm::SMDiagnostic err;
+      module = llvm::getLazyIRFileModule(path, err, context);
+      if (!module)
+        return false;
+    }
+    llvm::Function *f = module->getFunction(name);
+    return f && !f->isDeclaration();
+  }
+
+private:
+  std::string path;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+};
+
+/// Whether a PTX module may call `name` without defining it: a libdevice
+/// function (linked in by the pipeline), an LLVM intrinsic the backend
+/// expands, or what the CUDA driver resolves when it loads the module.
+static bool isProvidedExternally(StringRef name, LibdeviceSymbols &libdevice) {
+  if (name.starts_with("__nv_"))
+    return libdevice.defines(name);
+  if (name.starts_with("llvm."))
+    return llvm::Intrinsic::lookupIntrinsicID(name) !=
+           llvm::Intrinsic::not_intrinsic;
+  return name == "vprintf" || name == "malloc" || name == "free" ||
          name == "__assertfail";
 }
 
 /// The first call in a gpu.module to a body-less function nobody provides.
 static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
+                                          LibdeviceSymbols &libdevice,
                                           Operation *&callee) {
   SymbolTable symbols(module);
   CallOpInterface found;
@@ -69,7 +101,7 @@ static CallOpInterface findUnresolvedCall(gpu::GPUModuleOp module,
     Operation *fn = symbols.lookup(ref.getRootReference());
     auto func = dyn_cast_if_present<FunctionOpInterface>(fn);
     if (!func || !func.isExternal() ||
-        isProvidedExternally(ref.getRootReference().getValue()))
+        isProvidedExternally(ref.getRootReference().getValue(), libdevice))
       return WalkResult::advance();
     found = call;
     callee = fn;
@@ -245,9 +277,10 @@ struct ApproxCheckTargetPass final
     });
     if (badVector.wasInterrupted())
       return signalPassFailure();
+    LibdeviceSymbols libdeviceSymbols(libdevice);
     WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {
       Operation *callee = nullptr;
-      CallOpInterface call = findUnresolvedCall(module, callee);
+      CallOpInterface call = findUnresolvedCall(module, libdeviceSymbols, callee);
       if (!call)
         return WalkResult::advance();
       call->emitError("approx-to-ptx: call to ")

@@ -208,7 +208,13 @@ private:
 
 LogicalResult ModuleRecorder::checkNames() {
   // Every symbol keeps its name in the PTX, where a runtime looks kernels
-  // and knobs up (docs/manifest.md).
+  // and knobs up (docs/manifest.md). The module's own name keys its record
+  // (MLIR accepts @"" but prints it back as text it cannot parse).
+  if (module.getName().empty()) {
+    module.emitError("approx-record-manifest: a gpu.module with an empty "
+                     "name cannot have a manifest record");
+    return failure();
+  }
   std::string why;
   Operation *op = findNonPtxSymbol(module, why);
   if (!op)
@@ -507,9 +513,20 @@ FailureOr<DictionaryAttr> ModuleRecorder::record() {
     for (Attribute n : dict.getAs<ArrayAttr>("knobs"))
       set.insert(cast<StringAttr>(n).getValue());
   }
+  llvm::StringSet<> declared;
+  for (Attribute k : knobs)
+    declared.insert(cast<DictionaryAttr>(k).getAs<StringAttr>("name"));
   for (SiteAttr s : sites) {
     if (!s.getKnob())
       continue;
+    if (!declared.contains(s.getKnob().getValue())) {
+      module.emitError("approx-record-manifest: the site of ")
+          << quoteName(s.getOp()) << " in " << quoteName(s.getFunction())
+          << " names knob " << quoteName(s.getKnob().getValue())
+          << ", which gpu.module " << quoteName(module.getName())
+          << " does not declare: approx.sites does not match the code";
+      return failure();
+    }
     for (Attribute k : kernelsOf.lookup(s.getFunction())) {
       StringRef kernel = cast<StringAttr>(k).getValue();
       if (knobsOf[kernel].contains(s.getKnob().getValue()))

@@ -1591,6 +1591,16 @@ def pinned_cases(corpus):
         "    %v2 = math.exp %v1 : vector<1048576xf32>\n"
         "    memref.store %v2, %a[%c0] : memref<?xvector<1048576xf32>>\n"
         "    gpu.return\n  }\n}\n")
+    opt("call-to-fake-intrinsic", text="gpu.module @kernels {\n"
+        "  llvm.func @\"llvm.x\"(f32) -> f32\n"
+        "  gpu.func @k(%x: f32, %out: memref<4xf32>) kernel {\n"
+        "    %a = llvm.call @\"llvm.x\"(%x) : (f32) -> f32\n    %c0 = arith.constant 0 : index\n"
+        "    memref.store %a, %out[%c0] : memref<4xf32>\n"
+        "    gpu.return\n  }\n}\n")
+    # Found by the sixth long campaign (docs/robustness.md).
+    opt("site-with-undeclared-knob", text="gpu.module @m attributes {approx.sites = [#approx.site<"
+        "technique = \"sfu\", function = \"k\", op = \"exp\", type = f32, knob = @lambda, "
+        "form = tunable, loc = \"x\">]} {\n}\n")
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)
     tune("size-int64-max", run_args + ["--size", "9223372036854775807"])

@@ -163,3 +163,27 @@ gpu.module @vector_at_limit {
     gpu.return
   }
 }
+
+// -----
+
+// An `llvm.`-named declaration that is no LLVM intrinsic, and an `__nv_` one
+// libdevice does not define, are unresolved too.
+gpu.module @fake_intrinsic {
+  llvm.func @"llvm.x"(f32) -> f32
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @+1 {{approx-to-ptx: call to 'llvm.x', which has no body in gpu.module 'fake_intrinsic'}}
+    %y = llvm.call @"llvm.x"(%x) : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @fake_libdevice {
+  llvm.func @__nv_nosuchf(f32) -> f32
+  gpu.func @k(%x: f32) kernel {
+    // expected-error @+1 {{approx-to-ptx: call to '__nv_nosuchf', which has no body in gpu.module 'fake_libdevice'}}
+    %y = llvm.call @__nv_nosuchf(%x) : (f32) -> f32
+    gpu.return
+  }
+}

@@ -136,3 +136,18 @@ gpu.module @stale_sites attributes {
     gpu.return
   }
 }
+
+// -----
+
+// A site naming a knob the module does not declare (left over, or written
+// by hand): the runtime would reject the manifest.
+// expected-error @+1 {{approx-record-manifest: the site of 'exp' in 'k' names knob 'lambda', which gpu.module 'stale' does not declare: approx.sites does not match the code}}
+gpu.module @stale attributes {approx.sites = [
+    #approx.site<technique = "sfu", function = "k", op = "exp", type = f32, knob = @lambda, form = tunable, loc = "k.mlir:3:10", data = {versioning = "region"}>]} {
+}
+
+// -----
+
+// expected-error @+1 {{approx-record-manifest: a gpu.module with an empty name cannot have a manifest record}}
+gpu.module @"" {
+}
