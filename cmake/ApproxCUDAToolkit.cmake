@@ -23,3 +23,14 @@ foreach(part LIBDEVICE PTXAS CUDA_INCLUDE)
                    "(set CUDA_PATH); what needs it is skipped")
   endif()
 endforeach()
+
+# The CUDA device compiler of approx-cc (the CUDA front door). Debian's
+# clang-22 matches the MLIR/LLVM 22 approx is built on.
+find_program(APPROX_CLANG NAMES clang++-22)
+if(APPROX_CLANG)
+  message(STATUS "approx: CUDA device compiler: ${APPROX_CLANG}")
+else()
+  message(STATUS "approx: CUDA device compiler: clang++-22 NOT FOUND "
+                 "(apt install clang-22); approx-cc needs --clang and its "
+                 "tests are skipped")
+endif()

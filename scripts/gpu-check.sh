@@ -2,17 +2,18 @@
 # gpu-check.sh - every GPU check in one call, for a lent GPU machine (no MLIR
 # there): the runtime's GPU tests with compute-sanitizer, the benchmark
 # (ours vs hand-written CUDA, tuner cost), the corpus's lambda = 0
-# comparison with upstream's pipeline, and the accuracy of every form.
+# comparison with upstream's pipeline, the accuracy of every form, and
+# approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda).
 # Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
 # results go to $OUT.
 #
-#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy]  (default: all four)
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda]  (default: all)
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-$PWD/gpu-out}
 export BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
-steps=${*:-tests bench corpus accuracy}
+steps=${*:-tests bench corpus accuracy cuda}
 status=0
 for s in $steps; do
   start=$(date +%s)
@@ -27,6 +28,9 @@ for s in $steps; do
       > "$OUT/corpus.log" 2>&1 || status=1
     cp .carry/corpus/report.md "$OUT/corpus-report.md" 2>/dev/null
     tail -60 "$OUT/corpus.log" ;;
+  cuda)
+    OUT=$OUT APPROX_TUNE=${APPROX_TUNE:-$PWD/$BUILD/bin/approx-tune} \
+      bash test/approx-cc/gpu/run-gpu-check.sh "$PWD/.carry/cuda" || status=1 ;;
   accuracy)
     OUT=$OUT/accuracy bash bench/accuracy/run-accuracy.sh .carry/accuracy > "$OUT/accuracy.log" 2>&1 || status=1
     tail -30 "$OUT/accuracy.log" ;;

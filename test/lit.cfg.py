@@ -30,7 +30,7 @@ llvm_config.use_default_substitutions()
 # Keep the user's CUDA_PATH out of the tests: they use the build's toolkit.
 config.environment.pop("CUDA_PATH", None)
 tool_dirs = [config.approx_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["approx-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["approx-opt", "approx-cc"], tool_dirs)
 # The runtime CLI (built unless APPROX_ENABLE_RUNTIME=OFF): round-trip tests
 # parse what the compiler wrote and pack launch arguments with --dry-run.
 if os.path.exists(os.path.join(config.approx_tools_dir, "approx-tune")):
@@ -45,6 +45,9 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if config.libdevice and os.path.exists(config.libdevice):
     config.available_features.add("libdevice")
+if config.clang and os.path.exists(config.clang):
+    # approx-cc's CUDA device compiler (clang++-22).
+    config.available_features.add("clang-cuda")
 if os.getuid() == 0:
     config.available_features.add("root")
 # The short fuzz campaign (test/fuzz/fuzz-short.test) needs both tools;

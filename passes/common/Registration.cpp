@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Async/IR/Async.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -52,7 +53,8 @@ void approx::registerApproxCompilerDependencies(DialectRegistry &registry) {
   registry.insert<approx::ApproxDialect, affine::AffineDialect,
                   async::AsyncDialect,
                   arith::ArithDialect, cf::ControlFlowDialect,
-                  complex::ComplexDialect, func::FuncDialect, gpu::GPUDialect,
+                  complex::ComplexDialect, DLTIDialect, func::FuncDialect,
+                  gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, nvgpu::NVGPUDialect,
                   NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect,

@@ -2,7 +2,8 @@
 //
 // The passes that take a GPU kernel to approximate PTX + a manifest, one file
 // per area: CommonPasses.td (manifest, export, NVVM conversion, contraction,
-// target check), CorePasses.td (knobs) and one per technique (SfuPasses.td).
+// target check), CorePasses.td (knobs), CudaPasses.td (raising imported CUDA
+// device code) and one per technique (SfuPasses.td).
 // `approx-to-ptx` (passes/common/Pipeline.cpp) composes them with upstream
 // MLIR passes.
 //
@@ -13,6 +14,7 @@
 
 include "approx/Passes/CommonPasses.td"
 include "approx/Passes/CorePasses.td"
+include "approx/Passes/CudaPasses.td"
 include "approx/Passes/SfuPasses.td"
 
 #endif // APPROX_PASSES_TD

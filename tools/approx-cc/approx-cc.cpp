@@ -1,0 +1,339 @@
+//===- approx-cc.cpp - the CUDA front door --------------------------------===//
+//
+// approx-cc FILE.cu -o DIR [--name NAME] [--chip sm_90] [-- approx-to-ptx
+// options]: compiles the device code of an unmodified CUDA file with clang,
+// imports the LLVM IR as MLIR, raises it (kernels to gpu.func, libdevice
+// calls to math ops) and runs approx-to-ptx, which writes DIR/NAME.ptx and
+// DIR/NAME.manifest.json all-or-nothing. Each failure is one line naming the
+// cause; nothing is written then.
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/PtxNames.h"
+#include "approx/InitApprox.h"
+#include "approx/Passes/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMIRToLLVMTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
+#include "mlir/Target/LLVMIR/Import.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <unistd.h>
+#include <optional>
+#include <string>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("approx-cc options");
+static cl::opt<std::string> input(cl::Positional, cl::desc("<file.cu>"),
+                                  cl::Required, cl::cat(category));
+static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
+                                      cl::value_desc("dir"), cl::Required,
+                                      cl::cat(category));
+static cl::opt<std::string>
+    name("name",
+         cl::desc("Output name: DIR/NAME.ptx, DIR/NAME.manifest.json, and the "
+                  "gpu.module (default: the input's stem)"),
+         cl::cat(category));
+static cl::opt<std::string> chip("chip", cl::desc("Target SM"),
+                                 cl::init("sm_90"), cl::cat(category));
+static cl::opt<std::string>
+    clangPath("clang",
+              cl::desc("CUDA device compiler (default: APPROX_CLANG, the "
+                       "build's clang++-22, then clang++-22 on PATH)"),
+              cl::cat(category));
+static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit root for clang (default: CUDA_PATH, then "
+                      "the build's toolkit)"),
+             cl::cat(category));
+static cl::list<std::string> includes("I", cl::desc("Include directory"),
+                                      cl::Prefix, cl::cat(category));
+static cl::list<std::string> defines("D", cl::desc("Macro definition"),
+                                     cl::Prefix, cl::cat(category));
+static cl::opt<std::string>
+    pipelineOptions("approx-options",
+                    cl::desc("More approx-to-ptx options, as one string "
+                             "(\"knob=lambda functions=exp,sin\"; see "
+                             "docs/pipeline.md)"),
+                    cl::cat(category));
+static cl::opt<bool> keepIR("emit-raised",
+                            cl::desc("Also write DIR/NAME.raised.mlir, the "
+                                     "module approx-to-ptx starts from"),
+                            cl::cat(category));
+
+[[noreturn]] static void die(const llvm::Twine &msg) {
+  llvm::errs() << "approx-cc: error: " << msg << "\n";
+  std::exit(EXIT_FAILURE);
+}
+
+/// The clang to run: option, APPROX_CLANG, the build's, PATH.
+static std::string findClang() {
+  if (!clangPath.empty())
+    return clangPath;
+  if (const char *env = std::getenv("APPROX_CLANG"); env && *env)
+    return env;
+  if (llvm::StringRef(APPROX_DEFAULT_CLANG).size() &&
+      llvm::sys::fs::can_execute(APPROX_DEFAULT_CLANG))
+    return APPROX_DEFAULT_CLANG;
+  if (auto p = llvm::sys::findProgramByName("clang++-22"))
+    return *p;
+  return "";
+}
+
+static std::string findCudaRoot() {
+  if (!cudaPath.empty())
+    return cudaPath;
+  if (const char *env = std::getenv("CUDA_PATH"); env && *env)
+    return env;
+  return APPROX_DEFAULT_CUDA_ROOT;
+}
+
+/// The first line of clang's log that says `error:`, else its first line.
+static std::string firstError(llvm::StringRef log) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n', -1, false);
+  for (llvm::StringRef l : lines)
+    if (l.contains("error:"))
+      return l.trim().str();
+  return lines.empty() ? "" : lines.front().trim().str();
+}
+
+/// Removes a temporary file on every path out.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+
+/// Runs clang on the input; returns the device LLVM IR's path.
+static void compileDevice(const std::string &clang, const std::string &cuda,
+                          TempFile &ll) {
+  TempFile log;
+  if (llvm::sys::fs::createTemporaryFile("approx-cc", "ll", ll.path) ||
+      llvm::sys::fs::createTemporaryFile("approx-cc", "log", log.path))
+    die("cannot create a temporary file");
+  std::vector<std::string> args = {
+      clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + chip,
+      "-nocudalib", "--cuda-path=" + cuda, "-O1", "-gline-tables-only",
+      "-Wno-unknown-cuda-version", "-S", "-emit-llvm", "-o",
+      std::string(ll.path)};
+  for (const std::string &i : includes)
+    args.push_back("-I" + i);
+  for (const std::string &d : defines)
+    args.push_back("-D" + d);
+  args.push_back("--");
+  args.push_back(input);
+  llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), log.path.str(), log.path.str()};
+  std::string err;
+  int rc = llvm::sys::ExecuteAndWait(clang, refs, std::nullopt, redirects,
+                                     /*secondsToWait=*/600, 0, &err);
+  if (rc != 0) {
+    auto text = llvm::MemoryBuffer::getFile(log.path);
+    std::string first = text ? firstError((*text)->getBuffer()) : "";
+    die("clang rejected " + approx::quoteName(input) + ": " +
+        (first.empty() ? (err.empty() ? "exit status " + std::to_string(rc)
+                                      : err)
+                       : first));
+  }
+}
+
+/// The frames of `loc`, innermost first: an op inlined from a header (a
+/// CUDA math wrapper, a __device__ helper) has a call-site chain.
+static void frames(Location loc, SmallVectorImpl<FileLineColLoc> &out) {
+  if (auto flc = dyn_cast<FileLineColLoc>(loc))
+    out.push_back(flc);
+  else if (auto site = dyn_cast<CallSiteLoc>(loc)) {
+    frames(site.getCallee(), out);
+    frames(site.getCaller(), out);
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location l : fused.getLocations())
+      frames(l, out);
+  } else if (auto named = dyn_cast<NameLoc>(loc))
+    frames(named.getChildLoc(), out);
+}
+
+/// Plain FILE:LINE:COL locations, without the debug-info scopes the import
+/// attaches (the PTX then has no debug sections, as nvcc's without -G): the
+/// innermost frame in the input file, so that a site inlined from CUDA's
+/// math headers names the user's line, else the innermost frame.
+static void simplifyLocations(ModuleOp module, StringRef inputFile) {
+  // The import keeps a DIFile's name without its directory, so a name
+  // is the input if it is the tail of the input's absolute path.
+  llvm::SmallString<256> absolute(inputFile);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  llvm::StringMap<bool> same;
+  auto isInput = [&](StringRef file) {
+    auto [it, inserted] = same.try_emplace(file, false);
+    if (inserted) {
+      llvm::SmallString<256> name(file);
+      llvm::sys::path::remove_dots(name, /*remove_dot_dot=*/true);
+      StringRef abs = absolute.str();
+      it->second = abs == name ||
+                   (abs.ends_with(name) &&
+                    abs.drop_back(name.size()).ends_with("/")) ||
+                   llvm::sys::fs::equivalent(file, inputFile);
+    }
+    return it->second;
+  };
+  module.walk([&](Operation *op) {
+    SmallVector<FileLineColLoc> found;
+    frames(op->getLoc(), found);
+    if (found.empty()) {
+      op->setLoc(UnknownLoc::get(op->getContext()));
+      return;
+    }
+    FileLineColLoc pick = found.front();
+    for (FileLineColLoc f : found)
+      if (isInput(f.getFilename())) {
+        pick = f;
+        break;
+      }
+    op->setLoc(pick);
+  });
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "approx-cc: tunable approximate PTX + manifest from a CUDA file\n");
+
+  if (!llvm::sys::fs::is_regular_file(input))
+    die("input " + approx::quoteName(input) + " is not a regular file");
+  if (!llvm::sys::fs::is_directory(outputDir))
+    die("output directory " + approx::quoteName(outputDir) +
+        " does not exist or is not a directory");
+  std::string base =
+      name.empty() ? llvm::sys::path::stem(input).str() : name.getValue();
+  std::string why;
+  if (!approx::isValidPtxIdentifier(base, &why))
+    die((name.empty() ? "the input's stem " : "--name ") +
+        approx::quoteName(base) + " cannot name the module: it " + why +
+        (name.empty() ? "; pass --name" : ""));
+  for (char c : pipelineOptions.getValue())
+    if (c == '{' || c == '}')
+      die("--approx-options may not hold braces");
+  std::string clang = findClang();
+  if (clang.empty())
+    die("no CUDA device compiler: clang++-22 is not installed (apt install "
+        "clang-22) and neither --clang nor APPROX_CLANG names one");
+  if (!llvm::sys::fs::can_execute(clang))
+    die("clang " + approx::quoteName(clang) + " is not an executable");
+  std::string cuda = findCudaRoot();
+  if (cuda.empty() || !llvm::sys::fs::is_directory(cuda + "/include"))
+    die("no CUDA toolkit at " + approx::quoteName(cuda) +
+        " (set CUDA_PATH or pass --cuda-path)");
+
+  TempFile ll;
+  compileDevice(clang, cuda, ll);
+
+  DialectRegistry registry;
+  approx::registerApproxCompilerDependencies(registry);
+  // NVVM intrinsics (special registers, barriers) import as nvvm ops.
+  registerLLVMDialectImport(registry);
+  registerNVVMDialectImport(registry);
+  approx::registerApproxPassesAndPipelines();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::errs());
+
+  llvm::LLVMContext llvmContext;
+  llvm::SMDiagnostic parseError;
+  std::unique_ptr<llvm::Module> llvmModule =
+      llvm::parseIRFile(ll.path, parseError, llvmContext);
+  if (!llvmModule)
+    die("cannot read clang's output: " + parseError.getMessage());
+  OwningOpRef<ModuleOp> module;
+  {
+    // The import warns about data-layout tokens MLIR does not model; they
+    // concern the host ABI, not the kernels: only errors are shown.
+    ScopedDiagnosticHandler onlyErrors(&context, [](Diagnostic &d) {
+      return success(d.getSeverity() != DiagnosticSeverity::Error);
+    });
+    module = translateLLVMIRToModule(std::move(llvmModule), &context,
+                                     /*emitExpensiveWarnings=*/false);
+  }
+  if (!module)
+    die("cannot import clang's LLVM IR into MLIR");
+  simplifyLocations(*module, input);
+
+  PassManager pm(&context);
+  std::string pipeline =
+      "approx-raise-cuda-kernels{module-name=" + base +
+      "},gpu.module(approx-raise-libdevice)";
+  if (failed(parsePassPipeline(pipeline, pm)))
+    die("internal: cannot build the raising pipeline");
+  if (failed(pm.run(*module)))
+    return EXIT_FAILURE;
+  if (keepIR) {
+    std::string raised = outputDir + "/" + base + ".raised.mlir";
+    std::error_code ec;
+    llvm::raw_fd_ostream os(raised, ec);
+    if (ec)
+      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
+    module->print(os);
+  }
+  PassManager lower(&context);
+  std::string toPtx = "approx-to-ptx{chip=" + chip +
+                      " output-dir=" + outputDir + " name=" + base + " " +
+                      pipelineOptions + "}";
+  // MLIR's option parser prints its complaint to stderr itself; catch it so
+  // that the error stays one line.
+  std::string parseLog;
+  bool parsed;
+  {
+    TempFile capture;
+    int saved = -1, fd = -1;
+    if (!llvm::sys::fs::createTemporaryFile("approx-cc", "err", fd,
+                                            capture.path)) {
+      saved = ::dup(2);
+      ::dup2(fd, 2);
+      ::close(fd);
+    }
+    llvm::raw_string_ostream parseErrors(parseLog);
+    parsed = succeeded(parsePassPipeline(toPtx, lower, parseErrors));
+    llvm::errs().flush();
+    if (saved >= 0) {
+      ::dup2(saved, 2);
+      ::close(saved);
+      if (auto text = llvm::MemoryBuffer::getFile(capture.path))
+        parseLog = (*text)->getBuffer().str() + parseLog;
+    }
+  }
+  if (!parsed) {
+    StringRef first = StringRef(parseLog).split('\n').first;
+    first.consume_front("<Pass-Options-Parser>: ");
+    die("bad --approx-options " + approx::quoteName(pipelineOptions) + ": " +
+        approx::quoteName(first));
+  }
+  if (failed(lower.run(*module)))
+    return EXIT_FAILURE;
+  return EXIT_SUCCESS;
+}
