@@ -14,6 +14,9 @@
 #include "common/ModuleUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -194,6 +197,61 @@ static std::string checkLaunchBounds(FunctionOpInterface fn,
   return "";
 }
 
+/// PTX caps a kernel's static shared memory at 48 KiB (more must be
+/// dynamic): ptxas refuses "uses too much shared data (... 0xc000 max)".
+static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// Bytes of a workgroup (shared, address space 3) object, or 0 if `op` is
+/// none: an llvm.mlir.global in addr_space 3, or a memref.global in
+/// workgroup memory.
+static uint64_t sharedBytes(Operation *op, const DataLayout &layout) {
+  if (auto g = dyn_cast<LLVM::GlobalOp>(op))
+    return g.getAddrSpace() == 3 ? layout.getTypeSize(g.getGlobalType()) : 0;
+  if (auto g = dyn_cast<memref::GlobalOp>(op)) {
+    MemRefType t = g.getType();
+    auto space = dyn_cast_if_present<gpu::AddressSpaceAttr>(t.getMemorySpace());
+    auto number = dyn_cast_if_present<IntegerAttr>(t.getMemorySpace());
+    bool shared = (space && space.getValue() == gpu::AddressSpace::Workgroup) ||
+                  (number && number.getInt() == 3);
+    if (!shared || !t.hasStaticShape())
+      return 0;
+    return t.getNumElements() * layout.getTypeSize(t.getElementType());
+  }
+  return 0;
+}
+
+/// The first kernel of `module` whose static shared memory (the shared
+/// globals its functions reference, and its workgroup attributions) passes
+/// the limit; `bytes` is its total.
+static gpu::GPUFuncOp findSharedOverflow(gpu::GPUModuleOp module,
+                                         uint64_t &bytes) {
+  SymbolTable symbols(module);
+  DataLayout layout(module);
+  for (auto kernel : module.getOps<gpu::GPUFuncOp>()) {
+    if (!kernel.isKernel())
+      continue;
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    bytes = 0;
+    for (BlockArgument a : kernel.getWorkgroupAttributions())
+      if (auto t = dyn_cast<MemRefType>(a.getType()); t && t.hasStaticShape())
+        bytes += t.getNumElements() * layout.getTypeSize(t.getElementType());
+    for (Operation *fn : reachableFunctions({kernel}, symbols))
+      fn->walk([&](Operation *op) {
+        for (NamedAttribute attr : op->getAttrs()) {
+          auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+          if (!ref)
+            continue;
+          Operation *target = symbols.lookup(ref.getValue());
+          if (target && seen.insert(target).second)
+            bytes += sharedBytes(target, layout);
+        }
+      });
+    if (bytes > kMaxStaticSharedBytes)
+      return kernel;
+  }
+  return {};
+}
+
 namespace {
 struct ApproxCheckTargetPass final
     : public approx::impl::ApproxCheckTargetBase<ApproxCheckTargetPass> {
@@ -251,6 +309,20 @@ struct ApproxCheckTargetPass final
       return WalkResult::advance();
     });
     if (badBounds.wasInterrupted())
+      return signalPassFailure();
+    WalkResult badShared = top.walk([&](gpu::GPUModuleOp module) {
+      uint64_t bytes = 0;
+      gpu::GPUFuncOp kernel = findSharedOverflow(module, bytes);
+      if (!kernel)
+        return WalkResult::advance();
+      kernel.emitError("approx-to-ptx: kernel ")
+          << quoteName(kernel.getName()) << " uses " << bytes
+          << " bytes of static shared memory; PTX allows "
+          << kMaxStaticSharedBytes
+          << " (allocate more as dynamic shared memory)";
+      return WalkResult::interrupt();
+    });
+    if (badShared.wasInterrupted())
       return signalPassFailure();
     WalkResult badVector = top.walk([&](gpu::GPUModuleOp module) {
       Operation *where = nullptr;

@@ -4,7 +4,9 @@
 
 #include "approx/Dialect/PtxNames.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::approx;
@@ -66,6 +68,29 @@ Operation *mlir::approx::findNonPtxSymbol(gpu::GPUModuleOp module,
     auto func = dyn_cast<FunctionOpInterface>(op);
     if (func && func.isExternal() && name.starts_with("llvm."))
       continue;
+    // LLVM's special arrays (clang emits them for `__attribute__((used))`
+    // and device variables); the backend never prints them as PTX symbols.
+    auto global = dyn_cast<LLVM::GlobalOp>(op);
+    if (global && global.getLinkage() == LLVM::Linkage::Appending &&
+        (name == "llvm.used" || name == "llvm.compiler.used"))
+      continue;
+    // The NVPTX backend renames symbols of local linkage (clang's `.str`
+    // for a printf format), replacing each character PTX does not allow by
+    // `_$_` (NVPTXAssignValidGlobalNames); the renamed one must be valid.
+    std::string renamed;
+    bool local = false;
+    if (global)
+      local = global.getLinkage() == LLVM::Linkage::Private ||
+              global.getLinkage() == LLVM::Linkage::Internal;
+    else if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(op))
+      local = llvmFunc.getLinkage() == LLVM::Linkage::Private ||
+              llvmFunc.getLinkage() == LLVM::Linkage::Internal;
+    if (local) {
+      for (char c : name)
+        renamed += llvm::isAlnum(c) || c == '_' || c == '$' ? std::string(1, c)
+                                                             : "_$_";
+      name = renamed;
+    }
     if (!isValidPtxIdentifier(name, &why))
       return &op;
   }

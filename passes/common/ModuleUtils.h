@@ -44,9 +44,12 @@ llvm::SetVector<Operation *> reachableFunctions(ArrayRef<Operation *> roots,
 
 /// The first op directly in `module` whose symbol name cannot be a PTX
 /// identifier, with `why` saying what is wrong; null if there is none. Every
-/// symbol reaches the PTX under its own name (LLVM's NVPTX printer neither
-/// renames private ones nor escapes; '.' fails in ptxas, '-' aborts the
-/// printer). LLVM intrinsic declarations (`llvm.*`) are exempt.
+/// symbol reaches the PTX under its own name (MLIR `private` visibility is
+/// no LLVM linkage; LLVM's NVPTX printer does not escape: '.' fails in
+/// ptxas, '-' aborts the printer), except LLVM-dialect symbols of private or
+/// internal linkage, which NVPTX renames ('.' and other characters become
+/// `_$_`): their renamed form is checked. LLVM intrinsic declarations
+/// (`llvm.*`) and `llvm.used` / `llvm.compiler.used` are exempt.
 Operation *findNonPtxSymbol(gpu::GPUModuleOp module, std::string &why);
 
 /// True if `fn` is a gpu.func with the `kernel` attribute.

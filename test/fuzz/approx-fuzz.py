@@ -425,6 +425,13 @@ class Corpus:
         if not self.fast:
             self.fast = [s for s in self.mlir if "kernel" in s.text and "gpu.module" in s.text][:6]
         self.mlir.append(Seed("synthetic:k-knobs", k_knob_module(2)))
+        self.cuda = []
+        for d in cfg.corpus:
+            for p in sorted(Path(d).rglob("*.cu")):
+                if "gpu" in p.parts:  # host programs, not device code
+                    continue
+                rel = os.path.relpath(p, REPO) if str(p).startswith(str(REPO)) else str(p)
+                self.cuda.append(Seed(rel, p.read_text(errors="replace")))
         for d in cfg.corpus:
             for p in sorted(Path(d).rglob("*.manifest.json")):
                 # Deliberately invalid manifests (the corpus tools' own test
@@ -1446,11 +1453,102 @@ def gen_tune_args(case, rng, corpus, cfg):
     case.family = "tune-args:" + keys[0]
     case.invs.append(Inv("tune", args))
 
+# CUDA snippets approx-cc must compile or refuse in one line.
+CUDA_SNIPPETS = [
+    '__global__ void s1(float *p) { p[threadIdx.x] = expf(p[threadIdx.x]); }',
+    'extern "C" __global__ void s2(double *p) { p[0] = sin(p[0]) / cos(p[1]); }',
+    'struct S { float a, b; };\n__global__ void s3(S s, float *o) { o[0] = logf(s.a); }',
+    '__global__ void s4(float *p) { __shared__ float t[64]; t[threadIdx.x % 64] = p[0];'
+    ' __syncthreads(); if (threadIdx.x < 32) p[threadIdx.x] = powf(t[threadIdx.x], 2.5f); }',
+    '__global__ void __launch_bounds__(1024, 2) s5(float *p) { p[0] = tanhf(p[0]); }',
+    '__global__ void __launch_bounds__(4096) s6(float *p) { p[0] = exp2f(p[0]); }',
+    '__device__ float rec(float x, int n) { return n ? rec(sqrtf(x), n - 1) : x; }\n'
+    '__global__ void s7(float *p, int n) { p[0] = rec(p[0], n); }',
+    '__global__ void s8(float *p) { printf("%f\\n", p[0]); p[0] = __expf(p[0]); }',
+    '__global__ void s9(float *p) { __shared__ float big[1 << 20]; big[threadIdx.x] = p[0];'
+    ' p[1] = big[p[2] > 0]; }',
+    '__global__ void s10(float *p) { asm volatile("exit;"); p[0] = rsqrtf(p[0]); }',
+    '__global__ void s11(float4 *p) { float4 v = p[0]; v.x = __fdividef(v.x, v.y);'
+    ' v.z = erff(v.w); p[0] = v; }',
+    '__global__ void s12(float *p) { for (int i = 0; i < 1000000; ++i) p[i] = log10f(p[i]); }',
+    '#include <cooperative_groups.h>\n__global__ void s13(float *p) {'
+    ' cooperative_groups::this_thread_block().sync(); p[0] = expf(p[0]); }',
+    '__global__ void s14(__half *p) { p[0] = hexp(p[0]); }',
+    'template <typename T> __global__ void s15(T *p) { p[0] = exp(p[0]); }\n'
+    'template __global__ void s15<float>(float *);\ntemplate __global__ void s15<double>(double *);',
+    '__global__ void s16(float *p, int n) { if (n > 3) return; p[0] = sinf(p[0]); }',
+    '__global__ void s17() {}',
+    '__global__ void s19(float *p, float q[4]) { p[0] = q[0]; }',
+    '__global__ void s20(long double *p) { p[0] = expl(p[0]); }',
+]
+CUDA_BROKEN = ['__global__ void s18(float *p) { p[0] = expf(p[0]) +; }', '#error refused',
+               '__global__ int s21() { return 1; }', '\x00\x01\x02', '#include "/etc/passwd"',
+               '#include "/dev/zero"']
+CC_FLAGS_BAD = [
+    ["--name", "@HOSTILE@"], ["--chip", "sm_1"], ["--chip", "sm_999"], ["--chip", "gfx90a"],
+    ["--clang", "/bin/false"], ["--clang", "@IN@/input.cu"], ["--clang", "/nonexistent/clang"],
+    ["--cuda-path", "/nonexistent"], ["--cuda-path", "@IN@"], ["-D", "X=\x01"], ["-D", "expf=logf"],
+    ["-I", "/dev/null"], ["--approx-options", "@OPTS@"], ["--emit-raised"],
+    ["-o", "@IN@/input.cu"], ["-o", "/dev/null"], ["-o", "@OUT@/missing"],
+]
+
+
+def gen_cc_source(case, rng, corpus, cfg):
+    seed = rng.choice(corpus.cuda or [Seed("synthetic:cuda", CUDA_SNIPPETS[0])])
+    text = seed.text
+    case.notes.append(f"seed {seed.name}")
+    lines = text.split("\n")
+    mode = weighted(rng, [("snippets", 6), ("lines", 3), ("broken", 1)])
+    if mode == "snippets":
+        # Distinct snippets (the same one twice is a redefinition clang rejects).
+        for sn in rng.sample(CUDA_SNIPPETS, geometric(rng, 0.5, 3)):
+            lines.insert(rng.randint(0, len(lines)), sn)
+            case.notes.append(f"snippet {sn[:50]!r}")
+    elif mode == "lines":
+        for _ in range(geometric(rng, 0.5, 2)):
+            what = rng.choice(["delete", "duplicate", "swap", "number", "bytes", "truncate"])
+            fn = {"delete": mut_delete, "duplicate": mut_duplicate, "swap": mut_swap,
+                  "number": mut_number, "bytes": mut_bytes, "truncate": mut_truncate}[what]
+            case.notes.append(f"{what}: {str(fn(rng, lines, {}))[:60]}")
+    else:
+        sn = rng.choice(CUDA_BROKEN)
+        lines.insert(rng.randint(0, len(lines)), sn)
+        case.notes.append(f"broken {sn[:50]!r}")
+    case.files["@IN@/input.cu"] = "\n".join(lines).encode("utf-8", "surrogateescape")
+    args = ["@IN@/input.cu", "-o", "@OUT@"]
+    name = "input"
+    case.family = "cc-source"
+    if rng.random() < 0.4:
+        flags = list(rng.choice(CC_FLAGS_BAD))
+        if "@HOSTILE@" in flags:
+            name = rng.choice(HOSTILE_NAMES)
+            flags = [name if f == "@HOSTILE@" else f for f in flags]
+        if "@OPTS@" in flags:
+            opts = {}
+            for key in rng.sample(sorted(OPT_BENIGN), rng.randint(1, 2)):
+                opts[key] = rng.choice(OPT_BENIGN[key])
+            if rng.random() < 0.5:
+                key = rng.choice(["knob", "kernels", "functions", "knob-max", "newton-steps"])
+                opts[key] = rng.choice(OPT_BAD[key])
+            flags = [opt_string(opts) if f == "@OPTS@" else f for f in flags]
+        if flags[0] == "-o":
+            args = ["@IN@/input.cu"]
+        args += flags
+        case.family = "cc-source:" + flags[0]
+        case.notes.append("flags " + " ".join(flags)[:80])
+    elif rng.random() < 0.5:
+        args += ["--name", "k"]
+    outdir = next((args[i + 1] for i in range(len(args) - 1) if args[i] == "-o"), "@OUT@")
+    case.outdir, case.expect_export = outdir, outdir == "@OUT@"
+    add_checks(case, rng, cfg, force=True)
+    case.checks.discard("roundtrip")
+    case.invs.append(Inv("cc", args))
+
 
 TARGETS = {
     "opt-ir": (gen_opt_ir, 40), "opt-options": (gen_opt_options, 20),
     "opt-files": (gen_opt_files, 12), "tune-manifest": (gen_tune_manifest, 18),
-    "tune-args": (gen_tune_args, 10),
+    "tune-args": (gen_tune_args, 10), "cc-source": (gen_cc_source, 8),
 }
 
 
@@ -1459,7 +1557,7 @@ TARGETS = {
 # mutation campaign and today's findings). They run first with --pinned, as
 # negative case indices (--case -3 reruns one); once the bugs are fixed each
 # must produce no finding.
-def pinned_cases(corpus):
+def pinned_cases(corpus, cfg_has_cc=False):
     by_name = {s.name.split("/")[-1]: s for s in corpus.fast}
     bm = by_name.get("box_muller.mlir#0") or corpus.fast[0]
     binary = next((b for b in corpus.binaries if "box_muller" in b.name),
@@ -1601,6 +1699,20 @@ def pinned_cases(corpus):
     opt("site-with-undeclared-knob", text="gpu.module @m attributes {approx.sites = [#approx.site<"
         "technique = \"sfu\", function = \"k\", op = \"exp\", type = f32, knob = @lambda, "
         "form = tunable, loc = \"x\">]} {\n}\n")
+    # Found by the approx-cc target's first campaigns.
+    for cname, src in [("cc-static-shared-4mib", "__global__ void s9(float *p) { __shared__ float big[1 << 20];"
+                        " big[threadIdx.x] = expf(p[0]); p[1] = big[p[2] > 0]; }\n"),
+                       ("cc-printf-format-global", "#include <cstdio>\n__global__ void s8(float *p) {"
+                        " printf(\"%f\\n\", p[0]); p[1] = expf(p[0]); }\n"),
+                       ("cc-device-used-global", "__device__ __attribute__((used)) float t[4] = {1, 2, 3, 4};\n"
+                        "__global__ void k(float *p) { p[0] = expf(p[0] * t[threadIdx.x % 4]); }\n")]:
+        if not cfg_has_cc:
+            break
+        c = Case(index=0, target="cc-source", family=f"pinned:{cname}", notes=[f"pinned {cname}"])
+        c.files["@IN@/input.cu"] = src.encode()
+        c.invs = [Inv("cc", ["@IN@/input.cu", "-o", "@OUT@"])]
+        c.outdir, c.expect_export, c.checks = "@OUT@", True, {"ptxas", "tune-list"}
+        out.append(c)
     tune("cubin-outside-on-ptx-run", ["@IN@/m.manifest.json", "--list"],
          with_doc(cubin="../x.cubin"), spec=True)
     tune("size-int64-max", run_args + ["--size", "9223372036854775807"])
@@ -1631,7 +1743,7 @@ def pinned_cases(corpus):
 
 def make_case(cfg, corpus, index, target=None):
     if index < 0:
-        cases = pinned_cases(corpus)
+        cases = pinned_cases(corpus, bool(cfg.cc))
         if -index > len(cases):
             sys.exit(f"approx-fuzz: there are {len(cases)} pinned cases (-1 .. -{len(cases)})")
         return cases[-index - 1]
@@ -1845,7 +1957,7 @@ class Result:
 
 
 def resolve_tool(cfg, tool):
-    return {"opt": cfg.opt, "tune": cfg.tune}.get(tool, tool)
+    return {"opt": cfg.opt, "tune": cfg.tune, "cc": cfg.cc}.get(tool, tool)
 
 
 def run_case(case, cfg):
@@ -2040,7 +2152,7 @@ def accept(checks_run, what):
 
 
 def judge_proc(tool, pr, case, cfg, root, checks_run=None):
-    tname = {"opt": "approx-opt", "tune": "approx-tune"}.get(tool, os.path.basename(tool))
+    tname = {"opt": "approx-opt", "tune": "approx-tune", "cc": "approx-cc"}.get(tool, os.path.basename(tool))
     is_tune = tool == "tune" or tname.endswith("tune")
     out = []
     err = pr.err.decode("utf-8", "replace").replace(root, "@ROOT@")
@@ -2405,7 +2517,8 @@ def repro_script(case, cfg, fid):
     L.append(f"cd {P('@CWD@')}")
     cmds = []
     for inv in case.invs:
-        tool = {"opt": f'"$B/{cfg.bin_rel}approx-opt"', "tune": f'"$B/{cfg.bin_rel}approx-tune"'}.get(inv.tool, shq(inv.tool))
+        tool = {"opt": f'"$B/{cfg.bin_rel}approx-opt"', "tune": f'"$B/{cfg.bin_rel}approx-tune"',
+                "cc": f'"$B/{cfg.bin_rel}approx-cc"'}.get(inv.tool, shq(inv.tool))
         env = " ".join(f"{k}={shq(v)}" for k, v in inv.env.items())
         cmd = f"{env + ' ' if env else ''}timeout -s KILL {int(cfg.timeout)} {tool} " + \
             " ".join(P(a) for a in inv.args)
@@ -2845,6 +2958,7 @@ class Config:
     bin_rel: str = "bin/"
     opt: str = ""
     tune: str = ""
+    cc: str = ""
     ptxas: str = ""
     libdevice: str = ""
     symbolizer: str = ""
@@ -2918,6 +3032,7 @@ def build_config(a):
     cfg = Config(
         seed=a.seed, build=str(build.resolve()), bin_rel="bin/" if bindir != build else "", opt=str((bindir / "approx-opt").resolve()),
         tune=str((bindir / "approx-tune").resolve()),
+        cc=str((bindir / "approx-cc").resolve()) if (bindir / "approx-cc").is_file() else "",
         ptxas=find_tool(a.ptxas, f"{cuda}/bin/ptxas", shutil.which("ptxas") or ""),
         libdevice=a.libdevice or next((p for p in (f"{cuda}/nvvm/libdevice/libdevice.10.bc",)
                                        if os.path.isfile(p)), ""),
@@ -2928,6 +3043,8 @@ def build_config(a):
         check_rate=a.check_rate, targets=[t for t in a.targets.split(",") if t],
         versions=tuple(int(v) for v in a.versions.split(",")), keep_sandboxes=a.keep_sandboxes,
         minimize_runs=a.minimize_runs, minimize_seconds=a.minimize_seconds)
+    if not cfg.cc and "cc-source" in cfg.targets:
+        cfg.targets.remove("cc-source")  # approx-cc not built (no clang-22)
     for t in cfg.targets:
         if t not in TARGETS:
             sys.exit(f"approx-fuzz: unknown target '{t}' (known: {', '.join(TARGETS)})")
@@ -2992,7 +3109,7 @@ def main(argv=None):
         stats = {"runs": 0, "by_target": {}, "skipped_hang_family": 0, "checks": {},
                  "stopped_early": False, "exit0": 0}
         hang_families = set()
-        pinned = [c.index for c in pinned_cases(corpus)] if a.pinned else []
+        pinned = [c.index for c in pinned_cases(corpus, bool(cfg.cc))] if a.pinned else []
         indices = iter(pinned + list(range(a.first, a.first + a.runs)))
 
         def record(r, family, idx):

@@ -25,6 +25,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -107,14 +108,29 @@ static std::string findCudaRoot() {
   return APPROX_DEFAULT_CUDA_ROOT;
 }
 
+/// `line` safe for a terminal and one line long: control bytes as \xNN,
+/// at most 400 bytes.
+static std::string sanitize(llvm::StringRef line) {
+  std::string out;
+  for (char c : line.take_front(400)) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += llvm::formatv("\\x{0:x-2}", static_cast<unsigned char>(c)).str();
+    else
+      out += c;
+  }
+  if (line.size() > 400)
+    out += "...";
+  return out;
+}
+
 /// The first line of clang's log that says `error:`, else its first line.
 static std::string firstError(llvm::StringRef log) {
   llvm::SmallVector<llvm::StringRef> lines;
   log.split(lines, '\n', -1, false);
   for (llvm::StringRef l : lines)
     if (l.contains("error:"))
-      return l.trim().str();
-  return lines.empty() ? "" : lines.front().trim().str();
+      return sanitize(l.trim());
+  return lines.empty() ? "" : sanitize(lines.front().trim());
 }
 
 /// Removes a temporary file on every path out.
@@ -153,10 +169,11 @@ static void compileDevice(const std::string &clang, const std::string &cuda,
   if (rc != 0) {
     auto text = llvm::MemoryBuffer::getFile(log.path);
     std::string first = text ? firstError((*text)->getBuffer()) : "";
-    die("clang rejected " + approx::quoteName(input) + ": " +
-        (first.empty() ? (err.empty() ? "exit status " + std::to_string(rc)
-                                      : err)
-                       : first));
+    if (first.empty())
+      die("clang " + approx::quoteName(clang) + " failed on " +
+          approx::quoteName(input) + " without a message (" +
+          (err.empty() ? "exit status " + std::to_string(rc) : err) + ")");
+    die("clang rejected " + approx::quoteName(input) + ": " + first);
   }
 }
 

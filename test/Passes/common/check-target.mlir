@@ -187,3 +187,74 @@ gpu.module @fake_libdevice {
     gpu.return
   }
 }
+
+// -----
+
+// Symbols of local linkage are renamed by the NVPTX backend (every character
+// PTX does not allow becomes `_$_`): `.str` is fine, a leading digit is not.
+// CHECK-LABEL: gpu.module @local_names
+gpu.module @local_names {
+  llvm.mlir.global private constant @".str"("%f\0A\00") {addr_space = 0 : i32}
+  llvm.func internal @"helper-1"() {
+    llvm.return
+  }
+}
+
+// -----
+
+gpu.module @local_digit {
+  // expected-error @+1 {{approx-to-ptx: symbol '1abc' in gpu.module 'local_digit' cannot be a PTX symbol: it}}
+  llvm.mlir.global private constant @"1abc"(0 : i32) : i32
+}
+
+// -----
+
+// Static shared memory over 48 KiB: ptxas would refuse it. Counted per
+// kernel over the globals its functions reference.
+gpu.module @too_much_shared {
+  llvm.mlir.global internal @big() {addr_space = 3 : i32} : !llvm.array<16384 x f32>
+  llvm.mlir.global internal @more() {addr_space = 3 : i32} : !llvm.array<1 x f32>
+  llvm.func @touch() {
+    %p = llvm.mlir.addressof @more : !llvm.ptr<3>
+    llvm.return
+  }
+  // expected-error @+1 {{approx-to-ptx: kernel 'k' uses 65540 bytes of static shared memory; PTX allows 49152 (allocate more as dynamic shared memory)}}
+  gpu.func @k() kernel {
+    %p = llvm.mlir.addressof @big : !llvm.ptr<3>
+    llvm.call @touch() : () -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @too_much_memref_shared {
+  memref.global "private" @tile : memref<128x128xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{approx-to-ptx: kernel 'k' uses 65536 bytes of static shared memory}}
+  gpu.func @k() kernel {
+    %t = memref.get_global @tile : memref<128x128xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @too_much_attribution {
+  // expected-error @+1 {{approx-to-ptx: kernel 'k' uses 65536 bytes of static shared memory}}
+  gpu.func @k() workgroup(%w : memref<16384xf32, #gpu.address_space<workgroup>>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// 48 KiB exactly, and a big global no kernel references: accepted.
+// CHECK-LABEL: gpu.module @shared_at_limit
+gpu.module @shared_at_limit {
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32} : !llvm.array<12288 x f32>
+  llvm.mlir.global internal @unused() {addr_space = 3 : i32} : !llvm.array<65536 x f32>
+  gpu.func @k() kernel {
+    %p = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    gpu.return
+  }
+}
