@@ -1055,8 +1055,14 @@ Expected<Manifest> parseManifest(const std::string &jsonText,
   try {
     root = json::parse(jsonText);
   } catch (const json::parse_error &e) {
+    // nlohmann quotes everything it read of the bad token ("last read:
+    // '...'"), which for a long string is the whole string: keep 60 bytes.
+    std::string what = e.what();
+    size_t last = what.find("; last read: '");
+    if (last != std::string::npos && what.size() > last + 14 + 60)
+      what = what.substr(0, last + 14 + 60) + "...'";
     return parseError("manifest: <root>: not valid JSON: " +
-                      escapeBytes(e.what()));
+                      escapeBytes(what));
   } catch (const std::bad_alloc &) {
     return Status(StatusCode::OutOfMemory,
                   "manifest: out of host memory while parsing");

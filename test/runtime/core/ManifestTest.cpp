@@ -299,6 +299,16 @@ TEST(Manifest, RejectsInvalidJson) {
   EXPECT_FALSE(parseManifest("42").isOk());
 }
 
+TEST(Manifest, InvalidJsonMessageStaysShort) {
+  // An unterminated 80 KB string: the parser's "last read" echo is cut.
+  Expected<Manifest> m =
+      parseManifest("{ \"format\": \"" + std::string(80000, 'z'));
+  ASSERT_FALSE(m.isOk());
+  EXPECT_NE(m.status().message().find("missing closing quote"),
+            std::string::npos);
+  EXPECT_LT(m.status().message().size(), 400u);
+}
+
 TEST(Manifest, Version1GetsTheDocumentedMessage) {
   json j = docExample();
   j["version"] = 1;
