@@ -283,7 +283,7 @@ void ApproxFromMathPass::runOnOperation() {
     if (existing && !isa<KnobOp>(existing)) {
       existing->emitError("approx-from-math: knob name ")
           << quoteName(knob) << " is already taken by a '"
-          << existing->getName() << "'";
+          << existing->getName() << "' (choose another with knob=NAME)";
       return signalPassFailure();
     }
     if (!existing) {

@@ -1704,13 +1704,15 @@ def pinned_cases(corpus, cfg_has_cc=False):
                         " big[threadIdx.x] = expf(p[0]); p[1] = big[p[2] > 0]; }\n"),
                        ("cc-printf-format-global", "#include <cstdio>\n__global__ void s8(float *p) {"
                         " printf(\"%f\\n\", p[0]); p[1] = expf(p[0]); }\n"),
+                       ("cc-emit-raised-on-failure", 'extern "C" __device__ int lambda = 0;\n'
+                        "__global__ void k(float *p) { p[0] = expf(p[0]) * lambda; }\n"),
                        ("cc-device-used-global", "__device__ __attribute__((used)) float t[4] = {1, 2, 3, 4};\n"
                         "__global__ void k(float *p) { p[0] = expf(p[0] * t[threadIdx.x % 4]); }\n")]:
         if not cfg_has_cc:
             break
         c = Case(index=0, target="cc-source", family=f"pinned:{cname}", notes=[f"pinned {cname}"])
         c.files["@IN@/input.cu"] = src.encode()
-        c.invs = [Inv("cc", ["@IN@/input.cu", "-o", "@OUT@"])]
+        c.invs = [Inv("cc", ["@IN@/input.cu", "-o", "@OUT@", "--emit-raised"])]
         c.outdir, c.expect_export, c.checks = "@OUT@", True, {"ptxas", "tune-list"}
         out.append(c)
     # Found by the seventh long campaign: nlohmann echoes all it read.

@@ -309,13 +309,28 @@ int main(int argc, char **argv) {
     die("internal: cannot build the raising pipeline");
   if (failed(pm.run(*module)))
     return EXIT_FAILURE;
+  // The raised module goes to a temporary in the output directory, renamed
+  // to NAME.raised.mlir only once the PTX and manifest are written: a failed
+  // run leaves nothing behind.
+  TempFile raisedTmp;
+  std::string raised = outputDir + "/" + base + ".raised.mlir";
+  if (keepIR && llvm::sys::fs::exists(raised) &&
+      !llvm::sys::fs::is_regular_file(raised) &&
+      !llvm::sys::fs::is_symlink_file(raised))
+    die(approx::quoteName(raised) + " exists and is not a regular file");
   if (keepIR) {
-    std::string raised = outputDir + "/" + base + ".raised.mlir";
-    std::error_code ec;
-    llvm::raw_fd_ostream os(raised, ec);
-    if (ec)
-      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+            outputDir + "/." + base + ".raised-%%%%%%%%.tmp", fd,
+            raisedTmp.path))
+      die("cannot write in " + approx::quoteName(outputDir) + ": " +
+          ec.message());
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     module->print(os);
+    os.close();
+    if (os.has_error())
+      die("cannot write " + approx::quoteName(raised) + ": " +
+          os.error().message());
   }
   PassManager lower(&context);
   std::string toPtx = "approx-to-ptx{chip=" + chip +
@@ -352,5 +367,10 @@ int main(int argc, char **argv) {
   }
   if (failed(lower.run(*module)))
     return EXIT_FAILURE;
+  if (keepIR) {
+    if (std::error_code ec = llvm::sys::fs::rename(raisedTmp.path, raised))
+      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
+    raisedTmp.path.clear();
+  }
   return EXIT_SUCCESS;
 }
