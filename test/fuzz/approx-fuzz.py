@@ -2449,6 +2449,12 @@ def check_roundtrip(case, cfg, pr, root, checks_run):
         f.unlink()
     if r.returncode == 0:
         return []
+    given = b"".join(v for k, v in case.files.items() if k.endswith(".mlir") and isinstance(v, bytes))
+    if b"<<INVALID EMPTY SYMBOL>>" in pr.out and b'@""' in given:
+        # MLIR 22 parses @"" and prints it back as text it cannot parse
+        # (mlir-opt-22 too); approx-to-ptx refuses such names.
+        accept(checks_run, "upstream prints @\"\" as <<INVALID EMPTY SYMBOL>>")
+        return []
     first = first_error(r.stderr.decode("utf-8", "replace")) or f"exit {r.returncode}"
     return [Finding("ir-roundtrip", "approx-opt",
                     f"approx-opt: its own output does not re-parse: {norm(first)[:90]}",
