@@ -2,7 +2,7 @@
 # gpu-prepare.sh - fill .carry/ (git-ignored) with what scripts/gpu-check.sh
 # needs on a GPU machine that has no MLIR: the examples compiled here, the
 # corpus compiled by approx-to-ptx and by upstream (compare-upstream.sh
-# prepare), approx-cc's PTX of test/approx-cc/Inputs/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
+# prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
 # GoogleTest source tree. Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
 APPROX_OPT=$PWD/$BUILD/bin/approx-opt bash test/Corpus/compare-upstream.sh prepare .carry/corpus \
   > .carry/corpus/prepare.log 2>&1 || true # a file upstream cannot compile is reported, not fatal
 grep -c prepared .carry/corpus/prepare.log | sed 's/^/corpus files prepared: /'
-"$BUILD/bin/approx-cc" test/approx-cc/Inputs/box_muller.cu -o .carry/cuda
+"$BUILD/bin/approx-cc" examples/cuda/box_muller.cu -o .carry/cuda
 python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > /dev/null
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest

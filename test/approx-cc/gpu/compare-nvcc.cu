@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "../Inputs/box_muller.cu"
+#include "../../../examples/cuda/box_muller.cu"
 
 #define CK(x)                                                                  \
   do {                                                                         \
