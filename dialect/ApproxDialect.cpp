@@ -3,7 +3,7 @@
 // Registers every op family, the attributes and the inliner interface, and
 // verifies the discardable attributes the passes leave on other dialects' ops
 // (`approx.sites` on a gpu.module, `approx.manifest` on the top module,
-// `approx.knob` on a kernel argument), so that a malformed one is a verifier
+// `approx.knob` on a kernel argument, `approx.cfg` on a raised kernel), so that a malformed one is a verifier
 // error instead of a crash in a later pass. The families' own verifiers live
 // beside their ODS: CoreOps.cpp and SfuOps.cpp.
 //
@@ -78,6 +78,16 @@ LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'approx.manifest' is a dictionary on a "
                            "builtin.module (written by "
                            "approx-record-manifest)");
+    return success();
+  }
+  if (name == kControlFlowAttrName) {
+    auto text = dyn_cast<StringAttr>(attr.getValue());
+    // gpu.func, and the llvm.func it becomes in convert-gpu-to-nvvm.
+    if (!isa<FunctionOpInterface>(op) || !text ||
+        !(text.getValue() == "structured" ||
+          text.getValue().starts_with("blocks")))
+      return op->emitError("'approx.cfg' is \"structured\" or \"blocks: "
+                           "<reason>\" on a kernel function");
     return success();
   }
   return op->emitError("unknown approx attribute '") << name << "'";

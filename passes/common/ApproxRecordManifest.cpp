@@ -466,13 +466,18 @@ ModuleRecorder::recordKernel(gpu::GPUFuncOp fn, ArrayRef<SiteAttr> sites) {
   SmallVector<Attribute> knobNames;
   for (StringRef k : knobs)
     knobNames.push_back(b.getStringAttr(k));
-  return b.getDictionaryAttr({
+  SmallVector<NamedAttribute> entry = {
       b.getNamedAttr("name", b.getStringAttr(fn.getName())),
       b.getNamedAttr("knobs", b.getArrayAttr(knobNames)),
       b.getNamedAttr("sites", b.getArrayAttr(siteIndices)),
       b.getNamedAttr("args", b.getArrayAttr(args)),
       b.getNamedAttr("params", b.getArrayAttr(params)),
-  });
+  };
+  // Raised kernels: whether the split versioned structured regions or
+  // fell back to blocks of the LLVM CFG (approx-raise-kernel-cfg).
+  if (auto cfg = fn->getAttrOfType<StringAttr>(kControlFlowAttrName))
+    entry.push_back(b.getNamedAttr("control_flow", cfg));
+  return b.getDictionaryAttr(entry);
 }
 
 FailureOr<DictionaryAttr> ModuleRecorder::record() {

@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   std::string pipeline =
       "approx-raise-cuda-kernels{module-name=" + base +
-      "},gpu.module(approx-raise-libdevice)";
+      "},gpu.module(approx-raise-libdevice,approx-raise-kernel-cfg)";
   if (failed(parsePassPipeline(pipeline, pm)))
     die("internal: cannot build the raising pipeline");
   if (failed(pm.run(*module)))

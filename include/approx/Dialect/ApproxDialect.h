@@ -50,6 +50,9 @@ namespace mlir::approx {
 /// #approx.site), and the attribute name of a kernel argument that carries a
 /// knob's value (`approx-knobs-to-params`).
 constexpr llvm::StringLiteral kSitesAttrName = "approx.sites";
+/// On a kernel raised from LLVM (approx-raise-kernel-cfg): "structured", or
+/// "blocks: <why>" where its CFG stayed unstructured.
+constexpr llvm::StringLiteral kControlFlowAttrName = "approx.cfg";
 /// The builtin.module attribute approx-record-manifest leaves for
 /// approx-export: one dictionary per gpu.module.
 constexpr llvm::StringLiteral kManifestAttrName = "approx.manifest";

@@ -67,4 +67,31 @@ def ApproxRaiseLibdevice
                            "::mlir::math::MathDialect"];
 }
 
+def ApproxRaiseKernelCfg
+    : Pass<"approx-raise-kernel-cfg", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Raise the LLVM branch CFG of imported kernels to cf, then scf";
+  let description = [{
+    An imported kernel's body is an LLVM CFG (`llvm.br`, `llvm.cond_br`,
+    `llvm.switch`). Upstream has no pass from those to `cf`, and
+    `lift-cf-to-scf` handles `func.func` only. For each `gpu.func` this pass
+    rewrites the three branch ops to `cf.br` / `cf.cond_br` / `cf.switch`
+    (the same successors and operands; branch weights dropped), then runs
+    upstream's CFG-to-SCF lifting (`transformCFGToSCF` with the `cf`
+    lowering's interface) on the body: `scf.if`, `scf.while` and
+    `scf.index_switch` replace the branches where the CFG is structured,
+    so the SFU warp split versions whole loops and conditionals.
+
+    A body whose terminators are not all branches and `gpu.return` (an
+    `llvm.unreachable` after a trap, an `llvm.indirectbr`, ...) is left
+    with its LLVM CFG, which the warp split versions block by block: the
+    coarse-but-correct fallback. Each kernel records which was used in the
+    `approx.cfg` attribute (`structured` or `blocks`, with the reason),
+    carried to the manifest's kernel entry as `control_flow`.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // APPROX_CUDAPASSES_TD

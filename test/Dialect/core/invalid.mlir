@@ -323,3 +323,18 @@ gpu.module @m {
   // expected-error @+1 {{'approx.resource_knob' op address(wrap) needs normalized_coords: CUDA wraps and mirrors normalized coordinates only}}
   approx.resource_knob @t default(0) texture_2d filter(point) address(wrap) tables([dense<1.0> : tensor<1x1x1xf32>])
 }
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'approx.cfg' is "structured" or "blocks: <reason>" on a kernel function}}
+  gpu.func @k() kernel attributes {approx.cfg = "maybe"} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'approx.cfg' is "structured" or "blocks: <reason>" on a kernel function}}
+gpu.module @m attributes {approx.cfg = "structured"} {
+}
