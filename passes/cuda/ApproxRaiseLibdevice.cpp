@@ -30,6 +30,11 @@ static const FunctionInfo *libdeviceFunction(StringRef callee, Type elem) {
     return nullptr;
   if (!elem.isF32() && !elem.isF64())
     return nullptr;
+  // libdevice's rsqrt is rsqrt.approx already (CUDA documents rsqrtf at 2
+  // ulp): left alone, like __nv_fast_expf. `1.0f / sqrtf(x)` is the rsqrt
+  // site (approx-from-math).
+  if (callee == "rsqrt")
+    return nullptr;
   const FunctionInfo *fn = lookupFunction(callee);
   return fn && !fn->mathOp.empty() ? fn : nullptr;
 }

@@ -34,12 +34,37 @@ struct Match {
   SmallVector<Value, 2> operands; ///< the approx op's operands.
 };
 
+/// True if op allows an approximate function (afn, or fast).
+static bool allowsApproximation(Operation *op);
+
+/// The math.sqrt that `1.0 / sqrt(x)` at `div` reads, when the pair is one
+/// rsqrt site: f32/f64 (their precise rsqrt, sqrt.rn then rcp.rn, is
+/// bit for bit the pair's sqrt.rn then div.rn), the sqrt used only here,
+/// the same fast-math flags, no afn. CUDA code that wants an accurate
+/// reciprocal square root writes it so (`rsqrtf` is itself the MUFU
+/// estimate, left alone by approx-raise-libdevice), and its SFU form is
+/// one rsqrt.approx, not sqrt.approx and rcp.approx.
+static math::SqrtOp fusedSqrt(arith::DivFOp div, bool rsqrtWanted) {
+  if (!rsqrtWanted || !matchPattern(div.getLhs(), m_OneFloat()))
+    return {};
+  auto sqrt = div.getRhs().getDefiningOp<math::SqrtOp>();
+  Type elem = getElementTypeOrSelf(div.getType());
+  if (!sqrt || !sqrt->hasOneUse() || !(elem.isF32() || elem.isF64()) ||
+      sqrt.getFastmath() != div.getFastmath() || allowsApproximation(div))
+    return {};
+  return sqrt;
+}
+
 /// Recognises `op` as a function of the table: a math op named in the
-/// table, or arith.divf (`1.0 / x` is rcp, with a scalar or splat 1.0).
-static std::optional<Match> matchFunction(Operation *op) {
+/// table, or arith.divf (`1.0 / x` is rcp, with a scalar or splat 1.0;
+/// `1.0 / sqrt(x)` is rsqrt, see fusedSqrt).
+static std::optional<Match> matchFunction(Operation *op, bool rsqrtWanted) {
   Match m;
   if (auto div = dyn_cast<arith::DivFOp>(op)) {
-    if (matchPattern(div.getLhs(), m_OneFloat())) {
+    if (math::SqrtOp sqrt = fusedSqrt(div, rsqrtWanted)) {
+      m.info = &getFunctionInfo(Function::Rsqrt);
+      m.operands.push_back(sqrt.getOperand());
+    } else if (matchPattern(div.getLhs(), m_OneFloat())) {
       m.info = &getFunctionInfo(Function::Rcp);
       m.operands.push_back(div.getRhs());
     } else {
@@ -129,10 +154,19 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
                                  SmallVectorImpl<Attribute> &sites) {
   MLIRContext *ctx = &getContext();
   FlatSymbolRefAttr knobRef = FlatSymbolRefAttr::get(ctx, knob);
+  const bool rsqrtWanted = wanted.empty() || wanted.contains("rsqrt");
+  // A sqrt that becomes part of an rsqrt site is not a site of its own.
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  for (Operation *fn : scope)
+    walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
+      if (auto div = dyn_cast<arith::DivFOp>(op))
+        if (math::SqrtOp sqrt = fusedSqrt(div, rsqrtWanted))
+          fused.insert(sqrt);
+    });
   SmallVector<Operation *> candidates;
   for (Operation *fn : scope)
     walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
-      if (matchFunction(op))
+      if (!fused.contains(op) && matchFunction(op, rsqrtWanted))
         candidates.push_back(op);
     });
 
@@ -140,7 +174,11 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
   OpBuilder b(ctx);
   for (Operation *op : candidates) {
     // Matched again now: earlier replacements changed the operands.
-    Match m = *matchFunction(op);
+    Match m = *matchFunction(op, rsqrtWanted);
+    Operation *fusedInto =
+        m.info->function == Function::Rsqrt && isa<arith::DivFOp>(op)
+            ? op->getOperand(1).getDefiningOp()
+            : nullptr;
     const FunctionInfo &info = *m.info;
     Type type = op->getResult(0).getType();
     auto record = [&](SiteForm form, StringRef reason) {
@@ -182,6 +220,8 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
       fnOp.setNewtonSteps(static_cast<uint32_t>(newtonSteps));
     op->replaceAllUsesWith(repl->getResults());
     op->erase();
+    if (fusedInto && fusedInto->use_empty())
+      fusedInto->erase();
     any = true;
   }
   return any;
@@ -268,7 +308,7 @@ void ApproxFromMathPass::runOnOperation() {
     // the original: the selected side calls its clone).
     for (Operation *fn : unselected)
       walkWithoutNestedSymbolTables(fn, [&](Operation *op) {
-        if (std::optional<Match> m = matchFunction(op))
+        if (std::optional<Match> m = matchFunction(op, /*rsqrtWanted=*/false))
           sites.push_back(makeSite(op, "sfu", m->info->name,
                                    op->getResult(0).getType(), {},
                                    SiteForm::precise,

@@ -72,3 +72,20 @@ gpu.module @kept {
     gpu.return
   }
 }
+
+// -----
+
+// libdevice's rsqrt is already rsqrt.approx: not raised, not a site.
+// CHECK-LABEL: gpu.module @rsqrt
+// CHECK:       llvm.call @__nv_rsqrtf
+// CHECK:       llvm.call @__nv_rsqrt(
+// CHECK-NOT:   math.rsqrt
+gpu.module @rsqrt {
+  llvm.func @__nv_rsqrtf(f32) -> f32
+  llvm.func @__nv_rsqrt(f64) -> f64
+  gpu.func @k(%x: f32, %d: f64) kernel {
+    %a = llvm.call @__nv_rsqrtf(%x) : (f32) -> f32
+    %b = llvm.call @__nv_rsqrt(%d) : (f64) -> f64
+    gpu.return
+  }
+}

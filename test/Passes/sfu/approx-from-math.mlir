@@ -252,3 +252,40 @@ gpu.module @nested_table {
     gpu.return
   }
 }
+
+// -----
+
+// 1 / sqrt(x) is one rsqrt site in f32 and f64 (its precise form is the
+// same sqrt.rn, rcp.rn); a sqrt used elsewhere too, f16, and differing
+// fast-math flags keep two sites.
+// CHECK-LABEL: gpu.module @rsqrt_pair
+// CHECK:       approx.rsqrt %{{.*}} knob(@lambda) : f32
+// CHECK-NEXT:  approx.rsqrt %{{.*}} knob(@lambda) : f64
+// CHECK-NEXT:  approx.sqrt
+// CHECK-NEXT:  approx.rcp
+// CHECK:       approx.sqrt {{.*}} : f16
+// CHECK-NEXT:  approx.rcp {{.*}} : f16
+// CHECK:       approx.sqrt
+// CHECK-NEXT:  approx.rcp
+gpu.module @rsqrt_pair {
+  gpu.func @k(%x: f32, %d: f64, %h: f16, %p: memref<4xf32>) kernel {
+    %one = arith.constant 1.0 : f32
+    %oned = arith.constant 1.0 : f64
+    %oneh = arith.constant 1.0 : f16
+    %c0 = arith.constant 0 : index
+    %s = math.sqrt %x : f32
+    %r = arith.divf %one, %s : f32
+    %sd = math.sqrt %d : f64
+    %rd = arith.divf %oned, %sd : f64
+    %s2 = math.sqrt %r : f32
+    %r2 = arith.divf %one, %s2 : f32
+    %sum = arith.addf %s2, %r2 : f32
+    %sh = math.sqrt %h : f16
+    %rh = arith.divf %oneh, %sh : f16
+    %s3 = math.sqrt %x fastmath<contract> : f32
+    %r3 = arith.divf %one, %s3 : f32
+    memref.store %sum, %p[%c0] : memref<4xf32>
+    memref.store %r3, %p[%c0] : memref<4xf32>
+    gpu.return
+  }
+}
