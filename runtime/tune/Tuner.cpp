@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/tune/Tuner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -113,6 +114,14 @@ void finish(TuneResult &r, const TunePoint &p) {
 
 } // namespace
 
+std::vector<int64_t> searchGrid(int64_t lambdaMax, int step) {
+  std::vector<int64_t> g;
+  for (int64_t l = 0; l < lambdaMax; l += std::max(1, step))
+    g.push_back(l);
+  g.push_back(lambdaMax);
+  return g;
+}
+
 Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
                           const TuneOptions &opts) {
   APPROX_RETURN_IF_ERROR(opts.qos.validate());
@@ -124,6 +133,9 @@ Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
   if (r.lambdaMax < 0)
     return invalidArgument("lambda_max is negative");
   const int64_t lmax = r.lambdaMax;
+  if (opts.lambdaStep < 1)
+    return invalidArgument("lambda step must be >= 1");
+  const std::vector<int64_t> grid = searchGrid(lmax, opts.lambdaStep);
   Search s(eval, method, opts, r);
 
   // The precise reference: T(0); E(0) is 0 by definition of the metric.
@@ -137,8 +149,8 @@ Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
 
   switch (method) {
   case TuneMethod::Smp: {
-    for (int64_t l = lmax; l >= 0; --l) {
-      APPROX_ASSIGN_OR_RETURN(TunePoint p, s.at(l));
+    for (auto it = grid.rbegin(); it != grid.rend(); ++it) {
+      APPROX_ASSIGN_OR_RETURN(TunePoint p, s.at(*it));
       if (p.error <= q) {
         finish(r, p);
         return r;
@@ -152,53 +164,60 @@ Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
       finish(r, pmax);
       return r;
     }
-    TunePoint lo = p0, hi = pmax; // E(lo) <= q < E(hi) unless E(0) > q
-    if (lo.error > q) {
-      finish(r, lo);
+    if (p0.error > q) {
+      finish(r, p0);
       return r;
     }
-    TunePoint prev = p0, last = pmax; // the two most recent points
-    for (int step = 0; step < opts.heuMaxSteps && hi.lambda - lo.lambda > 1;
-         ++step) {
-      // A line meets E = q at λ = root; λ is discrete, so take the last
-      // point before the root, but always move: every point strictly
-      // between lo and hi is still unmeasured. The paper's line joins the
-      // bracket ends (regula falsi); the secant variant joins the two most
-      // recent points, which converges faster on curved E(λ).
-      double root;
+    // Indices into `grid`: E(grid[lo]) <= q < E(grid[hi]).
+    size_t lo = 0, hi = grid.size() - 1;
+    TunePoint lp = p0, hp = pmax, prev = p0, last = pmax;
+    for (int step = 0; step < opts.heuMaxSteps && hi - lo > 1; ++step) {
+      // A line meets E = q at λ = root; take the last grid point before
+      // the root, but always move: every grid point strictly between lo
+      // and hi is still unmeasured. The paper's line joins the bracket
+      // ends (regula falsi); the secant variant joins the two most recent
+      // points, which converges faster on curved E(λ).
+      auto rootOf = [&](const TunePoint &a, const TunePoint &b) {
+        return double(a.lambda) + (q - a.error) * double(b.lambda - a.lambda) /
+                                      (b.error - a.error);
+      };
+      double root = rootOf(lp, hp);
       if (opts.heuSecant && last.error != prev.error) {
-        root = double(last.lambda) + (q - last.error) *
-                                         double(prev.lambda - last.lambda) /
-                                         (prev.error - last.error);
-        if (!(root > double(lo.lambda) && root < double(hi.lambda)))
-          root = double(lo.lambda) + (q - lo.error) *
-                                         double(hi.lambda - lo.lambda) /
-                                         (hi.error - lo.error);
-      } else {
-        root = double(lo.lambda) + (q - lo.error) *
-                                       double(hi.lambda - lo.lambda) /
-                                       (hi.error - lo.error);
+        double sec = rootOf(last, prev);
+        if (sec > double(lp.lambda) && sec < double(hp.lambda))
+          root = sec;
       }
-      int64_t next = std::isfinite(root) ? int64_t(std::floor(root))
-                                         : lo.lambda + 1;
-      next = std::max(lo.lambda + 1, std::min(hi.lambda - 1, next));
-      APPROX_ASSIGN_OR_RETURN(TunePoint p, s.at(next));
+      size_t next = lo + 1;
+      for (size_t k = lo + 1; k < hi; ++k)
+        if (std::isfinite(root) && double(grid[k]) <= root)
+          next = k;
+      APPROX_ASSIGN_OR_RETURN(TunePoint p, s.at(grid[next]));
       prev = last;
       last = p;
-      if (p.error <= q) {
-        lo = p;
-        // "E(λ) equals the QoS": within the tolerance band below it.
-        if (p.error >= (1 - opts.heuTolerance) * q)
+      if (p.error > q) {
+        hi = next;
+        hp = p;
+        continue;
+      }
+      lo = next;
+      lp = p;
+      // "E(λ) equals the QoS": within the tolerance band below it.
+      if (p.error >= (1 - opts.heuTolerance) * q)
+        break;
+      // The next grid point is predicted to miss the QoS by the line to
+      // the violating end. For concave E (measured on sm_90) that line
+      // is below the curve, so the prediction errs on the safe side.
+      if (opts.heuPredictStop && lo + 1 < hi) {
+        double slope = (hp.error - lp.error) / double(hp.lambda - lp.lambda);
+        if (lp.error + slope * double(grid[lo + 1] - lp.lambda) > q)
           break;
-      } else {
-        hi = p;
       }
     }
-    // `lo` starts at λ=0 (E(0) <= q, checked above) and only ever moves to
+    // `lp` starts at λ=0 (E(0) <= q, checked above) and only ever moves to
     // a measured point with E <= q, so it meets the QoS on this input. The
     // paper's safety walk (§5.4) would start from a point that already does
     // and could never take a step.
-    finish(r, lo);
+    finish(r, lp);
     return r;
   }
   case TuneMethod::Omg: {

@@ -133,6 +133,7 @@ TEST(Tuner, ConvexAndConcaveCurvesHeuExactOnMonotone) {
         CurveEvaluator c = powerCurve(64, 1.0, p);
         TuneOptions o = absQoS(frac);
         o.heuTolerance = 0;
+        o.heuPredictStop = false;
         o.heuSecant = secant;
         Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
         ASSERT_TRUE(r.isOk());
@@ -408,4 +409,62 @@ TEST(Tuner, NonStickyErrorsEndOneSearchOnly) {
   ASSERT_TRUE(r.isOk()) << r.status().toString();
   EXPECT_GT(ev.calls, calls);
   EXPECT_EQ(r->lambda, 5);
+}
+
+TEST(Tuner, HeuPredictedStopExactOnLinearAndConcave) {
+  // The line from a satisfied point to the violating end lies below a
+  // concave (or on a linear) E, so a predicted miss is a real one.
+  for (double p : {0.3, 0.5, 1.0}) {
+    for (double frac : {0.05, 0.3, 0.5, 0.8, 0.99}) {
+      CurveEvaluator ref = powerCurve(64, 1.0, p);
+      int64_t want = bestLambda(ref, frac);
+      CurveEvaluator c = powerCurve(64, 1.0, p);
+      TuneOptions o = absQoS(frac);
+      o.heuTolerance = 0;
+      Expected<TuneResult> r = tune(c, TuneMethod::Heu, o);
+      ASSERT_TRUE(r.isOk());
+      EXPECT_EQ(r->lambda, want) << "p=" << p << " q=" << frac;
+    }
+  }
+}
+
+TEST(Tuner, SearchGrid) {
+  EXPECT_EQ(searchGrid(8, 4), (std::vector<int64_t>{0, 4, 8}));
+  EXPECT_EQ(searchGrid(10, 4), (std::vector<int64_t>{0, 4, 8, 10}));
+  EXPECT_EQ(searchGrid(3, 1), (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(searchGrid(0, 4), (std::vector<int64_t>{0}));
+}
+
+/// Hopper's shape: T falls only at multiples of 4, E rises at every λ.
+CurveEvaluator staircase(int64_t lmax) {
+  std::vector<double> t, e;
+  for (int64_t l = 0; l <= lmax; ++l) {
+    t.push_back(10.0 - 6.0 * double(l / 4 * 4) / double(lmax));
+    e.push_back(double(l) / double(lmax));
+  }
+  return CurveEvaluator(t, e);
+}
+
+TEST(Tuner, GridSearchesVisitStepsOnlyAndMatchOmgTime) {
+  for (double frac : {0.1, 0.33, 0.5, 0.8, 0.97}) {
+    CurveEvaluator omgCurve = staircase(64);
+    Expected<TuneResult> omg = tune(omgCurve, TuneMethod::Omg, absQoS(frac));
+    ASSERT_TRUE(omg.isOk());
+    for (TuneMethod m : {TuneMethod::Heu, TuneMethod::Smp}) {
+      CurveEvaluator c = staircase(64);
+      TuneOptions o = absQoS(frac);
+      o.lambdaStep = 4;
+      Expected<TuneResult> r = tune(c, m, o);
+      ASSERT_TRUE(r.isOk());
+      for (const TunePoint &p : r->trace)
+        EXPECT_EQ(p.lambda % 4, 0) << tuneMethodName(m);
+      EXPECT_LE(r->error, frac);
+      EXPECT_DOUBLE_EQ(r->timeMs, omg->timeMs)
+          << tuneMethodName(m) << " q=" << frac;
+    }
+  }
+  CurveEvaluator c = staircase(64);
+  TuneOptions o = absQoS(0.5);
+  o.lambdaStep = 0;
+  EXPECT_FALSE(tune(c, TuneMethod::Heu, o).isOk());
 }

@@ -4,9 +4,11 @@
 //   SMP  walk down from λmax until E(λ) <= QoS;
 //   HEU  linear approach: keep a satisfied lower point and a violating
 //        upper point, starting from (0, 0) and λmax; each step measures the
-//        last λ before the root of a line (through the two most recent
-//        points by default, or the bracket ends as in the paper), until E
-//        is within a tolerance below the QoS or the bracket closes. The
+//        last grid λ (TuneOptions::lambdaStep) before the root of a line
+//        (through the two most recent points by default, or the bracket
+//        ends as in the paper), until E is within a tolerance below the
+//        QoS, the line predicts the next grid λ misses it, or the bracket
+//        closes. The
 //        answer is the lower point, which only ever moves to a measured
 //        point meeting the QoS: E(λ*) <= QoS holds on the tuning input by
 //        construction, whatever the curve's shape (no safety walk needed);
@@ -120,6 +122,15 @@ struct TuneOptions {
   /// docs/benchmarks.md), where regula falsi approaches from above one step
   /// at a time; the secant takes fewer runs. Same guarantee either way.
   bool heuSecant = true;
+  /// HEU: also stop at a satisfied point when the line from it to the
+  /// violating end predicts the next grid point misses the QoS (saves the
+  /// confirming run; exact for linear E, safe for concave E).
+  bool heuPredictStop = true;
+  /// SMP and HEU visit only 0, step, 2·step, ... and λmax: T(λ) changes
+  /// only there (sfu/SlotGrid.h measures it; 4 on sm_90), so a λ between
+  /// two steps costs accuracy for no time. OMG still visits every λ (it is
+  /// the reference the others are judged by). 1: every λ.
+  int lambdaStep = 1;
   /// Called after each new evaluation (progress display).
   std::function<void(TuneMethod, const TunePoint &, int run)> onPoint;
 };
@@ -144,6 +155,10 @@ struct TuneResult {
   /// fastest λ when T is flat or noisy).
   int64_t maxFeasibleLambda = -1;
 };
+
+/// The λ SMP and HEU may visit under `step` (sorted, 0 and lambdaMax
+/// included).
+std::vector<int64_t> searchGrid(int64_t lambdaMax, int step);
 
 /// Runs one method.
 Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
