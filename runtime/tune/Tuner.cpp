@@ -172,6 +172,11 @@ Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
     size_t lo = 0, hi = grid.size() - 1;
     TunePoint lp = p0, hp = pmax, prev = p0, last = pmax;
     for (int step = 0; step < opts.heuMaxSteps && hi - lo > 1; ++step) {
+      // Nothing left to gain: the bracket's ends differ in time by less
+      // than the tolerance (measured times, so this holds whatever E does
+      // in between; T falls with λ).
+      if (lp.timeMs - hp.timeMs <= opts.heuTimeTolerance * lp.timeMs)
+        break;
       // A line meets E = q at λ = root; take the last grid point before
       // the root, but always move: every grid point strictly between lo
       // and hi is still unmeasured. The paper's line joins the bracket

@@ -468,3 +468,25 @@ TEST(Tuner, GridSearchesVisitStepsOnlyAndMatchOmgTime) {
   o.lambdaStep = 0;
   EXPECT_FALSE(tune(c, TuneMethod::Heu, o).isOk());
 }
+
+TEST(Tuner, HeuStopsWhenTheBracketHasNoTimeToGain) {
+  // A memory-bound kernel: the SFU saves 0.5% of the time. HEU measures
+  // both ends, sees nothing to gain, and keeps λ = 0 (no error at all).
+  std::vector<double> t, e;
+  for (int l = 0; l <= 64; ++l) {
+    t.push_back(1.0 - 0.005 * l / 64.0);
+    e.push_back(l / 64.0);
+  }
+  CurveEvaluator c(t, e);
+  Expected<TuneResult> r = tune(c, TuneMethod::Heu, absQoS(0.5));
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->runs, 2);
+  EXPECT_EQ(r->lambda, 0);
+  // Off: the search goes on to the boundary.
+  CurveEvaluator c2(t, e);
+  TuneOptions o = absQoS(0.5);
+  o.heuTimeTolerance = 0;
+  r = tune(c2, TuneMethod::Heu, o);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->lambda, 32);
+}

@@ -7,8 +7,9 @@
 //        last grid λ (TuneOptions::lambdaStep) before the root of a line
 //        (through the two most recent points by default, or the bracket
 //        ends as in the paper), until E is within a tolerance below the
-//        QoS, the line predicts the next grid λ misses it, or the bracket
-//        closes. The
+//        QoS, the line predicts the next grid λ misses it, the bracket's
+//        measured times are within 1% (nothing left to gain), or the
+//        bracket closes. The
 //        answer is the lower point, which only ever moves to a measured
 //        point meeting the QoS: E(λ*) <= QoS holds on the tuning input by
 //        construction, whatever the curve's shape (no safety walk needed);
@@ -126,6 +127,10 @@ struct TuneOptions {
   /// violating end predicts the next grid point misses the QoS (saves the
   /// confirming run; exact for linear E, safe for concave E).
   bool heuPredictStop = true;
+  /// HEU: stop when the satisfied end's time is within this fraction of the
+  /// violating end's: no λ in between can be faster by more (an app with
+  /// no SFU gain stops at λ = 0 after two runs). 0: off.
+  double heuTimeTolerance = 0.01;
   /// SMP and HEU visit only 0, step, 2·step, ... and λmax: T(λ) changes
   /// only there (sfu/SlotGrid.h measures it; 4 on sm_90), so a λ between
   /// two steps costs accuracy for no time. OMG still visits every λ (it is
