@@ -3,17 +3,18 @@
 # there): the runtime's GPU tests with compute-sanitizer, the benchmark
 # (ours vs hand-written CUDA, tuner cost), the corpus's lambda = 0
 # comparison with upstream's pipeline, the accuracy of every form, and
-# approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda).
+# approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda),
+# and the evaluation suite of bench/apps (apps).
 # Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
 # results go to $OUT.
 #
-#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda]  (default: all)
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps]  (default: all)
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-$PWD/gpu-out}
 export BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
-steps=${*:-tests bench corpus accuracy cuda}
+steps=${*:-tests bench corpus accuracy cuda apps}
 status=0
 for s in $steps; do
   start=$(date +%s)
@@ -31,6 +32,9 @@ for s in $steps; do
   cuda)
     OUT=$OUT APPROX_TUNE=${APPROX_TUNE:-$PWD/$BUILD/bin/approx-tune} \
       bash test/approx-cc/gpu/run-gpu-check.sh "$PWD/.carry/cuda" || status=1 ;;
+  apps)
+    # APPS=a,b,c runs a subset (one GPU call holds 10 minutes).
+    OUT=$OUT/apps bash bench/apps/run-apps.sh .carry/apps ${APPS:+--apps $APPS} ${APPS_REPS:+--reps $APPS_REPS} || status=1 ;;
   accuracy)
     OUT=$OUT/accuracy bash bench/accuracy/run-accuracy.sh .carry/accuracy > "$OUT/accuracy.log" 2>&1 || status=1
     tail -30 "$OUT/accuracy.log" ;;

@@ -7,7 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
-rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda
+rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps
 mkdir -p .carry/examples .carry/corpus .carry/cuda
 cmake --build "$BUILD" --target approx-examples >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
@@ -15,6 +15,7 @@ APPROX_OPT=$PWD/$BUILD/bin/approx-opt bash test/Corpus/compare-upstream.sh prepa
   > .carry/corpus/prepare.log 2>&1 || true # a file upstream cannot compile is reported, not fatal
 grep -c prepared .carry/corpus/prepare.log | sed 's/^/corpus files prepared: /'
 "$BUILD/bin/approx-cc" examples/cuda/box_muller.cu -o .carry/cuda
+bash bench/apps/compile-apps.sh "$PWD/$BUILD/bin/approx-cc" "$PWD/.carry/apps"
 python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > /dev/null
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest

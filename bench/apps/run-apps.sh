@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# run-apps.sh - the evaluation suite on a GPU machine (no MLIR needed).
+# Builds the runtime (runtime-only configure) if $BUILD lacks it, links
+# run-apps.cu with every app's Listing-3 build (nvcc -O3), and runs it on
+# the PTX that compile-apps.sh made. Table on stdout, JSON in $OUT.
+#
+#   bench/apps/run-apps.sh PTXDIR [run-apps options...]
+set -u -o pipefail
+cd "$(dirname "$0")/../.."
+PTX=${1:?usage: run-apps.sh PTXDIR [options]}; shift
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/apps-out}
+mkdir -p "$OUT"
+if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ]; then
+  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
+fi
+# One object per app, compiled in parallel, then linked with the runner.
+mkdir -p "$BUILD/apps"
+NVCC="nvcc -O3 -std=c++17 -arch=sm_90 -DAX_LISTING3 -diag-suppress 2810 -Xcompiler -fopenmp -Iruntime/include"
+ls bench/apps/[a-z]*.cu | xargs -P "$(nproc)" -I{} sh -c \
+  "$NVCC -c {} -o $BUILD/apps/\$(basename {} .cu).o" || exit 2
+$NVCC "$BUILD"/apps/*.o "$BUILD/runtime/libapprox_runtime.a" -ldl \
+  -o "$BUILD/run-apps" || exit 2
+sets=""
+for d in "$PTX"/*/; do sets="$sets --set $(basename "$d")=$d"; done
+"$BUILD/run-apps" $sets --json "$OUT/apps.json" "$@" | tee "$OUT/apps.md"
