@@ -1,0 +1,145 @@
+//===- approx-replay.cpp - Tuners over recorded T(λ)/E(λ) curves ----------===//
+//
+// Replays the curves a sweep recorded (bench/apps/run-apps --json) through
+// SMP, HEU and OMG, so a search can be changed and judged without a GPU:
+// every λ a search asks for is read from the curve, measured the same way
+// as it would be live. Prints, per app and slot set: λ*, runs, T(λ*)
+// against OMG's fastest feasible λ. No CUDA needed.
+//
+//   approx-replay FILE.json... [--qos-ratio R] [--json OUT]
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/FileIO.h"
+#include "approx/runtime/tune/Tuner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace approx::rt;
+using json = nlohmann::json;
+
+static int fail(const std::string &msg) {
+  std::fprintf(stderr, "approx-replay: error: %s\n", msg.c_str());
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> files;
+  double ratio = 0.8;
+  std::string outPath;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: approx-replay FILE.json... [--qos-ratio R] "
+                  "[--json OUT]\n  replays run-apps curves through SMP, HEU "
+                  "and OMG\n");
+      return 0;
+    }
+    if ((a == "--qos-ratio" || a == "--json") && i + 1 >= argc)
+      return fail(a + " needs a value");
+    if (a == "--qos-ratio") {
+      char *end = nullptr;
+      ratio = std::strtod(argv[++i], &end);
+      if (!end || *end || !(ratio >= 0 && ratio <= 1e6))
+        return fail("--qos-ratio wants a number >= 0");
+    } else if (a == "--json") {
+      outPath = argv[++i];
+    } else if (!a.empty() && a[0] == '-') {
+      return fail("unknown option '" + a + "'");
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.empty())
+    return fail("no input (usage: approx-replay FILE.json...)");
+
+  json out = json::array();
+  // The table is printed only once every file replayed: an error leaves
+  // one line on stderr and nothing on stdout.
+  std::string table = "| app | set | step | HEU λ/runs | SMP λ/runs | OMG "
+                      "λ/runs | HEU/OMG T | HEU E/bound |\n"
+                      "|---|---|---|---|---|---|---|---|\n";
+  int heuRuns = 0, rows = 0, within = 0;
+  for (const std::string &f : files) {
+    Expected<std::string> text = readRegularFile(f, 64u << 20, "curve file");
+    if (!text)
+      return fail(text.status().message());
+    json doc;
+    try {
+      doc = json::parse(*text);
+      for (const json &app : doc.at("apps"))
+        for (auto &[label, set] : app.at("sets").items()) {
+          auto numbers = [](const json &a) {
+            std::vector<double> v;
+            for (const json &x : a) // "inf": a NaN/inf output mismatch
+              v.push_back(x.is_string() ? HUGE_VAL : x.get<double>());
+            return v;
+          };
+          std::vector<double> t = numbers(set.at("time_ms")),
+                              e = numbers(set.at("error"));
+          int64_t lmax = set.at("lambda_max");
+          int step = set.value("step", 1);
+          if (t.size() != e.size() || int64_t(t.size()) != lmax + 1)
+            return fail(f + ": " + app.at("abbr").get<std::string>() + "/" +
+                        label + ": curves do not cover [0, lambda_max]");
+          json row = {{"abbr", app.at("abbr")}, {"set", label}};
+          TuneResult res[3];
+          for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu,
+                               TuneMethod::Omg}) {
+            CurveEvaluator curve(t, e, lmax);
+            TuneOptions o;
+            o.qos = QoS::ratio(ratio);
+            o.lambdaStep = step;
+            Expected<TuneResult> r = tune(curve, m, o);
+            if (!r)
+              return fail(f + ": " + r.status().message());
+            res[int(m)] = *r;
+            row[tuneMethodName(m)] = {{"lambda", r->lambda},
+                                      {"runs", r->runs},
+                                      {"time_ms", r->timeMs},
+                                      {"error", r->error},
+                                      {"bound", r->qosBound}};
+          }
+          const TuneResult &smp = res[0], &heu = res[1], &omg = res[2];
+          double ratioT = heu.timeMs / omg.timeMs;
+          char line[512];
+          std::snprintf(line, sizeof line,
+                      "| %s | %s | %d | %lld/%d | %lld/%d | %lld/%d | %.3f | "
+                      "%.3g/%.3g |\n",
+                      app.at("abbr").get<std::string>().c_str(), label.c_str(),
+                      step, (long long)heu.lambda, heu.runs,
+                      (long long)smp.lambda, smp.runs, (long long)omg.lambda,
+                      omg.runs, ratioT, heu.error, heu.qosBound);
+          table += line;
+          heuRuns += heu.runs;
+          ++rows;
+          within += ratioT <= 1.01;
+          out.push_back(row);
+        }
+    } catch (const json::exception &ex) {
+      return fail(f + ": not a run-apps result: " + ex.what());
+    }
+  }
+  std::fputs(table.c_str(), stdout);
+  std::printf("\nHEU: %.2f runs on average over %d rows; T(HEU) within 1%% "
+              "of OMG's on %d of %d\n",
+              rows ? double(heuRuns) / rows : 0.0, rows, within, rows);
+  if (!outPath.empty()) {
+    // Written next to the target, then renamed: nothing half-written.
+    std::string tmp = outPath + ".tmp";
+    std::ofstream o(tmp, std::ios::binary);
+    o << out.dump(1) << "\n";
+    o.close();
+    if (!o || std::rename(tmp.c_str(), outPath.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      return fail("cannot write '" + outPath + "'");
+    }
+  }
+  return 0;
+}
