@@ -8,28 +8,44 @@
 namespace approx::rt {
 
 SlotGrid gridFromCurve(const std::vector<double> &t, int maxStep,
-                       double minShare, double minDrop) {
+                       double minFit, double minDrop) {
   SlotGrid g;
   g.timeMs = t;
+  g.captured = 1;
   if (t.size() < 3 || !(t.front() > 0))
     return g;
-  double total = 0;
-  for (size_t l = 1; l < t.size(); ++l)
-    total += std::max(0.0, t[l - 1] - t[l]);
-  if (!(total >= minDrop * t.front()))
+  double lo = *std::min_element(t.begin(), t.end()),
+         hi = *std::max_element(t.begin(), t.end());
+  if (!(hi - lo >= minDrop * t.front()))
     return g; // no visible staircase (or no SFU gain): every λ counts
-  for (int step = std::min<int>(maxStep, int(t.size()) - 1); step >= 1;
+  double mean = 0;
+  for (double x : t)
+    mean += x;
+  mean /= double(t.size());
+  double sst = 0;
+  for (double x : t)
+    sst += (x - mean) * (x - mean);
+  // The largest step whose staircase (T constant on [k·step, (k+1)·step))
+  // explains the curve: a smooth ramp fits steps of 2 only to ~0.9993.
+  for (int step = std::min<int>(maxStep, int(t.size()) / 2); step >= 1;
        --step) {
-    double at = 0;
-    for (size_t l = size_t(step); l < t.size(); l += size_t(step))
-      at += std::max(0.0, t[l - 1] - t[l]);
-    if (at >= minShare * total) {
+    double sse = 0;
+    for (size_t k = 0; k < t.size(); k += size_t(step)) {
+      size_t end = std::min(t.size(), k + size_t(step));
+      double m = 0;
+      for (size_t l = k; l < end; ++l)
+        m += t[l];
+      m /= double(end - k);
+      for (size_t l = k; l < end; ++l)
+        sse += (t[l] - m) * (t[l] - m);
+    }
+    double fit = 1 - sse / sst;
+    if (fit >= minFit || step == 1) {
       g.step = step;
-      g.captured = at / total;
+      g.captured = fit;
       return g;
     }
   }
-  g.captured = 1;
   return g;
 }
 

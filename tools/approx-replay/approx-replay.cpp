@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/FileIO.h"
+#include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/Tuner.h"
 
 #include <nlohmann/json.hpp>
@@ -84,7 +85,13 @@ int main(int argc, char **argv) {
           std::vector<double> t = numbers(set.at("time_ms")),
                               e = numbers(set.at("error"));
           int64_t lmax = set.at("lambda_max");
+          // The λ grid: re-read from the recorded probe curve with today's
+          // rule (sfu/SlotGrid.h), else the step the run used.
           int step = set.value("step", 1);
+          std::string slot = set.value("slot", "");
+          if (doc.contains("grids") && doc["grids"].contains(slot))
+            step = gridFromCurve(numbers(doc["grids"][slot].at("time_ms")))
+                       .step;
           if (t.size() != e.size() || int64_t(t.size()) != lmax + 1)
             return fail(f + ": " + app.at("abbr").get<std::string>() + "/" +
                         label + ": curves do not cover [0, lambda_max]");

@@ -8,8 +8,8 @@
 // the GPU and of the slot source, so it is measured, not assumed:
 // measureSlotGrid sweeps λ over a built-in probe kernel (a throughput-bound
 // FMA loop in precise warps, an MUFU loop in SFU warps, at full occupancy)
-// and finds the largest step g such that drops at multiples of g account
-// for the time drop (`gridFromCurve`, pure, unit tested).
+// and finds the largest step g whose staircase (T constant on [k·g,
+// (k+1)·g)) explains the curve (`gridFromCurve`, pure, unit tested).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_SFU_SLOTGRID_H
@@ -26,17 +26,18 @@ namespace approx::rt {
 /// The measured λ grid of one device and slot source.
 struct SlotGrid {
   int step = 1;            ///< T(λ) changes only at multiples of `step`.
-  double captured = 0;     ///< share of the total drop at multiples of step
+  double captured = 0;     ///< R² of the staircase fit with `step`
   std::vector<double> timeMs; ///< the probe's T(λ), λ = 0..size-1
   WarpSlot slot = WarpSlot::Hw; ///< the slot source measured
 };
 
-/// The largest g in [1, maxStep] whose multiples carry at least
-/// `minShare` of the curve's total drop (sum of positive T(λ-1) - T(λ)).
-/// A curve that drops by less than `minDrop` of T(0) has no visible grid:
-/// 1. `captured` is set to the share found.
+/// The largest g in [1, maxStep] such that the piecewise-constant fit of
+/// T on segments [k·g, (k+1)·g) has R² >= `minFit` (0.9995: the H100
+/// probe's hw staircase of 4 fits to 0.9996 under its noise, while a smooth
+/// ramp fits steps of 2 to only about 0.9993). A curve whose range is below
+/// `minDrop` of T(0) has no visible grid: 1. `captured` is the R² found.
 SlotGrid gridFromCurve(const std::vector<double> &timeMs, int maxStep = 16,
-                       double minShare = 0.9, double minDrop = 0.05);
+                       double minFit = 0.9995, double minDrop = 0.05);
 
 /// Runs the probe for `slot` (Hw or Virtual; Software is per block and
 /// has no SMSP structure: step 1) on `ctx`'s device and returns its grid.
