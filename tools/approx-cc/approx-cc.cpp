@@ -37,6 +37,12 @@
 
 #include <cstdlib>
 #include <unistd.h>
+#include "HostHeader.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 #include <optional>
 #include <string>
 
@@ -76,6 +82,11 @@ static cl::opt<std::string>
                              "(\"knob=lambda functions=exp,sin\"; see "
                              "docs/pipeline.md)"),
                     cl::cat(category));
+static cl::opt<bool> emitHeader(
+    "emit-header",
+    cl::desc("Also write DIR/NAME.h: typed C++ wrappers over the runtime "
+             "(load, set each knob, launch each kernel)"),
+    cl::cat(category));
 static cl::opt<bool> keepIR("emit-raised",
                             cl::desc("Also write DIR/NAME.raised.mlir, the "
                                      "module approx-to-ptx starts from"),
@@ -84,6 +95,46 @@ static cl::opt<bool> keepIR("emit-raised",
 [[noreturn]] static void die(const llvm::Twine &msg) {
   llvm::errs() << "approx-cc: error: " << msg << "\n";
   std::exit(EXIT_FAILURE);
+}
+
+/// Writes DIR/NAME.h from the manifest approx-to-ptx just wrote (through a
+/// temporary, renamed: a failure leaves no header).
+static void writeHeader(const std::string &dir, const std::string &base,
+                        const std::string &source) {
+  std::string manifestPath = dir + "/" + base + ".manifest.json";
+  auto text = llvm::MemoryBuffer::getFile(manifestPath);
+  if (!text)
+    die("cannot read " + approx::quoteName(manifestPath));
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*text)->getBuffer());
+  if (!json || !json->getAsObject()) {
+    if (!json)
+      llvm::consumeError(json.takeError());
+    die("cannot parse " + approx::quoteName(manifestPath));
+  }
+  llvm::Expected<std::string> header = approxcc::generateHostHeader(
+      *json->getAsObject(), base, llvm::sys::path::filename(source));
+  if (!header)
+    die("cannot write the header: " + llvm::toString(header.takeError()));
+  std::string path = dir + "/" + base + ".h";
+  llvm::SmallString<128> tmp;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          dir + "/." + base + ".h-%%%%%%%%.tmp", fd, tmp))
+    die("cannot write in " + approx::quoteName(dir) + ": " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << *header;
+    os.close();
+    if (os.has_error()) {
+      llvm::sys::fs::remove(tmp);
+      die("cannot write " + approx::quoteName(path));
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    die("cannot write " + approx::quoteName(path) + ": " + ec.message());
+  }
 }
 
 /// The clang to run: option, APPROX_CLANG, the build's, PATH.
@@ -367,6 +418,8 @@ int main(int argc, char **argv) {
   }
   if (failed(lower.run(*module)))
     return EXIT_FAILURE;
+  if (emitHeader)
+    writeHeader(outputDir, base, input);
   if (keepIR) {
     if (std::error_code ec = llvm::sys::fs::rename(raisedTmp.path, raised))
       die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
