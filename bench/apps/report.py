@@ -167,7 +167,7 @@ def main():
     args = ap.parse_args()
     meta, apps = load(args.json)
     print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['reps']}, QoS_ratio {meta['qos_ratio']}")
-    print("λ grid measured by the probe: " + ", ".join(f"{k} step {v['step']} ({100*v['captured']:.0f}% of the drop)" for k, v in meta["grids"].items()))
+    print("λ grid measured by the probe: " + ", ".join(f"{k} step {v['step']} (staircase fit R² {v['captured']:.4f})" for k, v in meta["grids"].items()))
     print()
     print(tables(meta, apps, args.set))
     print()

@@ -267,9 +267,9 @@ int main(int argc, char **argv) {
     auto g = measureSlotGrid(ctx, s);
     check(g.status(), "slot grid probe");
     gridStep[s] = g->step;
-    std::printf("# lambda grid, slot %s: step %d (%.0f%% of the drop), probe "
+    std::printf("# lambda grid, slot %s: step %d (staircase fit R2 %.4f), probe "
                 "T(0) %.3f ms, T(max) %.3f ms\n",
-                warpSlotName(s), g->step, 100 * g->captured,
+                warpSlotName(s), g->step, g->captured,
                 g->timeMs.front(), g->timeMs.back());
     js << (firstGrid ? "" : ",") << "\"" << warpSlotName(s)
        << "\":{\"step\":" << g->step << ",\"captured\":" << g->captured
