@@ -26,7 +26,7 @@ SlotGrid gridFromCurve(const std::vector<double> &t, int maxStep,
   for (double x : t)
     sst += (x - mean) * (x - mean);
   // The largest step whose staircase (T constant on [k·step, (k+1)·step))
-  // explains the curve: a smooth ramp fits steps of 2 only to ~0.9993.
+  // explains the curve (see the header for the threshold).
   for (int step = std::min<int>(maxStep, int(t.size()) / 2); step >= 1;
        --step) {
     double sse = 0;

@@ -25,6 +25,7 @@
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
+#include "approx/runtime/sfu/SlotGrid.h"
 
 #include <gtest/gtest.h>
 
@@ -423,6 +424,29 @@ std::unique_ptr<KernelEvaluator> roundsEvaluator(Module &m, size_t n,
   return ev ? ev.take() : nullptr;
 }
 } // namespace
+
+TEST(Sfu, SlotGridProbeIsAStaircase) {
+  // The probe sweeps every warp slot; its SFU warps are cheaper, so T falls
+  // from λ = 0 to the full SFU split, and the grid is a step in [1, 16].
+  for (WarpSlot slot : {WarpSlot::Hw, WarpSlot::Virtual}) {
+    Expected<SlotGrid> g = measureSlotGrid(gCtx, slot);
+    ASSERT_TRUE(g.isOk()) << g.status().toString();
+    int warps = gCtx->device().maxThreadsPerSM / gCtx->device().warpSize;
+    ASSERT_EQ(g->timeMs.size(), size_t(warps + 1));
+    EXPECT_LT(g->timeMs.back(), 0.8 * g->timeMs.front());
+    EXPECT_GE(g->step, 1);
+    EXPECT_LE(g->step, 16);
+    std::printf("slot %s: step %d (R2 %.4f), T(0) %.3f ms, T(%d) %.3f ms\n",
+                warpSlotName(slot), g->step, g->captured, g->timeMs.front(),
+                warps, g->timeMs.back());
+  }
+  // Software slots and unsplit knobs have no SMSP staircase: step 1, no run.
+  Expected<SlotGrid> none = measureSlotGrid(gCtx, WarpSlot::Software);
+  ASSERT_TRUE(none.isOk());
+  EXPECT_EQ(none->step, 1);
+  EXPECT_TRUE(none->timeMs.empty());
+  EXPECT_FALSE(measureSlotGrid(nullptr, WarpSlot::Hw).isOk());
+}
 
 TEST(Curve, ErrorRisesWithLambda) {
   std::unique_ptr<Module> m = loadModule();

@@ -96,6 +96,9 @@ Search:
                          their absolute error), mre-skip-zero, maxabs, rmse
                          (default mre)
   --lambda-max N         override the occupancy bound on lambda
+  --lambda-step N|auto   SMP and HEU visit multiples of N only (T(lambda)
+                         changes there); auto (default) measures the step
+                         with the SFU probe for the knob's warp slot
   --sweep                also measure every lambda in [0, lambda_max] for the
                          table and plot (what OMG measures)
   --warmup N             untimed launches before timing (default 3)
@@ -111,7 +114,7 @@ Sizes are checked before anything is allocated: byte counts that overflow,
 exceed the machine's memory (host) or the device's free memory are errors.
 Integer options are decimal and range-checked: --device [0, 2147483647],
 --size and shape dimensions [0, 2^63-1], --reps [1, 1000000], --warmup
-[0, 1000000], --shared [0, 4294967295], --lambda-max [0, 2^63-1], --seed
+[0, 1000000], --shared [0, 4294967295], --lambda-max [0, 2^63-1], --lambda-step [1, 64] or auto, --seed
 [0, 2^64-1], --block dimensions [1, 1024] (product at most 1024), --grid
 X [1, 2^31-1], Y and Z [1, 65535].
 
@@ -355,6 +358,9 @@ Options parseCommandLine(int argc, char **argv) {
         usageError(parseMetric(o.metric).status().message());
     } else if (a == "--lambda-max") {
       o.lambdaMax = parseInteger(need(i), a, 0, INT64_MAX);
+    } else if (a == "--lambda-step") {
+      std::string v = need(i);
+      o.lambdaStep = v == "auto" ? 0 : int(parseInteger(v, a, 1, 64));
     } else if (a == "--sweep") {
       o.sweep = true;
     } else if (a == "--warmup") {

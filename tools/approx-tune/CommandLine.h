@@ -85,6 +85,8 @@ struct Options {
   double qos = 0.8;
   std::string metric = "mre";
   int64_t lambdaMax = -1;
+  /// --lambda-step: the λ grid SMP and HEU search; 0 = measure it (auto).
+  int lambdaStep = 0;
   int warmup = 3, reps = 20;
   std::string jsonPath, svgPath;
   /// --run-once: launch once and dump the outputs to PREFIX.argI.

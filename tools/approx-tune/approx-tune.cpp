@@ -16,6 +16,7 @@
 
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/core/Text.h"
+#include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/tune/Tuner.h"
 
@@ -242,6 +243,18 @@ int run(int argc, char **argv) {
   TuneOptions to;
   to.qos = o.qosAbs ? QoS::absolute(o.qos) : QoS::ratio(o.qos);
   std::printf("QoS      %s\n", to.qos.describe().c_str());
+  to.lambdaStep = o.lambdaStep;
+  if (to.lambdaStep == 0) { // auto: the probe of sfu/SlotGrid.h, ~0.3 s
+    Expected<SlotGrid> g = measureSlotGrid((*mod)->context(), knob->warpSlot);
+    if (!g)
+      statusError(g.status().withContext("measuring the lambda grid"));
+    to.lambdaStep = g->step;
+    std::printf("grid     lambda step %d (measured for slot %s, staircase "
+                "fit R2 %.4f)\n",
+                g->step, warpSlotName(knob->warpSlot), g->captured);
+  } else {
+    std::printf("grid     lambda step %d (--lambda-step)\n", to.lambdaStep);
+  }
   if (!o.quiet)
     to.onPoint = [](TuneMethod m, const TunePoint &p, int run) {
       std::fprintf(stderr, "  [%s] run %2d: lambda %3lld  T %9.4f ms  E %.4g\n",

@@ -240,6 +240,10 @@ grid-zero)
   fails 1 '--grid: 0 is out of range \[1, 2147483647\]' "$T" "$SFU" --grid 0 ;;
 lambda-max-negative)
   fails 1 '--lambda-max: -5 is out of range' "$T" "$SFU" --lambda-max -5 ;;
+lambda-step-zero)
+  fails 1 '--lambda-step: 0 is out of range \[1, 64\]' "$T" "$SFU" --lambda-step 0 ;;
+lambda-step-word)
+  fails 1 "--lambda-step: 'often'" "$T" "$SFU" --lambda-step often ;;
 qos-nan)
   fails 1 "--qos: 'nan' is not a finite number" "$T" "$SFU" --qos nan ;;
 qos-negative)
