@@ -116,6 +116,28 @@ double meanRelativeOf(const T *ref, const T *out, size_t n) {
     return INFINITY;
   return n ? sum / double(n) : 0;
 }
+/// Normalised L1 error sum|out - ref| / sum|ref| (sum|out - ref| when ref
+/// is all 0): for outputs that cross zero, where a per-element relative
+/// error is meaningless. +inf if any output is not finite.
+template <class T>
+double normalisedL1Of(const T *ref, const T *out, size_t n) {
+  double num = 0, den = 0;
+  bool bad = false;
+#pragma omp parallel for reduction(+ : num, den) reduction(|| : bad)
+  for (long long i = 0; i < (long long)n; ++i) {
+    double r = double(ref[i]), o = double(out[i]);
+    if (!std::isfinite(o)) {
+      bad = true;
+      continue;
+    }
+    num += std::fabs(o - r);
+    den += std::fabs(r);
+  }
+  if (bad || !std::isfinite(num))
+    return INFINITY;
+  return den > 0 ? num / den : num;
+}
+
 inline double meanRelative(const double *ref, const double *out, size_t n) {
   return meanRelativeOf(ref, out, n);
 }

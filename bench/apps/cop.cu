@@ -104,12 +104,8 @@ apps::Problem make(uint64_t seed) {
 // normalised L1 error sum|V - Vref| / sum|Vref| over the slice.
 double error(const apps::Problem &, const apps::Outputs &ref,
              const apps::Outputs &out) {
-  const float *r = apps::view<float>(ref, 0), *o = apps::view<float>(out, 0);
-  double num = 0, den = 0;
-  for (size_t i = 0; i < size_t(kNx) * kNy; ++i)
-    num += std::fabs(double(o[i]) - r[i]), den += std::fabs(double(r[i]));
-  const double e = num / den;
-  return std::isfinite(e) ? e : INFINITY;
+  return apps::normalisedL1Of(apps::view<float>(ref, 0), apps::view<float>(out, 0),
+                              size_t(kNx) * kNy);
 }
 } // namespace cop
 

@@ -133,11 +133,8 @@ apps::Problem make(uint64_t seed) {
 // its entries' error is the same order.
 double error(const apps::Problem &, const apps::Outputs &ref,
              const apps::Outputs &out) {
-  const double *r = apps::view<double>(ref, 0), *o = apps::view<double>(out, 0);
-  double num = 0, den = 0;
-  for (size_t i = 0; i < size_t(kRows) * kCols; ++i)
-    num += std::fabs(o[i] - r[i]), den += std::fabs(r[i]);
-  return std::isfinite(num) ? num / den : INFINITY;
+  return apps::normalisedL1Of(apps::view<double>(ref, 0), apps::view<double>(out, 0),
+                              size_t(kRows) * kCols);
 }
 } // namespace cor
 

@@ -135,12 +135,8 @@ apps::Problem make(uint64_t seed) {
 // sum|V - Vref| / sum|Vref| rather than a per-point relative error.
 double error(const apps::Problem &, const apps::Outputs &ref,
              const apps::Outputs &out) {
-  const double *r = apps::view<double>(ref, 0), *o = apps::view<double>(out, 0);
-  double num = 0, den = 0;
-  for (size_t i = 0; i < kPoints; ++i)
-    num += std::fabs(o[i] - r[i]), den += std::fabs(r[i]);
-  const double e = num / den;
-  return std::isfinite(e) ? e : INFINITY;
+  return apps::normalisedL1Of(apps::view<double>(ref, 0), apps::view<double>(out, 0),
+                              kPoints);
 }
 } // namespace cut
 

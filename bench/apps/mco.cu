@@ -94,15 +94,8 @@ apps::Problem make(uint64_t seed) {
 // relative error would be dominated by noise).
 double error(const apps::Problem &, const apps::Outputs &ref,
              const apps::Outputs &out) {
-  const float *r = apps::view<float>(ref, 0), *o = apps::view<float>(out, 0);
-  double num = 0, den = 0;
-  for (int i = 0; i < kOptions; ++i) {
-    if (!std::isfinite(o[i]))
-      return INFINITY;
-    num += std::fabs(double(o[i]) - r[i]);
-    den += std::fabs(double(r[i]));
-  }
-  return den > 0 ? num / den : num;
+  return apps::normalisedL1Of(apps::view<float>(ref, 0), apps::view<float>(out, 0),
+                              size_t(kOptions));
 }
 } // namespace mco
 

@@ -54,15 +54,8 @@ apps::Problem make(uint64_t seed) {
 // the error is normalised over the whole sample: sum|out − ref| / sum|ref|.
 double error(const apps::Problem &, const apps::Outputs &ref,
              const apps::Outputs &out) {
-  const float *r = apps::view<float>(ref, 0), *o = apps::view<float>(out, 0);
-  double num = 0, den = 0;
-  for (size_t i = 0; i < size_t(kDraws); ++i) {
-    if (!std::isfinite(o[i]))
-      return INFINITY;
-    num += std::fabs(double(o[i]) - r[i]);
-    den += std::fabs(double(r[i]));
-  }
-  return den > 0 ? num / den : num;
+  return apps::normalisedL1Of(apps::view<float>(ref, 0), apps::view<float>(out, 0),
+                              size_t(kDraws));
 }
 } // namespace men
 
