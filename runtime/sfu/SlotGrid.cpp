@@ -154,17 +154,29 @@ Expected<SlotGrid> measureSlotGrid(std::shared_ptr<Context> ctx, WarpSlot slot,
       DeviceBuffer::allocate(ctx, size_t(blocks) * block * sizeof(float),
                              ScalarType::F32));
   LaunchConfig cfg{{blocks, 1, 1}, {block, 1, 1}};
+  // Three sweeps, λ ascending then descending then ascending, and the
+  // median per λ: clock or thermal drift during one sweep would otherwise
+  // tilt the staircase (measured: one sweep alone misread the step in 1 of
+  // 7 runs on an H100).
+  const int sweeps = 3, perSweep = std::max(1, reps / sweeps);
+  std::vector<std::vector<double>> samples(size_t(warpsPerSM) + 1);
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int k = 0; k <= warpsPerSM; ++k) {
+      int lambda = sweep % 2 ? warpsPerSM - k : k;
+      std::vector<Arg> args = {Arg::pointer(out.devicePtr()),
+                               Arg::integer(lambda), Arg::integer(2048),
+                               Arg::integer(slot == WarpSlot::Virtual ? 1 : 0)};
+      TimingOptions timing;
+      timing.warmup = 1;
+      timing.reps = perSweep;
+      APPROX_ASSIGN_OR_RETURN(
+          Timing tm, mod->time("approx_slot_probe", cfg, args, timing));
+      samples[size_t(lambda)].push_back(tm.medianMs);
+    }
   std::vector<double> t;
-  for (int lambda = 0; lambda <= warpsPerSM; ++lambda) {
-    std::vector<Arg> args = {Arg::pointer(out.devicePtr()),
-                             Arg::integer(lambda), Arg::integer(2048),
-                             Arg::integer(slot == WarpSlot::Virtual ? 1 : 0)};
-    TimingOptions timing;
-    timing.warmup = 2;
-    timing.reps = std::max(1, reps);
-    APPROX_ASSIGN_OR_RETURN(Timing tm,
-                            mod->time("approx_slot_probe", cfg, args, timing));
-    t.push_back(tm.medianMs);
+  for (std::vector<double> &v : samples) {
+    std::sort(v.begin(), v.end());
+    t.push_back(v[v.size() / 2]);
   }
   SlotGrid g = gridFromCurve(t);
   g.slot = slot;
