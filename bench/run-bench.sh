@@ -18,10 +18,7 @@ EX=${1:-build/examples}
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$BUILD/bench-out}
 mkdir -p "$OUT/tune"
-if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ] || [ ! -x "$BUILD/bin/approx-tune" ]; then
-  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
-fi
+bash bench/build-runtime.sh "$BUILD" || exit 2
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 bench/approx-bench.cu \
   -Iruntime/include "$BUILD/runtime/libapprox_runtime.a" -ldl \
   -o "$BUILD/approx-bench" || exit 2

@@ -18,10 +18,7 @@ DIR=${1:-build/accuracy-kernels}
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$BUILD/accuracy-out}
 mkdir -p "$OUT"
-if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ]; then
-  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
-fi
+bash bench/build-runtime.sh "$BUILD" || exit 2
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 -Xcompiler -fopenmp \
   bench/accuracy/approx-accuracy.cu -Iruntime/include -Iaccuracy/include \
   "$BUILD/runtime/libapprox_runtime.a" -ldl -o "$BUILD/approx-accuracy" ||

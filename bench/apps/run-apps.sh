@@ -11,10 +11,7 @@ PTX=${1:?usage: run-apps.sh PTXDIR [options]}; shift
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$BUILD/apps-out}
 mkdir -p "$OUT"
-if [ ! -f "$BUILD/runtime/libapprox_runtime.a" ]; then
-  cmake -G Ninja -S . -B "$BUILD" -DAPPROX_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build "$BUILD" || exit 2
-fi
+bash bench/build-runtime.sh "$BUILD" || exit 2
 # One object per app, compiled in parallel, then linked with the runner.
 mkdir -p "$BUILD/apps"
 NVCC="nvcc -O3 -std=c++17 -arch=sm_90 -DAX_LISTING3 -diag-suppress 2810 -Xcompiler -fopenmp -Iruntime/include"
