@@ -11,7 +11,8 @@ foreach(lib ApproxDialect ApproxPasses ApproxCAPI)
     $<INSTALL_INTERFACE:include>)
 endforeach()
 
-install(TARGETS ApproxDialect ApproxPasses ApproxCAPI EXPORT ApproxTargets
+install(TARGETS ApproxDialect ApproxPasses ApproxCAPI approx_lns_math
+  EXPORT ApproxTargets
   ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
 install(DIRECTORY include/approx include/approx-c DESTINATION include
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td")

@@ -5,7 +5,7 @@
 // (`approx.sites` on a gpu.module, `approx.manifest` on the top module,
 // `approx.knob` on a kernel argument, `approx.cfg` on a raised kernel), so that a malformed one is a verifier
 // error instead of a crash in a later pass. The families' own verifiers live
-// beside their ODS: CoreOps.cpp and SfuOps.cpp.
+// beside their ODS: CoreOps.cpp, SfuOps.cpp and LnsOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,8 @@ using namespace mlir::approx;
 
 #define GET_ATTRDEF_CLASSES
 #include "approx/Dialect/ApproxAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "approx/Dialect/ApproxTypes.cpp.inc"
 
 namespace {
 /// Approx ops are pure functions of their operands (or reads of a module
@@ -48,6 +50,14 @@ void ApproxDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "approx/Dialect/SfuOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "approx/Dialect/LnsOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "approx/Dialect/ApproxTypes.cpp.inc"
       >();
   addAttributes<
 #define GET_ATTRDEF_LIST

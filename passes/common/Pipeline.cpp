@@ -73,8 +73,13 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   fromMath.chip = o.chip;
   pm.addPass(createApproxFromMath(fromMath));
 
-  // 3. Algorithm 1: inline helpers, then version on slot < knob.
+  // 3. Inline helpers. LNS values become (log, sign) pairs, known signs
+  // fold away the db they make unnecessary, and sb/db are evaluated as their
+  // impl says (docs/lns.md). Then Algorithm 1: version on slot < knob.
   pm.addPass(createInlinerPass());
+  pm.addPass(createApproxLnsExpand());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsLower());
   ApproxWarpSplitOptions split;
   split.slot = o.slot;
   split.maxVersions = o.maxVersions;

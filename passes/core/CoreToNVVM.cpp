@@ -145,10 +145,39 @@ struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
   }
 };
 
+/// approx.texture_fetch -> `llvm.nvvm.tex.unified.2d.v4f32.f32` (PTX
+/// `tex.2d.v4.f32.f32` on the 64-bit texture object), repacked as a vector.
+struct LowerTextureFetchOp final : OpRewritePattern<TextureFetchOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TextureFetchOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), {f32, f32, f32, f32});
+    Value texel =
+        LLVM::CallIntrinsicOp::create(
+            rewriter, loc, structType,
+            rewriter.getStringAttr("llvm.nvvm.tex.unified.2d.v4f32.f32"),
+            ValueRange{op.getHandle(), op.getX(), op.getY()})
+            .getResult(0);
+    Value vec = LLVM::PoisonOp::create(rewriter, loc, op.getType());
+    for (int64_t i = 0; i < 4; ++i) {
+      Value lane = LLVM::ExtractValueOp::create(rewriter, loc, texel, i);
+      Value idx = LLVM::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI32Type(), i);
+      vec = LLVM::InsertElementOp::create(rewriter, loc, vec, lane, idx);
+    }
+    rewriter.replaceOp(op, vec);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::approx::populateCoreToNVVMPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerKnobOp, LowerResourceKnobOp, LowerVariantKnobOp,
-               LowerKnobValueOp, LowerResourceHandleOp, LowerWarpSlotOp>(
+               LowerKnobValueOp, LowerResourceHandleOp, LowerWarpSlotOp,
+               LowerTextureFetchOp>(
       patterns.getContext());
 }

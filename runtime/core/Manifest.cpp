@@ -862,10 +862,10 @@ SiteInfo parseSite(const json &j, const std::string &path,
   s.type = getString(j, path, "type");
   s.form = getString(j, path, "form");
   if (s.form != "tunable" && s.form != "sfu" && s.form != "precise" &&
-      s.form != "fast")
+      s.form != "fast" && s.form != "approximate")
     fail(at(path, "form"), "is " + quote(s.form) +
                                ", expected one of \"tunable\", \"sfu\", "
-                               "\"precise\", \"fast\"");
+                               "\"precise\", \"fast\", \"approximate\"");
   if (s.form == "tunable" && s.knob.empty())
     fail(path, "a \"tunable\" site names the knob that tunes it (\"knob\")");
   s.reason = getOptString(j, path, "reason");

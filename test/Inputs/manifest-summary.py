@@ -154,9 +154,9 @@ def summarize(path):
         form = s.get('form')
         if s.get('technique') is None:
             problem(path, 'site %d has no technique' % i)
-        if form not in ('tunable', 'sfu', 'precise', 'fast'):
+        if form not in ('tunable', 'sfu', 'precise', 'fast', 'approximate'):
             problem(path, 'site %d: form is %r' % (i, form))
-        if form in ('sfu', 'precise', 'fast') and not s.get('reason'):
+        if form in ('sfu', 'precise', 'fast', 'approximate') and not s.get('reason'):
             problem(path, 'site %d (%s %s, form %s) has no reason'
                     % (i, s.get('op'), s.get('type'), form))
         if form == 'tunable' and s.get('knob') not in knob_names:

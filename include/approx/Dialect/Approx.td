@@ -11,5 +11,6 @@
 include "approx/Dialect/ApproxBase.td"
 include "approx/Dialect/CoreOps.td"
 include "approx/Dialect/SfuOps.td"
+include "approx/Dialect/LnsOps.td"
 
 #endif // APPROX_TD

@@ -29,7 +29,11 @@ def Approx_Dialect : Dialect {
     - sfu: the transcendental functions of "SFU-driven transparent
       approximation acceleration on GPUs" (ICS'16) and a few more, each
       computed precisely or on the SFU (`.approx` PTX), chosen per warp by a
-      knob (`approx-warp-split`).
+      knob (`approx-warp-split`);
+    - lns: a logarithmic number system type and its arithmetic, with sb/db
+      evaluated by the texture filtering units, the SFU, FMA polynomials or a
+      warp split of them ("Implementing LNS using filtering units of GPUs",
+      ICASSP'10).
 
     What each technique did, or chose not to do, is recorded on the
     `gpu.module` as `approx.sites`, an array of `#approx.site` attributes that
@@ -37,6 +41,7 @@ def Approx_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
 }
@@ -78,7 +83,10 @@ def Approx_SiteForm : I32EnumAttr<"SiteForm", "what was done at a site", [
     I32EnumAttrCase<"precise", 2>,
     // The input already allowed an approximation (fastmath<afn>): lowered as
     // upstream lowers it, not tunable.
-    I32EnumAttrCase<"fast", 3>
+    I32EnumAttrCase<"fast", 3>,
+    // Pinned by the input IR to an approximation other than the SFU's (the
+    // technique's data names it, e.g. an LNS texture table).
+    I32EnumAttrCase<"approximate", 4>
   ]> {
   let cppNamespace = "::mlir::approx";
 }

@@ -1,8 +1,9 @@
 //===- ApproxDialect.h - the approx dialect ---------------------*- C++ -*-===//
 //
 // Declares the approx dialect, its enums and attributes, and the ops of every
-// family (core: knobs and slots; sfu: function ops with the ApproxFunctionOp
-// interface), generated from ApproxBase.td, CoreOps.td and SfuOps.td.
+// family (core: knobs, slots, texture fetches; sfu: function ops with the
+// ApproxFunctionOp interface; lns: the LNS type and its arithmetic),
+// generated from ApproxBase.td, CoreOps.td, SfuOps.td and LnsOps.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,8 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "approx/Dialect/ApproxAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "approx/Dialect/ApproxTypes.h.inc"
 
 namespace mlir::approx::detail {
 /// Checks operand types and per-op options of any approx function op against
@@ -44,6 +47,8 @@ LogicalResult verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
 #include "approx/Dialect/CoreOps.h.inc"
 #define GET_OP_CLASSES
 #include "approx/Dialect/SfuOps.h.inc"
+#define GET_OP_CLASSES
+#include "approx/Dialect/LnsOps.h.inc"
 
 namespace mlir::approx {
 /// The name of the gpu.module attribute holding the sites (an array of

@@ -2,7 +2,7 @@
 //
 // The core op family: the three kinds of knob (a device global, a choice of
 // kernel variant, a host-created texture), reads of knobs, and the warp-slot
-// id the SFU warp split compares against a knob.
+// id the SFU warp split compares against a knob, and texture fetches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +167,27 @@ def Approx_WarpSlotOp : Approx_Op<"warp_slot", [Pure]> {
   let arguments = (ins Approx_SlotKind:$kind);
   let results = (outs I32:$slot);
   let assemblyFormat = "$kind attr-dict `:` type($slot)";
+}
+
+//===----------------------------------------------------------------------===//
+// Texture reads.
+//===----------------------------------------------------------------------===//
+
+def Approx_TextureFetchOp : Approx_Op<"texture_fetch", [Pure]> {
+  let summary = "a filtered four-channel fetch from a texture object";
+  let description = [{
+    Fetches the texel at unnormalised coordinates (`x`, `y`) of the 2-D
+    texture whose handle is `handle` (from `approx.resource_handle`),
+    filtered as the resource knob declares: PTX `tex.2d.v4.f32.f32`.
+    Pure: a kernel never writes its textures, so equal fetches are one.
+
+    ```mlir
+    %v = approx.texture_fetch %t[%x, %y] : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins I64:$handle, F32:$x, F32:$y);
+  let results = (outs VectorOfLengthAndType<[4], [F32]>:$texel);
+  let assemblyFormat = "$handle `[` $x `,` $y `]` attr-dict `:` type($texel)";
 }
 
 #endif // APPROX_COREOPS_TD

@@ -81,3 +81,17 @@ gpu.module @params {
     gpu.return
   }
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @fetch
+// CHECK: %[[H:.*]] = approx.resource_handle @table : i64
+// CHECK: approx.texture_fetch %[[H]][%{{.*}}, %{{.*}}] : vector<4xf32>
+gpu.module @fetch {
+  approx.resource_knob @table default(0) texture_2d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x4x4xf32>])
+  gpu.func @fetch(%x: f32, %y: f32) kernel {
+    %h = approx.resource_handle @table : i64
+    %v = approx.texture_fetch %h[%x, %y] : vector<4xf32>
+    gpu.return
+  }
+}

@@ -992,7 +992,7 @@ TEST(Manifest, SiteRules) {
   j = docExample();
   j["sites"][0]["form"] = "maybe";
   expectError(j, "sites[0].form: is 'maybe'");
-  for (const char *form : {"sfu", "precise", "fast"}) {
+  for (const char *form : {"sfu", "precise", "fast", "approximate"}) {
     j = docExample();
     j["sites"][0]["form"] = form;
     j["sites"][0].erase("knob");

@@ -1,0 +1,66 @@
+//===- LnsOps.cpp - the lns op family: verifiers --------------------------===//
+//
+// Checks the `#approx.lns_impl` parameters (segment counts the tables and a
+// 2-D texture can hold, horner's degree, split's knob) and that a split's
+// knob names an `approx.knob` of the enclosing gpu.module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/ApproxDialect.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::approx;
+
+#define GET_OP_CLASSES
+#include "approx/Dialect/LnsOps.cpp.inc"
+
+LogicalResult
+LnsImplAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    LnsImplKind kind, int64_t segments, int64_t degree,
+                    FlatSymbolRefAttr knob, SlotKind) {
+  // The tables cover x in [-32, 0]: texture2 is 2 * 32 * segments texels
+  // wide, and a 2-D CUDA array is at most 65536 wide.
+  constexpr int64_t kMaxSegments = 1024;
+  if (segments < 1 || !llvm::isPowerOf2_64(segments))
+    return emitError() << "segments = " << segments
+                       << " is not a power of two";
+  if (segments > kMaxSegments)
+    return emitError() << "segments = " << segments << " needs a texture "
+                       << 2 * 32 * segments
+                       << " texels wide; at most " << kMaxSegments
+                       << " segments per unit fit the 65536-texel limit";
+  if (degree < 1 || degree > 5)
+    return emitError() << "degree = " << degree
+                       << " is outside horner's range [1, 5]";
+  if (kind == LnsImplKind::split && !knob)
+    return emitError() << "split needs a knob (λ: warps below it use the "
+                          "texture units)";
+  if (kind != LnsImplKind::split && knob)
+    return emitError() << stringifyLnsImplKind(kind)
+                       << " takes no knob; only split does";
+  return success();
+}
+
+/// A split's knob must be an `approx.knob` of the gpu.module.
+static LogicalResult verifyImplKnob(Operation *op, LnsImplAttr impl,
+                                    SymbolTableCollection &table) {
+  if (!impl.getKnob())
+    return success();
+  return mlir::approx::detail::verifyKnobUse(op, impl.getKnob(), table,
+                                             "approx.knob");
+}
+
+LogicalResult LnsAddOp::verifySymbolUses(SymbolTableCollection &table) {
+  return verifyImplKnob(*this, getImpl(), table);
+}
+LogicalResult LnsSubOp::verifySymbolUses(SymbolTableCollection &table) {
+  return verifyImplKnob(*this, getImpl(), table);
+}
+LogicalResult LnsSbOp::verifySymbolUses(SymbolTableCollection &table) {
+  return verifyImplKnob(*this, getImpl(), table);
+}
+LogicalResult LnsDbOp::verifySymbolUses(SymbolTableCollection &table) {
+  return verifyImplKnob(*this, getImpl(), table);
+}

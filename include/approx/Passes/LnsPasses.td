@@ -1,0 +1,88 @@
+//===- LnsPasses.td - the LNS technique's passes --------------*- tablegen -*-===//
+//
+// Included by Passes.td (one generated Passes.h.inc for the whole project).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_LNSPASSES_TD
+#define APPROX_LNSPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ApproxLnsExpand : Pass<"approx-lns-expand", "::mlir::ModuleOp"> {
+  let summary = "Expand !approx.lns values into (f32 log, i1 sign) and LNS arithmetic into sb/db";
+  let description = [{
+    A 1:N type conversion: every `!approx.lns` value becomes its f32 log2
+    magnitude and an i1 "negative", through function signatures, calls,
+    returns and `scf` control flow. `mul`/`div` become a sum/difference of
+    logs and an xor of signs; `add`/`sub` become
+    `max + select(same sign, sb(min - max), db(min - max))` with the
+    `nonpositive` `approx.lns.sb` / `approx.lns.db` ops of the same `impl`,
+    and exact zeros (`x + 0 = x`, `0 + 0 = 0`). Where the signs are known to
+    agree, canonicalization then removes the db. `from_float` / `to_float`
+    use precise `math.log2` / `math.exp2`. An op that holds an LNS value
+    but is not converted (an LNS memref, say) is an error naming it.
+
+    Before:
+    ```mlir
+    %c = approx.lns.add %a, %b impl(#approx.lns_impl<texture2>)
+    ```
+    After (sketch):
+    ```mlir
+    %m = arith.maximumf %la, %lb : f32
+    %d = arith.subf (min), %m : f32
+    %s = approx.lns.sb %d impl(<texture2>) nonpositive : f32
+    %t = approx.lns.db %d impl(<texture2>) nonpositive : f32
+    %r = arith.addf %m, (select %same, %s, %t) : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::approx::ApproxDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower approx.lns.sb/db to texture fetches, SFU, FMA polynomials or libdevice";
+  let description = [{
+    Evaluates every `approx.lns.sb` / `approx.lns.db` of the gpu.module as
+    its `impl` says (docs/lns.md has the numerics):
+    - `precise`: `math.exp2` + `math.log1p`, `math.expm1` + `math.log2`
+      (libdevice after convert-gpu-to-nvvm);
+    - `sfu`: `ex2.approx.ftz` then `lg2.approx.ftz` of 1 ± 2^x;
+    - `texture2`: one bilinear fetch of a generated `approx.resource_knob`
+      table (2·32·segments × 2 float4 texels: sb, db, and db's
+      cotransformation near 0), at the paper's coordinates;
+    - `texture1`: one linear fetch of a table of node values;
+    - `horner`: piecewise minimax polynomials from a generated constant
+      `memref.global`, evaluated with fma;
+    - `split`: `approx.warp_slot` < λ takes texture2, the other warps sfu.
+    The tables are fitted at compile time (Remez, in C++; passes/lns/math).
+    sb and db of the same operand and impl are evaluated together: one
+    fetch, one 2^x. Each op is recorded as a site with technique `lns`, its
+    impl, segments, and the table's maximum absolute error as predicted by
+    the bit-exact model of the filter unit.
+
+    Before:
+    ```mlir
+    %s = approx.lns.sb %d impl(#approx.lns_impl<texture2>) nonpositive : f32
+    ```
+    After (sketch):
+    ```mlir
+    approx.resource_knob @lns_texture2_64 default(0) texture_2d filter(linear)
+        address(clamp) tables([dense<...> : tensor<2x4096x4xf32>])
+    %h = approx.resource_handle @lns_texture2_64 : i64
+    %v = approx.texture_fetch %h[%cx, %cy] : vector<4xf32>
+    %s = vector.extract %v[0] : f32 from vector<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::approx::ApproxDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+#endif // APPROX_LNSPASSES_TD

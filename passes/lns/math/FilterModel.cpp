@@ -1,0 +1,178 @@
+//===- FilterModel.cpp - Bit-exact model of the texture unit's 2-D filter -===//
+//
+// The contract's filter, step by step, in 64-bit integers: q = trunc(T *
+// 2^(28 - E)) has at most 28 bits and the weights at most 9, so the sum of
+// four products stays below 2^38.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FilterModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace approx::lns {
+
+int64_t quantizeCoordinate(float c) {
+  if (std::isnan(c))
+    return 0;
+  // (c - 0.5) * 256 + 0.5 = 256 c - 127.5, so the result is
+  // floor(256 c + 0.5) - 128. 256 c is exact in double, and so is the
+  // + 0.5 for |c| <= 2^30 (at most 39 significant bits; below 2^-28 the
+  // sum stays clear of the integers, so its rounding cannot cross one).
+  double y = double(std::clamp(c, -0x1p30f, 0x1p30f)) * 256.0;
+  return int64_t(std::floor(y + 0.5)) - 128;
+}
+
+void bilinearWeights(int a, int b, int w[4]) {
+  int w11 = (a * b + 128) >> 8; // floor(a*b/256 + 1/2), a*b >= 0
+  w[0] = 256 - a - b + w11;
+  w[1] = a - w11;
+  w[2] = b - w11;
+  w[3] = w11;
+}
+
+/// floor(q / 256) and q - 256 floor(q / 256) for any sign of q.
+static void splitFixed(int64_t q, int64_t &index, int &frac) {
+  index = q >= 0 ? q / 256 : -((-q + 255) / 256);
+  frac = int(q - index * 256);
+}
+
+FilterWeights filterWeights(float cx, float cy) {
+  FilterWeights fw;
+  splitFixed(quantizeCoordinate(cx), fw.i, fw.a);
+  splitFixed(quantizeCoordinate(cy), fw.j, fw.b);
+  int w[4];
+  bilinearWeights(fw.a, fw.b, w);
+  fw.w00 = w[0];
+  fw.w10 = w[1];
+  fw.w01 = w[2];
+  fw.w11 = w[3];
+  return fw;
+}
+
+float roundTiesAway(int64_t s, int e) {
+  if (s == 0)
+    return 0.0f;
+  const bool negative = s < 0;
+  uint64_t m = negative ? uint64_t(0) - uint64_t(s) : uint64_t(s);
+  int bits = 64 - __builtin_clzll(m);
+  // Keep 24 significant bits, or fewer where the result is denormal (its
+  // last bit is 2^-149).
+  const int shift = std::max(bits - 24, -149 - e);
+  if (shift > 0) {
+    if (shift >= 64) {
+      m = 0; // below half of 2^-149 (m < 2^63)
+    } else {
+      const uint64_t rest = m & ((uint64_t(1) << shift) - 1);
+      m >>= shift;
+      if (rest >= (uint64_t(1) << (shift - 1))) // half or more: away from 0
+        ++m;
+    }
+    e += shift;
+  }
+  if (m == 0)
+    return negative ? -0.0f : 0.0f;
+  // Normalise m to [2^23, 2^24) and assemble the bits of a normal result.
+  bits = 64 - __builtin_clzll(m);
+  if (bits < 24) {
+    m <<= 24 - bits;
+    e -= 24 - bits;
+  } else if (bits > 24) { // 2^24 after rounding up
+    m >>= 1;
+    e += 1;
+  }
+  const int biased = e + 150;
+  if (biased >= 1 && biased <= 254) {
+    const uint32_t word = (negative ? 0x80000000u : 0u) |
+                          (uint32_t(biased) << 23) | uint32_t(m - (1u << 23));
+    float v;
+    std::memcpy(&v, &word, sizeof v);
+    return v;
+  }
+  // Denormal (m is on the 2^-149 grid, so exact) or overflow (inf).
+  const float v = std::ldexp(float(m), e);
+  return negative ? -v : v;
+}
+
+float filterChannel(const float t[4], const int w[4]) {
+  // Each weighted nonzero texel as |T| = M 2^(E_T - 24) with a 24-bit
+  // significand M (denormals: M normalised, E_T from the leading one).
+  uint64_t mag[4] = {0, 0, 0, 0};
+  int et[4] = {0, 0, 0, 0};
+  int e = std::numeric_limits<int>::min();
+  for (int n = 0; n < 4; ++n) {
+    uint32_t word;
+    std::memcpy(&word, &t[n], sizeof word);
+    if (w[n] == 0 || (word & 0x7fffffff) == 0)
+      continue;
+    const int biased = int((word >> 23) & 0xff);
+    const uint32_t fraction = word & 0x7fffff;
+    if (biased == 0xff) {
+      // Outside the model (inf or NaN): the plain weighted sum.
+      double sum = 0;
+      for (int m = 0; m < 4; ++m)
+        if (w[m] != 0)
+          sum += double(w[m]) * double(t[m]);
+      return float(sum / 256.0);
+    }
+    if (biased != 0) {
+      et[n] = biased - 126; // frexp's exponent
+      mag[n] = fraction | 0x800000u;
+    } else {
+      const int lead = __builtin_clz(fraction) - 8; // zeros below bit 23
+      et[n] = -125 - lead;
+      mag[n] = uint64_t(fraction) << lead;
+    }
+    e = std::max(e, et[n]);
+    if (word >> 31)
+      mag[n] |= uint64_t(1) << 63; // sign, removed below
+  }
+  if (e == std::numeric_limits<int>::min())
+    return 0.0f; // every weighted texel is zero
+  // q = trunc(T 2^(28 - E)) = sign * (M shifted by E_T - E + 4 <= 4).
+  int64_t s = 0;
+  for (int n = 0; n < 4; ++n) {
+    if (mag[n] == 0)
+      continue;
+    const bool negative = mag[n] >> 63;
+    const uint64_t m = mag[n] & ~(uint64_t(1) << 63);
+    const int up = et[n] - e + 4;
+    const uint64_t q = up >= 0 ? m << up : (-up >= 64 ? 0 : m >> -up);
+    s += int64_t(w[n]) * (negative ? -int64_t(q) : int64_t(q));
+  }
+  return roundTiesAway(s, e - 28 - 8);
+}
+
+void filter2D(const Texture2D &tex, float cx, float cy, float out[4],
+              unsigned channelMask) {
+  if (std::isnan(cx) || std::isnan(cy)) {
+    for (int c = 0; c < 4; ++c)
+      out[c] = std::numeric_limits<float>::quiet_NaN();
+    return;
+  }
+  FilterWeights fw = filterWeights(cx, cy);
+  auto clampTo = [](int64_t v, int n) {
+    return int(std::clamp<int64_t>(v, 0, int64_t(n) - 1));
+  };
+  int i0 = clampTo(fw.i, tex.width), i1 = clampTo(fw.i + 1, tex.width);
+  int j0 = clampTo(fw.j, tex.height), j1 = clampTo(fw.j + 1, tex.height);
+  const int w[4] = {fw.w00, fw.w10, fw.w01, fw.w11};
+  const size_t row = size_t(tex.width), step = size_t(tex.channels);
+  const float *p00 = tex.data + (size_t(j0) * row + size_t(i0)) * step;
+  const float *p10 = tex.data + (size_t(j0) * row + size_t(i1)) * step;
+  const float *p01 = tex.data + (size_t(j1) * row + size_t(i0)) * step;
+  const float *p11 = tex.data + (size_t(j1) * row + size_t(i1)) * step;
+  for (int c = 0; c < 4; ++c) {
+    if (c >= tex.channels || !((channelMask >> c) & 1)) {
+      out[c] = 0.0f;
+      continue;
+    }
+    const float t[4] = {p00[c], p10[c], p01[c], p11[c]};
+    out[c] = filterChannel(t, w);
+  }
+}
+
+} // namespace approx::lns

@@ -1,0 +1,100 @@
+//===- LnsTables.h - sb/db/cb tables for the LNS implementations ----------===//
+//
+// The tables `approx-lns-lower` embeds for the table implementations of the
+// LNS functions, and host models of the GPU code that reads them. Everything
+// follows the LNS numerics contract (docs/lns.md, "Numerics"): segment w
+// of N = 32 k covers x in [-32 + w/k, -32 + (w+1)/k] with local variable g
+// in [0, 1]; channel / row 0 is sb, 1 is db (segments w < N - k, x <= -1),
+// 2 is cb (segments w >= N - k, x in [-1, 0]), where db = cb + log2(-x).
+//
+//  - texture2 (the paper's order 2): per segment a0 + a1 g + a2 g^2 in four
+//    texels that the bilinear filter combines; fitted by discrete minimax
+//    over the 257 values of g the filter can see, with g^2 replaced by
+//    what the filter's rounded weight w11 really gives,
+//    rho(g) = floor(256 g^2 + 1/2) / 256.
+//  - texture1: linear interpolation between N + 1 nodes.
+//  - horner: a minimax polynomial of degree 1..5 per segment, evaluated
+//    with fmaf.
+// Every builder also reports the achieved maximum absolute error per
+// function, measured through the host model of the GPU code (the f32
+// operations of the lowering plus the bit-exact texture filter model).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_LNS_MATH_LNSTABLES_H
+#define APPROX_LNS_MATH_LNSTABLES_H
+
+#include "LnsFunctions.h"
+
+#include <string>
+#include <vector>
+
+namespace approx::lns {
+
+/// The table implementations.
+enum class LnsImpl { Texture1, Texture2, Horner };
+
+/// "texture1", "texture2" or "horner".
+const char *lnsImplName(LnsImpl impl);
+
+/// The widest 1-D extent of a CUDA 2-D texture the tables may need.
+inline constexpr unsigned kMaxTextureWidth = 65536;
+
+/// A generated table and its measured errors.
+///  - texture2: width 2N, height 2, channels 4; texel (i, row) at
+///    data[(row * width + i) * 4 + c] (the tensor<2 x 2N x 4 x f32>).
+///  - texture1: width N + 1, height 1, channels 4.
+///  - horner: height N (segments), width 3 (sb, db, cb), channels d + 1
+///    (c_0 .. c_d): the float C[N][3][d+1] of the contract.
+/// maxErrorExact[f]: max |model - f(x)| over every x in [-32, 0] that is a
+/// multiple of 2^-(log2 k + 8) (inputs whose 8-bit texture fraction is
+/// exact). maxErrorAny[f]: the same maximum, also taken over a dense sample
+/// of arbitrary f32 inputs in [-32, 0] and a few below -32 (so including the
+/// quantisation of the texture coordinates). For db near 0 both include the
+/// f32 rounding of cb + log2(-x), whose magnitude grows without bound there;
+/// for cb (index 2) they cover x in [-1, 0] only.
+struct LnsTable {
+  int width = 0, height = 0, channels = 0;
+  std::vector<float> data;
+  double maxErrorExact[3] = {}, maxErrorAny[3] = {};
+};
+
+/// "" if k segments per unit suit `impl`, else a one-line message naming
+/// k: k must be a power of two in 1..1024, and a texture at most 65536
+/// texels wide (texture2: 64 k, texture1: 32 k + 1).
+std::string checkSegments(unsigned k, LnsImpl impl);
+/// "" if a horner degree is in 1..5, else a one-line message naming it.
+std::string checkDegree(unsigned degree);
+
+/// Builds the texture2 table of k segments per unit. False, with the
+/// message in *error (may be null), if checkSegments refuses k.
+bool buildTexture2(unsigned k, LnsTable &out, std::string *error);
+/// Builds the texture1 table of k segments per unit.
+bool buildTexture1(unsigned k, LnsTable &out, std::string *error);
+/// Builds the horner table of k segments per unit and the given degree.
+bool buildHorner(unsigned k, unsigned degree, LnsTable &out,
+                 std::string *error);
+
+/// The host model of what the lowering computes for f(x) from a texture2
+/// table of k segments per unit, every f32 operation in the contract's
+/// order: x > 0 as max(x, 0) + f(-|x|), 0 below -32, NaN -> NaN, db on
+/// segments in [-1, 0] as cb + log2(-x). f = Cb gives the z channel the
+/// lowering reads for x in [-1, 0] (NaN elsewhere). The GPU computes that
+/// log2 with lg2.approx.ftz.f32, this model with std::log2 in float: a GPU
+/// check must allow db on [-1, 0) to differ by lg2.approx's error (and
+/// -inf where -x is denormal), while sb, db below -1 and cb match bit for
+/// bit. A table that does not match k gives NaN.
+float evalTexture2(const LnsTable &table, unsigned k, LnsFunction f, float x);
+/// The same for a texture1 table (a fetch at (u + 0.5, 0.5)).
+float evalTexture1(const LnsTable &table, unsigned k, LnsFunction f, float x);
+/// The same for a horner table (degree = table.channels - 1; fmaf).
+float evalHorner(const LnsTable &table, unsigned k, LnsFunction f, float x);
+
+/// The arbitrary-input sample behind maxErrorAny (deterministic): per
+/// segment, inputs whose texture fraction is a rounding tie, just below
+/// one, and uniform; log-uniform inputs in [-1, -2^-126]; a few below -32.
+std::vector<float> lnsErrorSample(unsigned k);
+
+} // namespace approx::lns
+
+#endif // APPROX_LNS_MATH_LNSTABLES_H

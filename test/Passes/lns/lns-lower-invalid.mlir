@@ -1,0 +1,23 @@
+// approx-lns-lower's errors, one per split.
+// RUN: approx-opt %s -split-input-file -approx-lns-lower -verify-diagnostics
+
+gpu.module @slot_clash {
+  approx.knob @lambda range(0, 64) default(0) warp_slot(hw)
+  gpu.func @k(%x: f32, %o: memref<1xf32>) kernel {
+    // expected-error @+1 {{knob @lambda compares hw warp slots elsewhere, not virtual}}
+    %s = approx.lns.sb %x impl(#approx.lns_impl<split, knob = @lambda, slot = virtual>) : f32
+    %c0 = arith.constant 0 : index
+    memref.store %s, %o[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @unexpanded {
+  func.func @f(%a: !approx.lns) -> !approx.lns {
+    // expected-error @+1 {{holds an !approx.lns value: run approx-lns-expand first}}
+    %b = approx.lns.mul %a, %a
+    return %b : !approx.lns
+  }
+}
