@@ -4,17 +4,18 @@
 # (ours vs hand-written CUDA, tuner cost), the corpus's lambda = 0
 # comparison with upstream's pipeline, the accuracy of every form, and
 # approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda),
-# and the evaluation suite of bench/apps (apps).
+# the evaluation suite of bench/apps (apps), and the LNS family's checks,
+# benchmark and examples (lns, lns-examples).
 # Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
 # results go to $OUT.
 #
-#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps]  (default: all)
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps] [lns] [lns-examples]  (default: all)
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-$PWD/gpu-out}
 export BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
-steps=${*:-tests bench corpus accuracy cuda apps}
+steps=${*:-tests bench corpus accuracy cuda apps lns lns-examples}
 status=0
 for s in $steps; do
   start=$(date +%s)
@@ -35,6 +36,11 @@ for s in $steps; do
   apps)
     # APPS=a,b,c runs a subset (one GPU call holds 10 minutes).
     OUT=$OUT/apps bash bench/apps/run-apps.sh .carry/apps ${APPS:+--apps $APPS} ${APPS_REPS:+--reps $APPS_REPS} || status=1 ;;
+  lns)
+    # The filter model's bit check, the accuracy sweep, Table 1 (bench/lns).
+    OUT=$OUT/lns bash bench/lns/run-lns.sh .carry/lns ${LNS_ARGS:-} || status=1 ;;
+  lns-examples)
+    OUT=$OUT/lns-examples bash examples/lns/run-lns-examples.sh .carry/lns-examples || status=1 ;;
   accuracy)
     OUT=$OUT/accuracy bash bench/accuracy/run-accuracy.sh .carry/accuracy > "$OUT/accuracy.log" 2>&1 || status=1
     tail -30 "$OUT/accuracy.log" ;;

@@ -3,11 +3,12 @@
 # needs on a GPU machine that has no MLIR: the examples compiled here, the
 # corpus compiled by approx-to-ptx and by upstream (compare-upstream.sh
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
-# GoogleTest source tree. Run after scripts/setup.sh.
+# GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py)
+# and the LNS examples. Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
-rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps
+rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples
 mkdir -p .carry/examples .carry/corpus .carry/cuda
 cmake --build "$BUILD" --target approx-examples >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
@@ -17,6 +18,8 @@ grep -c prepared .carry/corpus/prepare.log | sed 's/^/corpus files prepared: /'
 "$BUILD/bin/approx-cc" examples/cuda/box_muller.cu -o .carry/cuda
 bash bench/apps/compile-apps.sh "$PWD/$BUILD/bin/approx-cc" "$PWD/.carry/apps"
 python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > /dev/null
+python3 bench/lns/gen-kernels.py "$BUILD/bin/approx-opt" .carry/lns
+bash examples/lns/compile.sh "$BUILD/bin/approx-opt" .carry/lns-examples
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi

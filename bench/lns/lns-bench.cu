@@ -1,0 +1,482 @@
+// lns-bench.cu - the LNS family's GPU checks and benchmark (run-lns.sh).
+//
+// Loads the modules of gen-kernels.py through the runtime and:
+//  1. bitexact: fetches the probe's random float4 table at a sweep of
+//     coordinates (every 8-bit fraction pair over texel cells, ties,
+//     sub-1/256 bits, borders, random) and compares every channel with the
+//     CPU model (passes/lns/math/FilterModel.h) bit for bit; then evaluates
+//     sb and db of texture2, texture1 and horner modules on inputs covering
+//     every segment and compares them with the CPU evaluators (LnsTables.h),
+//     bit for bit except db in (-1, 0), where the GPU's lg2.approx differs
+//     from the host's log2f by design;
+//  2. accuracy: the max error of sb and db, per module, over every f32 in
+//     [-32, 0] and over the paper's grid of multiples of 2^-f (Figure 3),
+//     computed on the GPU against an f64 reference;
+//  3. throughput: the paper's Table 1: time per element of sb and of sb+db
+//     for each row, medians of interleaved rounds (CUDA events, warm-up),
+//     the split's λ swept, and the ratio to the SFU row.
+// Prints markdown; --json PATH writes everything. Exit 1 on a bit mismatch.
+//
+// usage: lns-bench KERNELS_DIR [--json PATH] [--rounds N] [--iters N]
+#include "../BenchCommon.cuh"
+
+#include "FilterModel.h"
+#include "LnsTables.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace approx::rt;
+namespace lns = approx::lns;
+
+namespace {
+std::shared_ptr<Context> gCtx;
+std::string gDir;
+std::ostringstream gJson;
+int gRounds = 5, gIters = 2048, gBlock = 256;
+
+std::unique_ptr<Module> load(const std::string &name) {
+  auto m = Module::load(gCtx, gDir + "/" + name + ".manifest.json");
+  check(m.status(), name.c_str());
+  return std::move(*m);
+}
+
+DeviceBuffer upload(const std::vector<float> &v) {
+  auto b = DeviceBuffer::fromHost(gCtx, v.data(), v.size(), ScalarType::F32);
+  check(b.status(), "upload");
+  return std::move(*b);
+}
+DeviceBuffer alloc(size_t n, ScalarType t = ScalarType::F32) {
+  auto b = DeviceBuffer::allocate(gCtx, n * 4, t);
+  check(b.status(), "allocate");
+  return std::move(*b);
+}
+/// A JSON number, or a string for inf/NaN (JSON has neither).
+std::string jnum(double v) {
+  if (std::isnan(v))
+    return "\"nan\"";
+  if (std::isinf(v))
+    return v > 0 ? "\"inf\"" : "\"-inf\"";
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+std::vector<float> download(const DeviceBuffer &b, size_t n) {
+  std::vector<float> v(n);
+  check(b.copyToHost(v.data(), n * 4), "download");
+  return v;
+}
+uint32_t bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+LaunchConfig linear(size_t n, unsigned block = 256) {
+  LaunchConfig c;
+  c.block.x = block;
+  c.grid.x = unsigned((n + block - 1) / block);
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// 1. Bit exactness.
+// ---------------------------------------------------------------------------
+int bitExactFilter() {
+  auto m = load("probe");
+  const TextureTable &table = m->manifest().knobs[0].resource.options.at(0);
+  lns::Texture2D tex{int(table.width), int(table.height), 4,
+                     table.data->data()};
+  std::vector<float> cx, cy;
+  // Every pair of 8-bit fractions on a few texel cells (incl. the border).
+  for (int cell : {0, 17, 62, 63})
+    for (int a = 0; a < 256; ++a)
+      for (int b = 0; b < 256; ++b) {
+        cx.push_back(cell + 0.5f + a / 256.0f);
+        cy.push_back(40 - cell / 2 + 0.5f + b / 256.0f);
+      }
+  // Ties and sub-1/256 bits, negative and beyond-the-edge coordinates.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-3.0f, 67.0f);
+  for (int i = 0; i < 200000; ++i) {
+    float x = u(rng), y = u(rng);
+    if (i % 4 == 0) { // exact ties of the 8-bit rounding
+      x = std::floor(x) + (int(rng() % 256) + 0.5f) / 256.0f;
+      y = std::floor(y) + (int(rng() % 256) + 0.5f) / 256.0f;
+    }
+    cx.push_back(x);
+    cy.push_back(y);
+  }
+  const size_t n = cx.size();
+  DeviceBuffer dx = upload(cx), dy = upload(cy), out = alloc(4 * n);
+  check(m->launchSync("fetch", linear(n),
+                      {Arg::memref(dx.view()), Arg::memref(dy.view()),
+                       Arg::memref(out.view()), Arg::integer(int64_t(n))}),
+        "fetch");
+  std::vector<float> hw = download(out, 4 * n);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    float model[4];
+    lns::filter2D(tex, cx[i], cy[i], model);
+    for (int c = 0; c < 4; ++c)
+      if (bits(model[c]) != bits(hw[4 * i + c]) && bad++ < 5)
+        std::printf("  mismatch at (%.9g, %.9g) channel %d: hardware %.9g "
+                    "model %.9g\n",
+                    cx[i], cy[i], c, hw[4 * i + c], model[c]);
+  }
+  std::printf("| filter probe | %zu fetches x 4 channels | %zu differ |\n", n,
+              bad);
+  gJson << "\"filter\": {\"fetches\": " << n << ", \"mismatches\": " << bad
+        << "}, ";
+  return bad ? 1 : 0;
+}
+
+/// sb/db of a table module against the CPU evaluator: every segment, ties,
+/// random f32, positive and special inputs.
+int bitExactEval(const std::string &name, lns::LnsImpl impl, unsigned k,
+                 unsigned degree) {
+  auto m = load(name);
+  lns::LnsTable t;
+  std::string error;
+  if (impl == lns::LnsImpl::Horner) {
+    if (!lns::buildHorner(k, degree, t, &error)) {
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), error.c_str());
+      return 1;
+    }
+  } else {
+    // The table exactly as the compiler embedded it.
+    for (const KnobInfo &kn : m->manifest().knobs)
+      if (kn.kind == KnobKind::Resource) {
+        const TextureTable &tt = kn.resource.options.at(0);
+        t.width = int(tt.width);
+        t.height = int(tt.height);
+        t.channels = int(tt.channels);
+        t.data = *tt.data;
+      }
+  }
+  std::vector<float> xs;
+  const unsigned n = 32 * k;
+  std::mt19937 rng(11);
+  for (unsigned w = 0; w < n; ++w)
+    for (int j : {0, 1, 77, 128, 200, 255})
+      xs.push_back(float(-32.0 + (w + j / 256.0) / k));
+  std::uniform_real_distribution<float> u(-33.0f, 0.0f);
+  for (int i = 0; i < 100000; ++i)
+    xs.push_back(u(rng));
+  for (int i = 0; i < 20000; ++i) // near 0, every binade
+    xs.push_back(-std::ldexp(1.0f + (rng() % 1000) / 1000.0f,
+                             -int(rng() % 126)));
+  for (float x : {0.0f, -0.0f, 3.0f, 40.0f, -32.0f, -32.000004f, -1.0f,
+                  -INFINITY, INFINITY})
+    xs.push_back(x);
+  DeviceBuffer din = upload(xs), dsb = alloc(xs.size()), ddb = alloc(xs.size());
+  check(m->launchSync("eval", linear(xs.size()),
+                      {Arg::memref(din.view()), Arg::memref(dsb.view()),
+                       Arg::memref(ddb.view()),
+                       Arg::integer(int64_t(xs.size()))}),
+        name.c_str());
+  std::vector<float> sb = download(dsb, xs.size()), db = download(ddb, xs.size());
+  size_t badSb = 0, badDb = 0, nearDb = 0;
+  double nearWorst = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    float x = xs[i];
+    auto eval = [&](lns::LnsFunction f) {
+      switch (impl) {
+      case lns::LnsImpl::Texture2:
+        return lns::evalTexture2(t, k, f, x);
+      case lns::LnsImpl::Texture1:
+        return lns::evalTexture1(t, k, f, x);
+      default:
+        return lns::evalHorner(t, k, f, x);
+      }
+    };
+    float s = eval(lns::LnsFunction::Sb), d = eval(lns::LnsFunction::Db);
+    if (bits(s) != bits(sb[i]) && !(std::isnan(s) && std::isnan(sb[i])) &&
+        badSb++ < 3)
+      std::printf("  %s sb(%.9g): gpu %.9g model %.9g\n", name.c_str(), x,
+                  sb[i], s);
+    bool near = -std::fabs(x) > -1.0f - 1.0f / k && std::fabs(x) <= 32;
+    if (near) { // lg2.approx on the GPU, log2f here
+      ++nearDb;
+      if (std::isfinite(d) && std::isfinite(db[i]))
+        nearWorst = std::max(nearWorst, double(std::fabs(d - db[i])) /
+                                            std::max(1.0, double(std::fabs(d))));
+      continue;
+    }
+    if (bits(d) != bits(db[i]) && !(std::isnan(d) && std::isnan(db[i])) &&
+        badDb++ < 3)
+      std::printf("  %s db(%.9g): gpu %.9g model %.9g\n", name.c_str(), x,
+                  db[i], d);
+  }
+  std::printf("| %s | %zu inputs | sb: %zu differ | db (x <= -1): %zu differ "
+              "| db near 0: %zu inputs, max rel. diff %.3g |\n",
+              name.c_str(), xs.size(), badSb, badDb, nearDb, nearWorst);
+  gJson << "\"" << name << "\": {\"inputs\": " << xs.size()
+        << ", \"sb_mismatches\": " << badSb << ", \"db_mismatches\": " << badDb
+        << ", \"db_near_rel_diff\": " << nearWorst << "}, ";
+  return (badSb || badDb) ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// 2. Accuracy.
+// ---------------------------------------------------------------------------
+struct AccRow {
+  std::string name;
+  int f; // input precision of the grid (log2 k + 8)
+};
+
+void accuracy() {
+  const AccRow rows[] = {
+      {"sfu", 14},          {"precise", 14},      {"horner_s1_d5", 14},
+      {"horner_s4_d3", 14}, {"texture2_s4", 10},  {"texture2_s16", 12},
+      {"texture2_s64", 14}, {"texture2_s256", 16}, {"texture2_s1024", 18},
+      {"texture1_s16", 12}, {"texture1_s64", 14}, {"texture1_s256", 16},
+      {"texture1_s1024", 18}};
+  std::printf("\n## Accuracy: max |error| against an f64 reference\n\n"
+              "db: absolute where |db| <= 1, relative beyond (near 0).\n\n"
+              "| module | f | grid sb | grid db (x <= -1) | grid db (-1 < x < "
+              "0) | all-f32 sb | all-f32 db (x <= -1) | all-f32 db (-1 < x < "
+              "0) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  gJson << "\"accuracy\": [";
+  bool first = true;
+  for (const AccRow &r : rows) {
+    auto m = load("acc_" + r.name);
+    DeviceBuffer err = alloc(3, ScalarType::I32);
+    float res[2][3];
+    LaunchConfig cfg;
+    cfg.block.x = 256;
+    cfg.grid.x = unsigned(gCtx->device().smCount * 8);
+    for (int pass = 0; pass < 2; ++pass) {
+      check(err.fillBytes(0), "fill");
+      if (pass == 0) {
+        const int64_t count = (int64_t(32) << r.f) + 1;
+        check(m->launchSync("acc_grid", cfg,
+                            {Arg::floating(std::ldexp(1.0, -r.f)),
+                             Arg::integer(count), Arg::memref(err.view())}),
+              r.name.c_str());
+      } else {
+        // |x| from +0 to 32 (bits 0 .. 0x42000000), every f32.
+        check(m->launchSync("acc_all", cfg,
+                            {Arg::integer(0), Arg::integer(0x42000001LL),
+                             Arg::memref(err.view())}),
+              r.name.c_str());
+      }
+      std::vector<float> e = download(err, 3);
+      for (int c = 0; c < 3; ++c)
+        res[pass][c] = e[c];
+    }
+    std::printf("| %s | %d | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g |\n",
+                r.name.c_str(), r.f, res[0][0], res[0][1], res[0][2],
+                res[1][0], res[1][1], res[1][2]);
+    gJson << (first ? "" : ", ") << "{\"module\": \"" << r.name
+          << "\", \"f\": " << r.f << ", \"grid\": [" << jnum(res[0][0])
+          << ", " << jnum(res[0][1]) << ", " << jnum(res[0][2])
+          << "], \"all\": [" << jnum(res[1][0]) << ", " << jnum(res[1][1])
+          << ", " << jnum(res[1][2]) << "]}";
+    first = false;
+  }
+  gJson << "], ";
+}
+
+// ---------------------------------------------------------------------------
+// 3. Throughput (Table 1).
+// ---------------------------------------------------------------------------
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void throughput() {
+  struct Row {
+    std::string name, label;
+    int perIter; // elements per iteration
+  };
+  const Row rows[] = {{"order1", "order-1 (texture1, 256/unit)", 1},
+                      {"order2", "order-2 (texture2, 64/unit)", 1},
+                      {"hw", "HW transcendentals (SFU)", 1},
+                      {"horner5", "Horner degree 5 (1/unit)", 1},
+                      {"precise", "precise (libdevice)", 1},
+                      {"split", "order-2 + HW, warp split (λ tuned)", 1},
+                      {"versioned",
+                       "order-2 + HW, split versioned around the loop by "
+                       "hand (λ tuned)",
+                       1},
+                      {"mix", "order-2 + HW, per thread (2 elements)", 2},
+                      {"hw2", "2x HW (2 elements)", 2}};
+  // Blocks of gBlock threads; the same total work at every block size.
+  LaunchConfig cfg;
+  cfg.block.x = unsigned(gBlock);
+  cfg.grid.x = unsigned(gCtx->device().smCount * 16 * (256 / gBlock));
+  const double threads = double(cfg.grid.x) * cfg.block.x;
+  DeviceBuffer out = alloc(size_t(threads));
+  std::printf("\n## Table 1 on this GPU: time per element (ps), medians of %d "
+              "interleaved rounds, %d iterations per thread, %u x %u "
+              "threads\n\n",
+              gRounds, gIters, cfg.grid.x, cfg.block.x);
+  gJson << "\"throughput\": {";
+  for (const char *what : {"sb", "sbdb"}) {
+    std::map<std::string, std::unique_ptr<Module>> mods;
+    for (const Row &r : rows)
+      mods[r.name] = load(std::string("tp_") + what + "_" + r.name);
+    std::vector<Arg> args{Arg::memref(out.view()), Arg::integer(gIters)};
+    TimingOptions topt;
+    topt.warmup = 2;
+    topt.reps = 5;
+    auto timeOnce = [&](Module &m, int64_t lambda) {
+      LaunchOptions lo;
+      if (lambda >= 0)
+        lo.knobs["lambda"] = lambda;
+      auto t = m.time("tp", cfg, args, topt, {}, lo);
+      check(t.status(), "time");
+      return t->medianMs;
+    };
+    // λ sweep of the split (hw slot: 0 .. the bound in the manifest).
+    int64_t lmax = 0;
+    for (const KnobInfo &k : mods["split"]->manifest().knobs)
+      if (k.name == "lambda")
+        lmax = k.max;
+    std::vector<int64_t> lambdas;
+    for (int64_t l = 0; l <= lmax; l += 4)
+      lambdas.push_back(l);
+    std::map<std::string, std::vector<double>> ms;
+    std::map<int64_t, std::vector<double>> splitMs, versionedMs;
+    for (int round = 0; round < gRounds; ++round) {
+      for (const Row &r : rows)
+        if (r.name != "split" && r.name != "versioned")
+          ms[r.name].push_back(timeOnce(*mods[r.name], -1));
+      for (int64_t l : lambdas) {
+        splitMs[l].push_back(timeOnce(*mods["split"], l));
+        versionedMs[l].push_back(timeOnce(*mods["versioned"], l));
+      }
+    }
+    auto bestOf = [&](std::map<int64_t, std::vector<double>> &sweep) {
+      int64_t b = 0;
+      for (int64_t l : lambdas)
+        if (median(sweep[l]) < median(sweep[b]))
+          b = l;
+      return b;
+    };
+    int64_t best = bestOf(splitMs), bestVersioned = bestOf(versionedMs);
+    ms["split"] = splitMs[best];
+    ms["versioned"] = versionedMs[bestVersioned];
+    auto ps = [&](const Row &r) {
+      return median(ms[r.name]) * 1e9 / (threads * gIters * r.perIter);
+    };
+    double hw = 0, tex = 0;
+    for (const Row &r : rows) {
+      if (r.name == "hw")
+        hw = ps(r);
+      if (r.name == "order2")
+        tex = ps(r);
+    }
+    std::printf("### %s\n\n| row | ps/element | ratio to HW |\n| --- | --- | "
+                "--- |\n",
+                std::string(what) == "sb" ? "sb alone" : "sb and db");
+    gJson << "\"" << what << "\": {";
+    for (const Row &r : rows) {
+      std::string tag = r.name == "split" ? " [λ=" + std::to_string(best) + "]"
+                        : r.name == "versioned"
+                            ? " [λ=" + std::to_string(bestVersioned) + "]"
+                            : "";
+      std::printf("| %s%s | %.2f | %.3f |\n", r.label.c_str(), tag.c_str(),
+                  ps(r), ps(r) / hw);
+      gJson << "\"" << r.name << "\": " << ps(r) << ", ";
+    }
+    // Both units at once: throughput adds, r = 1/t.
+    double limit = 1 + hw / tex; // speedup bound over the SFU alone
+    double split = hw / ps(rows[5]), versioned = hw / ps(rows[6]);
+    gJson << "\"split_lambda\": " << best
+          << ", \"versioned_lambda\": " << bestVersioned;
+    for (auto *sweep : {&splitMs, &versionedMs}) {
+      bool isSplit = sweep == &splitMs;
+      std::printf("\n%s λ sweep (ps/element):",
+                  isSplit ? "split" : "versioned split");
+      gJson << ", \"" << (isSplit ? "sweep" : "versioned_sweep") << "\": {";
+      bool first = true;
+      for (int64_t l : lambdas) {
+        double p = median((*sweep)[l]) * 1e9 / (threads * gIters);
+        std::printf(" %" PRId64 ":%.2f", l, p);
+        gJson << (first ? "" : ", ") << "\"" << l << "\": " << p;
+        first = false;
+      }
+      gJson << "}";
+    }
+    std::printf("\n\nlimit 1 + r_TEX/r_SFU = %.3f; speedup over HW: split "
+                "%.3f = %.1f%% of the limit, versioned by hand %.3f = %.1f%%\n\n",
+                limit, split, 100 * split / limit, versioned,
+                100 * versioned / limit);
+    gJson << ", \"limit\": " << limit << ", \"split_speedup\": " << split
+          << ", \"versioned_speedup\": " << versioned << "}"
+          << (std::string(what) == "sb" ? ", " : "");
+  }
+  gJson << "}, ";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string json;
+  std::vector<std::string> modes;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc)
+      json = argv[++i];
+    else if (a == "--rounds" && i + 1 < argc)
+      gRounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--block" && i + 1 < argc)
+      gBlock = std::clamp(std::atoi(argv[++i]), 32, 256);
+    else if (a == "--iters" && i + 1 < argc)
+      gIters = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--only" && i + 1 < argc)
+      modes.push_back(argv[++i]);
+    else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "lns-bench: unknown option %s\n", a.c_str());
+      return 2;
+    } else
+      gDir = a;
+  }
+  if (gDir.empty()) {
+    std::fprintf(stderr, "usage: lns-bench KERNELS_DIR [--json PATH] "
+                         "[--rounds N] [--iters N] [--block 32..256] [--only "
+                         "bitexact|accuracy|throughput]\n");
+    return 2;
+  }
+  auto want = [&](const char *m) {
+    return modes.empty() || std::find(modes.begin(), modes.end(), m) != modes.end();
+  };
+  auto ctx = Context::create();
+  check(ctx.status(), "context");
+  gCtx = *ctx;
+  std::printf("# LNS on %s\n\n", gCtx->device().name.c_str());
+  gJson << "{\"gpu\": \"" << gCtx->device().name << "\", ";
+  int status = 0;
+  if (want("bitexact")) {
+    std::printf("## Bit exactness: GPU against the CPU model\n\n");
+    status |= bitExactFilter();
+    status |= bitExactEval("acc_texture2_s64", lns::LnsImpl::Texture2, 64, 0);
+    status |= bitExactEval("acc_texture2_s1024", lns::LnsImpl::Texture2, 1024, 0);
+    status |= bitExactEval("acc_texture1_s256", lns::LnsImpl::Texture1, 256, 0);
+    status |= bitExactEval("acc_horner_s1_d5", lns::LnsImpl::Horner, 1, 5);
+  }
+  if (want("accuracy"))
+    accuracy();
+  if (want("throughput"))
+    throughput();
+  gJson << "\"status\": " << status << "}";
+  if (!json.empty()) {
+    FILE *f = std::fopen(json.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "lns-bench: cannot write %s\n", json.c_str());
+      return 2;
+    }
+    std::fputs(gJson.str().c_str(), f);
+    std::fclose(f);
+  }
+  return status;
+}
