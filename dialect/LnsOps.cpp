@@ -10,6 +10,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::approx;
 
@@ -18,12 +20,25 @@ using namespace mlir::approx;
 
 LogicalResult
 LnsImplAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    LnsImplKind kind, int64_t segments, int64_t degree,
+                    LnsImplKind kind, int64_t segments, int64_t inputBits,
+                    FloatAttr maxErrorAttr, int64_t degree,
                     FlatSymbolRefAttr knob, SlotKind) {
+  double maxError = maxErrorAttr ? maxErrorAttr.getValueAsDouble() : 0.0;
   // The tables cover x in [-32, 0]: texture2 is 2 * 32 * segments texels
-  // wide, and a 2-D CUDA array is at most 65536 wide.
+  // wide, and a 2-D CUDA array is at most 65536 wide. 0: derived.
   constexpr int64_t kMaxSegments = 1024;
-  if (segments < 1 || !llvm::isPowerOf2_64(segments))
+  if (inputBits != 0 && (inputBits < 8 || inputBits > 18))
+    return emitError() << "input_bits = " << inputBits
+                       << " is outside [8, 18] (2^(input_bits - 8) segments "
+                          "per unit, at most 1024)";
+  if (maxErrorAttr && !(maxError > 0))
+    return emitError() << "max_error = " << maxError
+                       << " is not a positive error bound";
+  if (segments != 0 && maxError > 0)
+    return emitError() << "segments and max_error both given: the segment "
+                          "count is either chosen or derived";
+  // segments = 0: derived by approx-lns-lower.
+  if (segments != 0 && (segments < 1 || !llvm::isPowerOf2_64(segments)))
     return emitError() << "segments = " << segments
                        << " is not a power of two";
   if (segments > kMaxSegments)

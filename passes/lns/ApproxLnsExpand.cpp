@@ -185,6 +185,53 @@ struct LowerGpuReturn final : OpConversionPattern<gpu::ReturnOp> {
   }
 };
 
+/// True when `v` is false whenever `arg` is: built from `arg`, false
+/// constants, and select/and/or/xor of such values.
+static bool falseWhenArgIs(Value v, Value arg, int depth = 0) {
+  if (v == arg)
+    return true;
+  if (depth > 8)
+    return false;
+  if (auto c = v.getDefiningOp<arith::ConstantIntOp>())
+    return c.value() == 0;
+  if (auto sel = v.getDefiningOp<arith::SelectOp>())
+    return falseWhenArgIs(sel.getTrueValue(), arg, depth + 1) &&
+           falseWhenArgIs(sel.getFalseValue(), arg, depth + 1);
+  if (auto op = v.getDefiningOp<arith::AndIOp>())
+    return falseWhenArgIs(op.getLhs(), arg, depth + 1) ||
+           falseWhenArgIs(op.getRhs(), arg, depth + 1);
+  if (auto op = v.getDefiningOp<arith::OrIOp>())
+    return falseWhenArgIs(op.getLhs(), arg, depth + 1) &&
+           falseWhenArgIs(op.getRhs(), arg, depth + 1);
+  if (auto op = v.getDefiningOp<arith::XOrIOp>())
+    return falseWhenArgIs(op.getLhs(), arg, depth + 1) &&
+           falseWhenArgIs(op.getRhs(), arg, depth + 1);
+  return false;
+}
+
+/// A loop-carried LNS sign that starts false and stays false (a sum of
+/// positive values) becomes the constant false, so that canonicalization
+/// drops the db it would otherwise keep alive (the HMM forward recursion).
+/// Induction: false on entry, and false after each iteration if false
+/// before it.
+static void foldPositiveLoopSigns(Operation *root) {
+  root->walk([](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (!arg.getType().isInteger(1))
+        continue;
+      auto init = loop.getInitArgs()[i].getDefiningOp<arith::ConstantIntOp>();
+      if (!init || init.value() != 0 ||
+          !falseWhenArgIs(yield.getOperand(i), arg))
+        continue;
+      OpBuilder b(loop);
+      Value f = arith::ConstantIntOp::create(b, loop.getLoc(), 0, 1);
+      arg.replaceAllUsesWith(f);
+      loop.getResult(i).replaceAllUsesWith(f);
+    }
+  });
+}
+
 struct ApproxLnsExpandPass final
     : mlir::approx::impl::ApproxLnsExpandBase<ApproxLnsExpandPass> {
   using Base::Base;
@@ -225,8 +272,11 @@ struct ApproxLnsExpandPass final
     // vector, an unknown op) makes the conversion fail with a diagnostic
     // naming that op.
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    foldPositiveLoopSigns(getOperation());
   }
 };
 

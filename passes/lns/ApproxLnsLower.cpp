@@ -53,12 +53,14 @@ public:
   LogicalResult lower(Group &g);
 
 private:
+  /// The segments per unit `impl` asks for, derived where it says how.
+  FailureOr<int64_t> segments(Operation *at, LnsImplAttr impl);
   /// The table symbol of (kind, segments, degree), generated once.
   FailureOr<FlatSymbolRefAttr> table(Operation *at, LnsImplKind kind,
                                      int64_t k, int64_t degree,
                                      DictionaryAttr &errors);
 
-  Results emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl,
+  Results emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl, int64_t k,
                bool wantSb, bool wantDb, FlatSymbolRefAttr sym);
   Results emitPrecise(ImplicitLocOpBuilder &b, Value x, bool sb, bool db);
   Results emitSfu(ImplicitLocOpBuilder &b, Value x, bool sb, bool db);
@@ -86,6 +88,52 @@ private:
 
 } // namespace
 
+/// Builds the table of (kind, k, degree) with passes/lns/math.
+static bool buildTable(LnsImplKind kind, int64_t k, int64_t degree,
+                       ::approx::lns::LnsTable &t, std::string &error) {
+  switch (kind) {
+  case LnsImplKind::texture2:
+  case LnsImplKind::split:
+    return ::approx::lns::buildTexture2(unsigned(k), t, &error);
+  case LnsImplKind::texture1:
+    return ::approx::lns::buildTexture1(unsigned(k), t, &error);
+  case LnsImplKind::horner:
+    return ::approx::lns::buildHorner(unsigned(k), unsigned(degree), t,
+                                      &error);
+  default:
+    llvm_unreachable("not a table implementation");
+  }
+}
+
+FailureOr<int64_t> Lowering::segments(Operation *at, LnsImplAttr impl) {
+  if (impl.getSegments() > 0)
+    return impl.getSegments();
+  const int64_t bits = impl.getInputBits();
+  if (!impl.getMaxError())
+    return bits ? int64_t(1) << std::max<int64_t>(0, bits - 8) : 64;
+  // The fewest segments whose predicted error meets the bound: on inputs of
+  // `bits` fractional bits the filter's fraction is exact when the table's
+  // own grid, 2^-(log2 k + 8), is at least as fine (texture kinds); the
+  // FMA units have no such quantisation.
+  for (int64_t k = 1; k <= 1024; k *= 2) {
+    ::approx::lns::LnsTable t;
+    std::string error;
+    if (!buildTable(impl.getKind(), k, impl.getDegree(), t, error))
+      return at->emitOpError("cannot generate the table: ") << error;
+    bool exact = bits && impl.getKind() != LnsImplKind::horner &&
+                 llvm::Log2_64(k) + 8 >= uint64_t(bits);
+    const double *err = exact ? t.maxErrorExact : t.maxErrorAny;
+    const double bound = impl.getMaxError().getValueAsDouble();
+    if (err[0] <= bound && err[1] <= bound)
+      return k;
+  }
+  return at->emitOpError("no segment count up to 1024 per unit meets ")
+         << "max_error = " << impl.getMaxError().getValueAsDouble() << " for "
+         << stringifyLnsImplKind(impl.getKind())
+         << (bits ? "" : " on any f32 (give input_bits if the inputs have "
+                         "fewer fractional bits)");
+}
+
 FailureOr<FlatSymbolRefAttr> Lowering::table(Operation *at, LnsImplKind kind,
                                              int64_t k, int64_t degree,
                                              DictionaryAttr &errors) {
@@ -100,21 +148,7 @@ FailureOr<FlatSymbolRefAttr> Lowering::table(Operation *at, LnsImplKind kind,
   }
   ::approx::lns::LnsTable t;
   std::string error;
-  bool ok = false;
-  switch (kind) {
-  case LnsImplKind::texture2:
-    ok = ::approx::lns::buildTexture2(unsigned(k), t, &error);
-    break;
-  case LnsImplKind::texture1:
-    ok = ::approx::lns::buildTexture1(unsigned(k), t, &error);
-    break;
-  case LnsImplKind::horner:
-    ok = ::approx::lns::buildHorner(unsigned(k), unsigned(degree), t, &error);
-    break;
-  default:
-    llvm_unreachable("not a table implementation");
-  }
-  if (!ok)
+  if (!buildTable(kind, k, degree, t, error))
     return at->emitOpError("cannot generate the ")
            << stringifyLnsImplKind(kind) << " table: " << error;
 
@@ -295,7 +329,7 @@ Results Lowering::emitTable(ImplicitLocOpBuilder &b, Value x,
 }
 
 Results Lowering::emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl,
-                       bool sb, bool db, FlatSymbolRefAttr sym) {
+                       int64_t k, bool sb, bool db, FlatSymbolRefAttr sym) {
   switch (impl.getKind()) {
   case LnsImplKind::precise:
     return emitPrecise(b, x, sb, db);
@@ -304,8 +338,7 @@ Results Lowering::emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl,
   case LnsImplKind::horner:
   case LnsImplKind::texture1:
   case LnsImplKind::texture2:
-    return emitTable(b, x, impl.getKind(), impl.getSegments(),
-                     impl.getDegree(), sb, db, sym);
+    return emitTable(b, x, impl.getKind(), k, impl.getDegree(), sb, db, sym);
   case LnsImplKind::split:
     break;
   }
@@ -328,8 +361,7 @@ Results Lowering::emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    yield(emitTable(b, x, LnsImplKind::texture2, impl.getSegments(), 0, sb,
-                    db, sym));
+    yield(emitTable(b, x, LnsImplKind::texture2, k, 0, sb, db, sym));
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     yield(emitSfu(b, x, sb, db));
   }
@@ -364,10 +396,14 @@ LogicalResult Lowering::lower(Group &g) {
   }
   FlatSymbolRefAttr sym;
   DictionaryAttr errors;
+  int64_t k = 0;
   if (impl.usesTable()) {
+    FailureOr<int64_t> chosen = segments(first, impl);
+    if (failed(chosen))
+      return failure();
+    k = *chosen;
     FailureOr<FlatSymbolRefAttr> s =
-        table(first, impl.getKind(), impl.getSegments(), impl.getDegree(),
-              errors);
+        table(first, impl.getKind(), k, impl.getDegree(), errors);
     if (failed(s))
       return failure();
     sym = *s;
@@ -382,7 +418,7 @@ LogicalResult Lowering::lower(Group &g) {
     x = arith::NegFOp::create(b, abs);
     positivePart = arith::MaximumFOp::create(b, g.input, cst(b, 0.0));
   }
-  Results r = emit(b, x, impl, !g.sbOps.empty(), !g.dbOps.empty(), sym);
+  Results r = emit(b, x, impl, k, !g.sbOps.empty(), !g.dbOps.empty(), sym);
   if (positivePart) {
     if (r.sb)
       r.sb = arith::AddFOp::create(b, positivePart, r.sb);
@@ -418,8 +454,7 @@ LogicalResult Lowering::lower(Group &g) {
       b.getNamedAttr("impl", b.getStringAttr(stringifyLnsImplKind(
                                  impl.getKind())))};
   if (impl.usesTable()) {
-    data.push_back(b.getNamedAttr("segments",
-                                  b.getI64IntegerAttr(impl.getSegments())));
+    data.push_back(b.getNamedAttr("segments", b.getI64IntegerAttr(k)));
     if (impl.getKind() == LnsImplKind::horner)
       data.push_back(
           b.getNamedAttr("degree", b.getI64IntegerAttr(impl.getDegree())));

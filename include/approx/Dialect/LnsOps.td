@@ -56,30 +56,46 @@ def Approx_LnsImplKind : I32EnumAttr<"LnsImplKind",
 def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
   let summary = "how an LNS op evaluates sb and db";
   let description = [{
-    `kind` picks the implementation. `segments` is the number of table
-    segments per unit of x for `horner`, `texture1`, `texture2` and
-    `split` (a power of two, 1 to 1024; the tables cover x in [-32, 0]).
+    `kind` picks the implementation. The table implementations (`horner`,
+    `texture1`, `texture2`, `split`) cut x in [-32, 0] into segments; how
+    many per unit of x (a power of two, 1 to 1024) is, in this order:
+    - `segments`, when given;
+    - else the fewest whose error, as the compiler's model of the GPU
+      predicts it, is at most `max_error` (absolute for sb; for db absolute
+      where |db| <= 1 and relative beyond) on inputs of `input_bits`
+      fractional bits (multiples of 2^-input_bits), or on any f32 without
+      `input_bits`;
+    - else 2^(input_bits - 8), the paper's choice: the texture filter's
+      8-bit fraction is then exact;
+    - else 64.
     `degree` is the polynomial degree of `horner` (1 to 5). `split` needs
     `knob`, an `approx.knob` holding λ: warps whose `slot` id is below λ use
     the texture units, the others the SFU.
 
     ```mlir
     #approx.lns_impl<texture2, segments = 64>
+    #approx.lns_impl<texture2, input_bits = 14>
+    #approx.lns_impl<texture1, input_bits = 16, max_error = 1.0e-6 : f64>
     #approx.lns_impl<horner, segments = 1, degree = 5>
     #approx.lns_impl<split, segments = 64, knob = @lambda, slot = hw>
     ```
   }];
   let parameters = (ins
     EnumParameter<Approx_LnsImplKind>:$kind,
-    DefaultValuedParameter<"int64_t", "64", "segments per unit of x">
-      :$segments,
+    DefaultValuedParameter<"int64_t", "0",
+      "segments per unit of x (0: derived)">:$segments,
+    DefaultValuedParameter<"int64_t", "0",
+      "fractional bits of the inputs (0: any f32)">:$input_bits,
+    OptionalParameter<"::mlir::FloatAttr", "the largest error wanted">
+      :$max_error,
     DefaultValuedParameter<"int64_t", "5", "horner's degree">:$degree,
     OptionalParameter<"::mlir::FlatSymbolRefAttr", "split's λ knob">:$knob,
     DefaultValuedParameter<"::mlir::approx::SlotKind",
       "::mlir::approx::SlotKind::hw", "split's warp-slot id">:$slot
   );
   let assemblyFormat = [{
-    `<` $kind (`,` struct($segments, $degree, $knob, $slot)^)? `>`
+    `<` $kind (`,` struct($segments, $input_bits, $max_error, $degree, $knob,
+                          $slot)^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -19,7 +19,9 @@ def ApproxLnsExpand : Pass<"approx-lns-expand", "::mlir::ModuleOp"> {
     `max + select(same sign, sb(min - max), db(min - max))` with the
     `nonpositive` `approx.lns.sb` / `approx.lns.db` ops of the same `impl`,
     and exact zeros (`x + 0 = x`, `0 + 0 = 0`). Where the signs are known to
-    agree, canonicalization then removes the db. `from_float` / `to_float`
+    agree, canonicalization then removes the db; a loop-carried sign that
+    starts false and provably stays false (a sum of positive values) is
+    made the constant, for the same reason. `from_float` / `to_float`
     use precise `math.log2` / `math.exp2`. An op that holds an LNS value
     but is not converted (an LNS memref, say) is an error naming it.
 

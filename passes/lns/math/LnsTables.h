@@ -50,9 +50,10 @@ inline constexpr unsigned kMaxTextureWidth = 65536;
 /// multiple of 2^-(log2 k + 8) (inputs whose 8-bit texture fraction is
 /// exact). maxErrorAny[f]: the same maximum, also taken over a dense sample
 /// of arbitrary f32 inputs in [-32, 0] and a few below -32 (so including the
-/// quantisation of the texture coordinates). For db near 0 both include the
-/// f32 rounding of cb + log2(-x), whose magnitude grows without bound there;
-/// for cb (index 2) they cover x in [-1, 0] only.
+/// quantisation of the texture coordinates). db's error (index 1) is
+/// absolute where |db| <= 1 and relative beyond: near 0 db grows without
+/// bound and the f32 rounding of cb + log2(-x) dominates. cb's (index 2)
+/// covers x in [-1, 0] only.
 struct LnsTable {
   int width = 0, height = 0, channels = 0;
   std::vector<float> data;

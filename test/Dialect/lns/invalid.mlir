@@ -34,8 +34,8 @@ func.func @segments_too_many(%x: f32) {
 // -----
 
 func.func @segments_zero(%x: f32) {
-  // expected-error @+1 {{segments = 0 is not a power of two}}
-  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture1, segments = 0>) : f32
+  // expected-error @+1 {{segments = -4 is not a power of two}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture1, segments = -4>) : f32
   return
 }
 
@@ -90,5 +90,29 @@ func.func @unknown_kind(%x: f32) {
   // expected-error @+2 {{expected ::mlir::approx::LnsImplKind to be one of: precise, sfu, horner, texture1, texture2, split}}
   // expected-error @+1 {{failed to parse Approx_LnsImplAttr parameter 'kind'}}
   %0 = approx.lns.sb %x impl(#approx.lns_impl<order3>) : f32
+  return
+}
+
+// -----
+
+func.func @input_bits_range(%x: f32) {
+  // expected-error @+1 {{input_bits = 20 is outside [8, 18] (2^(input_bits - 8) segments per unit, at most 1024)}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture2, input_bits = 20>) : f32
+  return
+}
+
+// -----
+
+func.func @max_error_not_positive(%x: f32) {
+  // expected-error @+1 {{max_error = 0.000000e+00 is not a positive error bound}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture2, max_error = 0.0 : f64>) : f32
+  return
+}
+
+// -----
+
+func.func @segments_and_max_error(%x: f32) {
+  // expected-error @+1 {{segments and max_error both given: the segment count is either chosen or derived}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture2, segments = 16, max_error = 1.0e-6 : f64>) : f32
   return
 }

@@ -11,7 +11,7 @@
 // CHECK: %[[D:.*]] = approx.lns.div %[[M]], %[[B]]
 // CHECK: %[[S:.*]] = approx.lns.add %[[D]], %[[A]] impl(<precise>)
 // CHECK: %[[T:.*]] = approx.lns.sub %[[S]], %[[A]] impl(<texture2, segments = 128>)
-// CHECK: approx.lns.add %[[T]], %[[A]] impl(<split, knob = @lambda, slot = virtual>)
+// CHECK: approx.lns.add %[[T]], %[[A]] impl(<split, segments = 64, knob = @lambda, slot = virtual>)
 // CHECK: approx.lns.unpack %[[T]]
 // CHECK: approx.lns.to_float %[[T]] : f32
 gpu.module @arith {
@@ -37,7 +37,10 @@ gpu.module @arith {
 // CHECK: approx.lns.db %{{.*}} impl(<sfu>) nonpositive : f32
 // CHECK: approx.lns.sb %{{.*}} impl(<horner, segments = 2, degree = 3>) : f32
 // CHECK: approx.lns.db %{{.*}} impl(<texture1, segments = 256>) : f32
-// CHECK: approx.lns.sb %{{.*}} impl(<texture2>) : f32
+// CHECK: approx.lns.sb %{{.*}} impl(<texture2, segments = 64>) : f32
+// CHECK: approx.lns.sb %{{.*}} impl(<texture2, input_bits = 12>) : f32
+// CHECK: approx.lns.db %{{.*}} impl(<texture1, input_bits = 16, max_error = {{.*}} : f64>) : f32
+// CHECK: approx.lns.db %{{.*}} impl(<horner, max_error = 5.000000e-07 : f64, degree = 3>) : f32
 gpu.module @functions {
   gpu.func @functions(%x: f32) {
     %0 = approx.lns.sb %x impl(#approx.lns_impl<sfu>) : f32
@@ -45,6 +48,9 @@ gpu.module @functions {
     %2 = approx.lns.sb %x impl(#approx.lns_impl<horner, segments = 2, degree = 3>) : f32
     %3 = approx.lns.db %x impl(#approx.lns_impl<texture1, segments = 256>) : f32
     %4 = approx.lns.sb %x impl(#approx.lns_impl<texture2, segments = 64>) : f32
+    %5 = approx.lns.sb %x impl(#approx.lns_impl<texture2, input_bits = 12>) : f32
+    %6 = approx.lns.db %x impl(#approx.lns_impl<texture1, input_bits = 16, max_error = 1.0e-6 : f64>) : f32
+    %7 = approx.lns.db %x impl(#approx.lns_impl<horner, max_error = 5.0e-7 : f64, degree = 3>) : f32
     gpu.return
   }
 }

@@ -24,8 +24,8 @@ func.func @mul_div(%a: !approx.lns, %b: !approx.lns) -> !approx.lns {
 // CHECK: %[[SMALL:.*]] = arith.minimumf %[[LA]], %[[LB]] : f32
 // CHECK: %[[D:.*]] = arith.subf %[[SMALL]], %[[BIG]] : f32
 // CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[NA]], %[[NB]] : i1
-// CHECK: %[[SB:.*]] = approx.lns.sb %[[D]] impl(<texture2>) nonpositive : f32
-// CHECK: %[[DB:.*]] = approx.lns.db %[[D]] impl(<texture2>) nonpositive : f32
+// CHECK: %[[SB:.*]] = approx.lns.sb %[[D]] impl(<texture2, segments = 64>) nonpositive : f32
+// CHECK: %[[DB:.*]] = approx.lns.db %[[D]] impl(<texture2, segments = 64>) nonpositive : f32
 // CHECK: %[[F:.*]] = arith.select %[[SAME]], %[[SB]], %[[DB]] : f32
 // CHECK: %[[SUM:.*]] = arith.addf %[[BIG]], %[[F]] : f32
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
@@ -92,7 +92,15 @@ func.func @float_round_trip(%x: f32) -> f32 {
 // -----
 
 // Loop-carried LNS values become two iter_args (upstream's structural
-// conversion); the HMM forward recursion has this shape.
+// conversion); the HMM forward recursion has this shape. The sign starts
+// false and stays false (a sum of positive values): it becomes the
+// constant, and canonicalization then drops the db.
+// CANON-LABEL: func.func @accumulate
+// CANON: scf.for
+// CANON-NOT: approx.lns.db
+// CANON: approx.lns.sb
+// CANON-NOT: approx.lns.db
+// CANON: return
 // CHECK-LABEL: func.func @accumulate
 // CHECK: scf.for {{.*}} iter_args(%[[L:.*]] = %{{.*}}, %[[N:.*]] = %{{.*}}) -> (f32, i1)
 // CHECK: approx.lns.sb
@@ -125,4 +133,29 @@ gpu.module @m {
     %b = approx.lns.mul %a, %a
     gpu.return %b : !approx.lns
   }
+}
+
+// -----
+
+// A sign that may turn true (a term of unknown sign) stays a loop variable,
+// and db stays.
+// CANON-LABEL: func.func @signed_accumulate
+// CANON: scf.for {{.*}} -> (f32, i1)
+// CANON: approx.lns.db
+func.func @signed_accumulate(%x: memref<16xf32>, %s: memref<16xi1>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1 = arith.constant 1 : index
+  %false = arith.constant false
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = approx.lns.pack %ninf, %false
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (!approx.lns) {
+    %v = memref.load %x[%i] : memref<16xf32>
+    %n = memref.load %s[%i] : memref<16xi1>
+    %e = approx.lns.pack %v, %n
+    %t = approx.lns.add %acc, %e impl(#approx.lns_impl<sfu>)
+    scf.yield %t : !approx.lns
+  }
+  %l, %neg = approx.lns.unpack %r
+  return %l : f32
 }

@@ -21,3 +21,15 @@ gpu.module @unexpanded {
     return %b : !approx.lns
   }
 }
+
+// -----
+
+gpu.module @unreachable_bound {
+  gpu.func @k(%x: f32, %o: memref<1xf32>) kernel {
+    // expected-error @+1 {{no segment count up to 1024 per unit meets max_error = 1.000000e-09 for horner on any f32 (give input_bits if the inputs have fewer fractional bits)}}
+    %s = approx.lns.sb %x impl(#approx.lns_impl<horner, max_error = 1.0e-9 : f64>) : f32
+    %c0 = arith.constant 0 : index
+    memref.store %s, %o[%c0] : memref<1xf32>
+    gpu.return
+  }
+}
