@@ -55,6 +55,10 @@ public:
 private:
   /// The segments per unit `impl` asks for, derived where it says how.
   FailureOr<int64_t> segments(Operation *at, LnsImplAttr impl);
+  /// The table of (kind, segments, degree), fitted once per module (the
+  /// max_error search and the table symbol share it); null after an error.
+  const ::approx::lns::LnsTable *build(Operation *at, LnsImplKind kind,
+                                       int64_t k, int64_t degree);
   /// The table symbol of (kind, segments, degree), generated once.
   FailureOr<FlatSymbolRefAttr> table(Operation *at, LnsImplKind kind,
                                      int64_t k, int64_t degree,
@@ -84,6 +88,7 @@ private:
     DictionaryAttr errors;
   };
   std::map<std::tuple<int, int64_t, int64_t>, TableInfo> tables;
+  std::map<std::tuple<int, int64_t, int64_t>, ::approx::lns::LnsTable> built;
 };
 
 } // namespace
@@ -105,6 +110,25 @@ static bool buildTable(LnsImplKind kind, int64_t k, int64_t degree,
   }
 }
 
+const ::approx::lns::LnsTable *
+Lowering::build(Operation *at, LnsImplKind kind, int64_t k, int64_t degree) {
+  if (kind == LnsImplKind::split)
+    kind = LnsImplKind::texture2;
+  if (kind != LnsImplKind::horner)
+    degree = 0;
+  auto key = std::make_tuple(int(kind), k, degree);
+  if (auto it = built.find(key); it != built.end())
+    return &it->second;
+  ::approx::lns::LnsTable t;
+  std::string error;
+  if (!buildTable(kind, k, degree, t, error)) {
+    at->emitOpError("cannot generate the ")
+        << stringifyLnsImplKind(kind) << " table: " << error;
+    return nullptr;
+  }
+  return &(built[key] = std::move(t));
+}
+
 FailureOr<int64_t> Lowering::segments(Operation *at, LnsImplAttr impl) {
   if (impl.getSegments() > 0)
     return impl.getSegments();
@@ -116,10 +140,11 @@ FailureOr<int64_t> Lowering::segments(Operation *at, LnsImplAttr impl) {
   // own grid, 2^-(log2 k + 8), is at least as fine (texture kinds); the
   // FMA units have no such quantisation.
   for (int64_t k = 1; k <= 1024; k *= 2) {
-    ::approx::lns::LnsTable t;
-    std::string error;
-    if (!buildTable(impl.getKind(), k, impl.getDegree(), t, error))
-      return at->emitOpError("cannot generate the table: ") << error;
+    const ::approx::lns::LnsTable *built =
+        build(at, impl.getKind(), k, impl.getDegree());
+    if (!built)
+      return failure();
+    const ::approx::lns::LnsTable &t = *built;
     bool exact = bits && impl.getKind() != LnsImplKind::horner &&
                  llvm::Log2_64(k) + 8 >= uint64_t(bits);
     const double *err = exact ? t.maxErrorExact : t.maxErrorAny;
@@ -146,11 +171,10 @@ FailureOr<FlatSymbolRefAttr> Lowering::table(Operation *at, LnsImplKind kind,
     errors = it->second.errors;
     return it->second.sym;
   }
-  ::approx::lns::LnsTable t;
-  std::string error;
-  if (!buildTable(kind, k, degree, t, error))
-    return at->emitOpError("cannot generate the ")
-           << stringifyLnsImplKind(kind) << " table: " << error;
+  const ::approx::lns::LnsTable *built = build(at, kind, k, degree);
+  if (!built)
+    return failure();
+  const ::approx::lns::LnsTable &t = *built;
 
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   Location loc = module.getLoc();
