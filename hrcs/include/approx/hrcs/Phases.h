@@ -1,0 +1,168 @@
+//===- Phases.h - The three filtering phases, per packet ---------*- C++ -*-===//
+//
+// What one CPU iteration or one GPU thread does (Sect. 4.3.1, 5.2).
+//
+// Units: F(j) = |f(X0 + j*ulp_x)| / ulp_q, so rounding boundaries of the
+// target precision q are the integers and an argument is a (q, eps)
+// hard-to-round case when |F(j) cmod 1| < eps. Only F mod 1 matters, so
+// every value is a fraction of 1 held in fixed point: 64 bits (u64) in the
+// lower-bound tests, 128 bits in phase 3, W 64-bit words in the tables.
+//
+// A packet is S consecutive intervals of N arguments. For interval k the
+// polynomial P (an approximation of F) is written in the binomial basis,
+//     P(kN + m) = a0(k) + a1(k) m + a2(k) C(m, 2) + (terms of C(m, j>=3)),
+// and each a_j(k) is advanced over k by tabulated differences: additions
+// only, exact modulo 1 (Sect. 5.1). The packet carries the differences at its
+// first interval, computed exactly on the CPU (Plan.cpp).
+//
+//   phase 1: degree-1 test of the whole interval (a0 + a1 m), bound from
+//            LowerBound.h, threshold widened by the a2 C(m,2) truncation;
+//   phase 2: the interval's `split` sub-intervals, each re-centred, the
+//            same test with the smaller truncation error;
+//   phase 3: every argument of a sub-interval, degree 2, in 128 bits.
+//
+// Header-only and callable from CUDA device code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef APPROX_HRCS_PHASES_H
+#define APPROX_HRCS_PHASES_H
+
+#include "approx/hrcs/LowerBound.h"
+
+namespace approx::hrcs {
+
+/// Largest degree of the polynomial P a packet tabulates.
+constexpr int kMaxDegree = 10;
+/// Largest number of 64-bit words of a table entry.
+constexpr int kMaxWords = 8;
+
+/// A 128-bit fraction of 1: hi carries weights 2^-1..2^-64.
+struct U128 {
+  uint64_t hi = 0, lo = 0;
+};
+
+APPROX_HRCS_HD U128 add128(U128 a, U128 b) {
+  U128 r;
+  r.lo = a.lo + b.lo;
+  r.hi = a.hi + b.hi + (r.lo < a.lo ? 1 : 0);
+  return r;
+}
+
+/// a * m mod 1 for an integer m < 2^64.
+APPROX_HRCS_HD U128 mul128(U128 a, uint64_t m) {
+  U128 r;
+#if defined(__CUDA_ARCH__)
+  r.lo = a.lo * m;
+  r.hi = a.hi * m + __umul64hi(a.lo, m);
+#else
+  unsigned __int128 lo = (unsigned __int128)a.lo * m;
+  r.lo = (uint64_t)lo;
+  r.hi = a.hi * m + (uint64_t)(lo >> 64);
+#endif
+  return r;
+}
+
+/// |v cmod 1| of a 64-bit fraction: the distance to the nearest integer.
+APPROX_HRCS_HD uint64_t distance64(uint64_t v) {
+  return (v >> 63) ? (0 - v) : v;
+}
+
+/// The thresholds and sizes a packet is searched with (units of 2^-64).
+struct PhaseParams {
+  uint64_t intervalArgs = 0; ///< N, arguments per interval (power of two)
+  uint32_t split = 8;        ///< sub-intervals per interval in phase 2
+  uint32_t divisionThreshold = 3;
+  Algorithm algorithm = Algorithm::Regular;
+  /// Phase 1: a candidate interval has (a0 + eps1 - a x) mod 1 < 2 eps1 for
+  /// some x < N, where a = -a1. eps1 = eps + every error of the interval.
+  uint64_t eps1 = 0;
+  /// Phase 2: the same for sub-intervals of N / split arguments.
+  uint64_t eps2 = 0;
+  /// Phase 3: an argument is a candidate when |F cmod 1| < eps3 (a 128-bit
+  /// threshold: eps plus the polynomial's error, without truncation).
+  U128 eps3;
+};
+
+/// The tabulated differences of a0, a1, a2 of one packet, in W words each.
+/// d[j][i][w]: Delta_k^i a_j at the current k, word w (0 = most significant).
+template <int W> struct Table {
+  uint64_t d[3][kMaxDegree + 1][W];
+  int degree = 0; ///< delta: a_j has degree delta - j in k
+
+  /// Advance every a_j from k to k + 1.
+  APPROX_HRCS_HD void step() {
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < degree - j; ++i) {
+        uint64_t carry = 0;
+        for (int w = W - 1; w >= 0; --w) {
+          uint64_t s = d[j][i][w] + carry;
+          uint64_t c1 = s < carry ? 1 : 0;
+          uint64_t t = s + d[j][i + 1][w];
+          carry = c1 + (t < s ? 1 : 0);
+          d[j][i][w] = t;
+        }
+      }
+  }
+  APPROX_HRCS_HD U128 value(int j) const {
+    U128 r;
+    r.hi = d[j][0][0];
+    r.lo = W > 1 ? d[j][0][1] : 0;
+    return r;
+  }
+};
+
+/// The degree-2 model of one (sub-)interval: F(start + m) ~ a0 + a1 m +
+/// a2 C(m, 2) mod 1.
+struct Quadratic {
+  U128 a0, a1, a2;
+};
+
+/// Phase-1/phase-2 test: true when the degree-1 part of `q` over `n`
+/// arguments may come within eps of an integer (a candidate).
+APPROX_HRCS_HD bool linearCandidate(const Quadratic &q, uint64_t n,
+                                    uint64_t eps, const PhaseParams &pp) {
+  uint64_t twoEps = eps << 1;
+  if (eps >= (uint64_t(1) << 62))
+    return true; // the filter cannot reject anything
+  uint64_t a = 0 - q.a1.hi;
+  uint64_t b = q.a0.hi + eps;
+  return lowerBound(pp.algorithm, a, b, n, twoEps,
+                    (int)pp.divisionThreshold) < twoEps;
+}
+
+/// Sub-interval `s` (of `split`) of an interval: re-centred at m0.
+APPROX_HRCS_HD Quadratic subInterval(const Quadratic &q, uint64_t m0) {
+  // a0' = a0 + a1 m0 + a2 C(m0, 2); a1' = a1 + a2 m0; a2' = a2.
+  uint64_t c2 = m0 == 0 ? 0 : (m0 & 1 ? m0 * ((m0 - 1) / 2)
+                                      : (m0 / 2) * (m0 - 1));
+  Quadratic r;
+  r.a0 = add128(add128(q.a0, mul128(q.a1, m0)), mul128(q.a2, c2));
+  r.a1 = add128(q.a1, mul128(q.a2, m0));
+  r.a2 = q.a2;
+  return r;
+}
+
+/// Phase 3 over n arguments: calls found(m) for each m whose degree-2 value
+/// is within eps3 of an integer.
+template <class Found>
+APPROX_HRCS_HD void exhaustive(const Quadratic &q, uint64_t n,
+                               const PhaseParams &pp, Found &&found) {
+  U128 y = q.a0, dy = q.a1;
+  for (uint64_t m = 0; m < n; ++m) {
+    // |y cmod 1| < eps3 in 128 bits.
+    U128 dist = y;
+    if (y.hi >> 63) {
+      dist.lo = 0 - y.lo;
+      dist.hi = ~y.hi + (y.lo == 0 ? 1 : 0);
+    }
+    if (dist.hi < pp.eps3.hi ||
+        (dist.hi == pp.eps3.hi && dist.lo < pp.eps3.lo))
+      found(m);
+    y = add128(y, dy);
+    dy = add128(dy, q.a2);
+  }
+}
+
+} // namespace approx::hrcs
+
+#endif // APPROX_HRCS_PHASES_H

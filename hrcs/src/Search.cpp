@@ -1,0 +1,425 @@
+//===- Search.cpp - CPU backend, MPFR confirmation, checkpointed runs -----===//
+#include "approx/hrcs/Search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace approx::hrcs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+template <int W>
+void searchPacket(const UnitPackets &u, const Packet &pk,
+                  std::vector<uint64_t> &out, PhaseStats &st) {
+  Table<W> tab;
+  tab.degree = u.degree;
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i <= kMaxDegree; ++i)
+      for (int w = 0; w < W; ++w)
+        tab.d[j][i][w] = pk.words[((size_t)j * (kMaxDegree + 1) + i) * W + w];
+  const PhaseParams &pp = u.phase;
+  const uint64_t N = pp.intervalArgs;
+  const uint64_t sub = std::max<uint64_t>(1, N / pp.split);
+  uint64_t j = pk.j0;
+  for (uint32_t k = 0; k < pk.intervals; ++k, j += N) {
+    uint64_t n = std::min<uint64_t>(N, pk.end - j);
+    Quadratic q{tab.value(0), tab.value(1), tab.value(2)};
+    ++st.phase1;
+    if (linearCandidate(q, n, pp.eps1, pp)) {
+      ++st.phase2;
+      auto t2 = Clock::now();
+      for (uint64_t m0 = 0; m0 < n; m0 += sub) {
+        uint64_t ns = std::min(sub, n - m0);
+        Quadratic s = subInterval(q, m0);
+        if (!linearCandidate(s, ns, pp.eps2, pp))
+          continue;
+        ++st.phase3;
+        exhaustive(s, ns, pp, [&](uint64_t m) {
+          out.push_back(j + m0 + m);
+          ++st.candidates;
+        });
+      }
+      st.phase2Seconds += since(t2);
+    }
+    tab.step();
+  }
+}
+
+std::string hexOf(mpfr_srcptr v) {
+  char *s = nullptr;
+  mpfr_asprintf(&s, "%Ra", v);
+  std::string r(s);
+  mpfr_free_str(s);
+  return r;
+}
+
+bool writeFileAtomically(const std::string &path, const std::string &data) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      return false;
+    f << data;
+    if (!f.flush())
+      return false;
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return false;
+  std::ostringstream s;
+  s << f.rdbuf();
+  out = s.str();
+  return true;
+}
+
+} // namespace
+
+void PhaseStats::add(const PhaseStats &o) {
+  arguments += o.arguments;
+  phase1 += o.phase1;
+  phase2 += o.phase2;
+  phase3 += o.phase3;
+  candidates += o.candidates;
+  direct += o.direct;
+  polySeconds += o.polySeconds;
+  phase1Seconds += o.phase1Seconds;
+  phase2Seconds += o.phase2Seconds;
+  phase3Seconds += o.phase3Seconds;
+  confirmSeconds += o.confirmSeconds;
+}
+
+bool CpuBackend::run(const std::vector<UnitPackets> &units,
+                     std::vector<uint64_t> &candidates, PhaseStats &stats,
+                     std::string &error) {
+  auto t0 = Clock::now();
+  double before = stats.phase2Seconds;
+  for (const UnitPackets &u : units)
+    for (const Packet &pk : u.packets) {
+      switch (u.words) {
+      case 2: searchPacket<2>(u, pk, candidates, stats); break;
+      case 3: searchPacket<3>(u, pk, candidates, stats); break;
+      case 4: searchPacket<4>(u, pk, candidates, stats); break;
+      case 5: searchPacket<5>(u, pk, candidates, stats); break;
+      case 6: searchPacket<6>(u, pk, candidates, stats); break;
+      case 7: searchPacket<7>(u, pk, candidates, stats); break;
+      case 8: searchPacket<8>(u, pk, candidates, stats); break;
+      default:
+        error = "internal: unsupported table width";
+        return false;
+      }
+    }
+  // Phase 2 and 3 share a timer on the CPU (they interleave per interval).
+  stats.phase1Seconds += since(t0) - (stats.phase2Seconds - before);
+  return true;
+}
+
+bool confirmCase(const Plan &plan, uint64_t j, Case &c) {
+  const int q = plan.precision();
+  Real x(plan.argPrecision() + 2);
+  plan.argument(x, j);
+  for (mpfr_prec_t w = q + 64 - (mpfr_prec_t)plan.log2Eps(); w <= 16384;
+       w *= 2) {
+    Real y(w), f(w), r(w), dist(w);
+    int ternary = plan.function().eval(y, x);
+    if (!mpfr_regular_p(y)) {
+      if (mpfr_zero_p(y) && ternary == 0) { // exact zero: a boundary
+        c.index = j;
+        c.argument = hexOf(x);
+        c.value = "0";
+        c.log2Distance = -INFINITY;
+        return true;
+      }
+      return false;
+    }
+    // F = |y| / ulp_q, ulp_q = 2^(E - q + 1), E = exponent - 1.
+    long E = plan.gridExponent(y);
+    mpfr_abs(f, y, MPFR_RNDN);
+    mpfr_mul_2si(f, f, q - 1 - E, MPFR_RNDN);
+    mpfr_rint(r, f, MPFR_RNDN);
+    mpfr_sub(dist, f, r, MPFR_RNDN);
+    mpfr_abs(dist, dist, MPFR_RNDN);
+    // |error of F| <= ulp_w(F)/2 <= 2^(q - w); sure when the gap to eps is
+    // wider, or the value is exact.
+    Real gap(w);
+    mpfr_sub(gap, dist, plan.epsilon(), MPFR_RNDN);
+    mpfr_abs(gap, gap, MPFR_RNDN);
+    bool sure = ternary == 0 ||
+                mpfr_cmp_si_2exp(gap, 1, (long)q - (long)w + 1) > 0;
+    if (!sure)
+      continue;
+    if (mpfr_cmp(dist, plan.epsilon()) >= 0)
+      return false;
+    c.index = j;
+    c.argument = hexOf(x);
+    Real shown(q + 24);
+    mpfr_set(shown, y, MPFR_RNDN);
+    c.value = hexOf(shown);
+    if (mpfr_zero_p(dist)) {
+      c.log2Distance = -INFINITY;
+    } else {
+      long e;
+      double m = mpfr_get_d_2exp(&e, dist, MPFR_RNDN);
+      c.log2Distance = std::log2(m) + (double)e;
+    }
+    return true;
+  }
+  return false; // not decidable below 16384 bits: not reported
+}
+
+std::vector<uint64_t> bruteForce(const Plan &plan, uint64_t j0, uint64_t j1) {
+  std::vector<uint64_t> out;
+  Case c;
+  for (uint64_t j = j0; j < j1; ++j)
+    if (confirmCase(plan, j, c))
+      out.push_back(j);
+  return out;
+}
+
+/// mkdir -p.
+static bool makeDir(const std::string &dir, std::string &error) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) {
+      error = "output path '" + dir + "' exists and is not a directory";
+      return false;
+    }
+    return true;
+  }
+  size_t slash = dir.find_last_of('/');
+  if (slash != std::string::npos && slash > 0 &&
+      !makeDir(dir.substr(0, slash), error))
+    return false;
+  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    error = "cannot create output directory '" + dir + "': " + strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+static std::string statsJson(const Plan &plan, const Backend &backend,
+                             const RunResult &r) {
+  const PhaseStats &s = r.stats;
+  std::ostringstream o;
+  o.precision(6);
+  o << "{\n  \"params\": \"" << plan.canonical() << "\",\n"
+    << "  \"backend\": \"" << backend.name() << "\",\n"
+    << "  \"arguments\": " << s.arguments << ",\n"
+    << "  \"pieces\": " << plan.pieces().size() << ",\n"
+    << "  \"units\": " << plan.units().size() << ",\n"
+    << "  \"phase1_intervals\": " << s.phase1 << ",\n"
+    << "  \"phase2_intervals\": " << s.phase2 << ",\n"
+    << "  \"phase3_subintervals\": " << s.phase3 << ",\n"
+    << "  \"candidates\": " << s.candidates << ",\n"
+    << "  \"direct_arguments\": " << s.direct << ",\n"
+    << "  \"cases\": " << r.cases.size() << ",\n"
+    << "  \"seconds\": {\"polynomials\": " << s.polySeconds
+    << ", \"phase1\": " << s.phase1Seconds << ", \"phase2\": "
+    << s.phase2Seconds << ", \"phase3\": " << s.phase3Seconds
+    << ", \"confirm\": " << s.confirmSeconds << ", \"total\": " << r.seconds
+    << "}\n}\n";
+  return o.str();
+}
+
+bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
+               RunResult &result, std::string &error) {
+  const std::string statePath = opts.outDir + "/hrcs.state";
+  const std::string partialPath = opts.outDir + "/cases.partial";
+  const std::string wcPath =
+      opts.outDir + "/" + plan.function().name() + ".wc";
+  const std::string canonical = plan.canonical();
+  size_t unitsDone = 0;
+  std::string partial;
+  PhaseStats &st = result.stats;
+  st = PhaseStats{};
+  if (!opts.resume && !makeDir(opts.outDir, error))
+    return false;
+  if (opts.resume) {
+    std::string state;
+    if (!readFile(statePath, state)) {
+      error = "nothing to resume: no " + statePath;
+      return false;
+    }
+    std::istringstream in(state);
+    std::string magic, params, line;
+    std::getline(in, magic);
+    std::getline(in, params);
+    if (magic != "approx-hrcs state 1") {
+      error = statePath + " is not an approx-hrcs checkpoint";
+      return false;
+    }
+    if (params != canonical) {
+      error = "cannot resume: the checkpoint was made with other parameters (" +
+              params + ")";
+      return false;
+    }
+    size_t bytes = 0;
+    in >> unitsDone >> bytes >> st.arguments >> st.phase1 >> st.phase2 >>
+        st.phase3 >> st.candidates >> st.direct >> st.polySeconds >>
+        st.phase1Seconds >> st.phase2Seconds >> st.phase3Seconds >>
+        st.confirmSeconds;
+    if (!in || unitsDone > plan.units().size()) {
+      error = statePath + " is damaged";
+      return false;
+    }
+    if (!readFile(partialPath, partial) || partial.size() < bytes) {
+      error = partialPath + " is shorter than the checkpoint says";
+      return false;
+    }
+    partial.resize(bytes); // drop what a crash left half-written
+  } else if (access(statePath.c_str(), F_OK) == 0) {
+    error = "output directory '" + opts.outDir +
+            "' holds a checkpoint: pass --resume, or choose another directory";
+    return false;
+  }
+
+  auto saveState = [&]() {
+    std::ostringstream s;
+    s.precision(17);
+    s << "approx-hrcs state 1\n"
+      << canonical << "\n"
+      << unitsDone << " " << partial.size() << " " << st.arguments << " "
+      << st.phase1 << " " << st.phase2 << " " << st.phase3 << " "
+      << st.candidates << " " << st.direct << " " << st.polySeconds << " "
+      << st.phase1Seconds << " " << st.phase2Seconds << " "
+      << st.phase3Seconds << " " << st.confirmSeconds << "\n";
+    return writeFileAtomically(partialPath, partial) &&
+           writeFileAtomically(statePath, s.str());
+  };
+  if (!saveState()) {
+    error = "cannot write the checkpoint in '" + opts.outDir + "'";
+    return false;
+  }
+
+  auto start = Clock::now();
+  auto lastReport = start;
+  const auto &units = plan.units();
+  const size_t batch = opts.batchUnits > 0 ? (size_t)opts.batchUnits : 64;
+  int threads = std::max(1, opts.threads);
+  while (unitsDone < units.size()) {
+    size_t end = std::min(units.size(), unitsDone + batch);
+    if (opts.stopAfterUnits && opts.stopAfterUnits > unitsDone)
+      end = std::min(end, opts.stopAfterUnits);
+    std::vector<uint64_t> cand;
+    PhaseStats bst;
+    // Packets (MPFR), in parallel over units.
+    auto tp = Clock::now();
+    std::vector<UnitPackets> work(end - unitsDone);
+    std::vector<char> isDirect(end - unitsDone, 0);
+    std::atomic<size_t> next{unitsDone};
+    auto worker = [&]() {
+      for (size_t i; (i = next++) < end;) {
+        const Unit &u = units[i];
+        if (plan.pieces()[u.piece].direct)
+          isDirect[i - unitsDone] = 1;
+        else
+          work[i - unitsDone] = plan.packets(u);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (auto &t : pool)
+      t.join();
+    bst.polySeconds += since(tp);
+    std::vector<UnitPackets> searchable;
+    for (size_t i = unitsDone; i < end; ++i) {
+      const Unit &u = units[i];
+      bst.arguments += u.j1 - u.j0;
+      if (isDirect[i - unitsDone]) {
+        for (uint64_t j = u.j0; j < u.j1; ++j)
+          cand.push_back(j);
+        bst.direct += u.j1 - u.j0;
+      } else {
+        searchable.push_back(std::move(work[i - unitsDone]));
+      }
+    }
+    if (!searchable.empty() && !backend.run(searchable, cand, bst, error))
+      return false;
+    // Confirm with MPFR.
+    auto tc = Clock::now();
+    std::sort(cand.begin(), cand.end());
+    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+    for (uint64_t j : cand) {
+      Case c;
+      if (!confirmCase(plan, j, c))
+        continue;
+      std::ostringstream line;
+      line.precision(5);
+      line << c.argument << " # " << plan.function().name()
+           << "(x) = " << c.value << ", ";
+      if (std::isinf(c.log2Distance))
+        line << "exact";
+      else
+        line << "2^" << std::fixed << c.log2Distance << " ulp from a boundary";
+      line << "\n";
+      partial += line.str();
+    }
+    bst.confirmSeconds += since(tc);
+    st.add(bst);
+    unitsDone = end;
+    if (!saveState()) {
+      error = "cannot write the checkpoint in '" + opts.outDir + "'";
+      return false;
+    }
+    if (opts.progress && (since(lastReport) > 2 || unitsDone == units.size())) {
+      lastReport = Clock::now();
+      std::fprintf(stderr,
+                   "approx-hrcs: %zu/%zu units, %llu of %llu arguments, "
+                   "%.1f s\n",
+                   unitsDone, units.size(), (unsigned long long)st.arguments,
+                   (unsigned long long)plan.argCount(), since(start));
+    }
+    if (opts.stopAfterUnits && unitsDone >= opts.stopAfterUnits &&
+        unitsDone < units.size()) {
+      result.interrupted = true;
+      return true;
+    }
+  }
+  result.seconds = since(start) + 0.0;
+  // Final .wc, sorted by argument index (the partial file is in unit order,
+  // and units ascend).
+  std::ostringstream wc;
+  wc << "# hard-to-round cases of " << plan.function().name()
+     << " written by approx-hrcs\n# " << canonical
+     << "\n# x with |f(x) / ulp_q cmod 1| < epsilon, confirmed with MPFR\n"
+     << partial;
+  result.cases.clear();
+  {
+    std::istringstream in(partial);
+    std::string l;
+    while (std::getline(in, l)) {
+      Case c;
+      c.argument = l.substr(0, l.find(' '));
+      result.cases.push_back(c);
+    }
+  }
+  result.wcPath = wcPath;
+  result.statsPath = opts.outDir + "/stats.json";
+  if (!writeFileAtomically(wcPath, wc.str()) ||
+      !writeFileAtomically(result.statsPath, statsJson(plan, backend, result))) {
+    error = "cannot write the results in '" + opts.outDir + "'";
+    return false;
+  }
+  return true;
+}
+
+} // namespace approx::hrcs

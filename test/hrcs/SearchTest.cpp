@@ -1,0 +1,186 @@
+//===- SearchTest.cpp - The CPU search against MPFR on every argument -----===//
+//
+// Each case: the set of hard-to-round arguments the three-phase search
+// returns equals the set MPFR finds by evaluating every argument, for both
+// lower-bound algorithms, several functions, binades, signs and precisions.
+// Also: an interrupted run resumed gives the same .wc as one run.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/hrcs/Search.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace approx::hrcs;
+
+namespace {
+
+struct Spec {
+  const char *fn, *lo, *hi;
+  int p, q;
+  const char *eps;
+};
+
+std::string tempDir(const std::string &name) {
+  std::string d = ::testing::TempDir() + "hrcs-" + name;
+  std::string cmd = "rm -rf '" + d + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  return d;
+}
+
+std::vector<uint64_t> searchIndices(const Plan &plan, RunResult &res,
+                                    const std::string &dir) {
+  CpuBackend cpu;
+  RunOptions ro;
+  ro.outDir = dir;
+  ro.progress = false;
+  std::string err;
+  EXPECT_TRUE(runSearch(plan, cpu, ro, res, err)) << err;
+  std::vector<uint64_t> out;
+  Real x(plan.argPrecision() + 2), y(256);
+  // Map the .wc arguments back to indices through MPFR.
+  for (const Case &c : res.cases) {
+    mpfr_set_str(y, c.argument.c_str(), 0, MPFR_RNDN);
+    plan.argument(x, 0);
+    mpfr_sub(y, y, x, MPFR_RNDN);
+    plan.argument(x, 1);
+    Real u(256);
+    mpfr_set(u, x, MPFR_RNDN);
+    plan.argument(x, 0);
+    mpfr_sub(u, u, x, MPFR_RNDN);
+    mpfr_div(y, y, u, MPFR_RNDN);
+    out.push_back(mpfr_get_uj(y, MPFR_RNDN));
+  }
+  return out;
+}
+
+class SearchVsMpfr : public ::testing::TestWithParam<std::tuple<Spec, const char *>> {};
+
+} // namespace
+
+TEST_P(SearchVsMpfr, SameSet) {
+  auto [spec, alg] = GetParam();
+  SearchParams sp;
+  sp.function = spec.fn;
+  sp.lo = spec.lo;
+  sp.hi = spec.hi;
+  sp.argPrecision = spec.p;
+  sp.precision = spec.q;
+  sp.epsilon = spec.eps;
+  sp.algorithm = alg;
+  Plan plan;
+  std::string err;
+  ASSERT_TRUE(plan.init(sp, false, err)) << err;
+  RunResult res;
+  std::vector<uint64_t> got = searchIndices(
+      plan, res,
+      tempDir(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+  std::vector<uint64_t> want = bruteForce(plan, 0, plan.argCount());
+  EXPECT_EQ(got, want) << spec.fn << " [" << spec.lo << ", " << spec.hi
+                       << ") p=" << spec.p << " q=" << spec.q;
+  EXPECT_GT(want.size(), 0u) << "a case set this small tests nothing";
+  // The filters must do their job: far fewer MPFR calls than arguments.
+  EXPECT_LT(res.stats.candidates + res.stats.direct, plan.argCount() / 4);
+}
+
+static const Spec kSpecs[] = {
+    {"exp", "1", "0x1.04p0", 24, 25, "0x1p-10"},
+    {"exp", "-0x1.8p2", "-0x1.7fp2", 24, 25, "0x1p-9"},
+    {"exp2", "0x1.4p4", "0x1.41p4", 24, 24, "0x1p-9"},
+    {"log", "0x1.6p-1", "0x1.64p-1", 24, 25, "0x1p-10"},
+    {"log", "1", "0x1.02p0", 24, 25, "0x1p-9"},
+    {"log2", "0x1.8p5", "0x1.84p5", 24, 25, "0x1p-10"},
+    {"sin", "1.5", "0x1.98p0", 24, 25, "0x1p-10"},
+    {"cos", "1.5", "0x1.98p0", 24, 25, "0x1p-10"},
+    {"sin", "0x1.8p-3", "0x1.808p-3", 24, 25, "0x1p-9"},
+    // binary64 arguments, a thin segment, looser epsilon to have cases
+    {"exp", "0x1.5p0", "0x1.5000000001p0", 53, 54, "0x1p-11"},
+    {"log", "0x1.3p7", "0x1.3000000001p7", 53, 54, "0x1p-6"},
+    // extended-like arguments and boundaries
+    {"exp", "1", "0x1.00000000000001p0", 64, 64, "0x1p-8"},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Functions, SearchVsMpfr,
+    ::testing::Combine(::testing::ValuesIn(kSpecs),
+                       ::testing::Values("lefevre", "regular")),
+    [](const auto &info) {
+      // e.g. exp_p24_0_lefevre: function, precision, index, algorithm
+      const Spec &s = std::get<0>(info.param);
+      return std::string(s.fn) + "_p" + std::to_string(s.p) + "_" +
+             std::to_string(info.index / 2) + "_" + std::get<1>(info.param);
+    });
+
+TEST(SearchTest, ResumeGivesTheSameCases) {
+  SearchParams sp;
+  sp.function = "log";
+  sp.lo = "1";
+  sp.hi = "0x1.04p0"; // many pieces near log(1) = 0: many units
+  sp.argPrecision = 24;
+  sp.precision = 25;
+  sp.epsilon = "0x1p-9";
+  Plan plan;
+  std::string err;
+  ASSERT_TRUE(plan.init(sp, false, err)) << err;
+  ASSERT_GT(plan.units().size(), 10u);
+  CpuBackend cpu;
+  RunResult whole, part, rest;
+  RunOptions ro;
+  ro.progress = false;
+  ro.outDir = tempDir("resume-whole");
+  ASSERT_TRUE(runSearch(plan, cpu, ro, whole, err)) << err;
+  ro.outDir = tempDir("resume-resumed");
+  ro.batchUnits = 3;
+  ro.stopAfterUnits = 7;
+  ASSERT_TRUE(runSearch(plan, cpu, ro, part, err)) << err;
+  EXPECT_TRUE(part.interrupted);
+  // A second start without --resume is refused; with it, it finishes.
+  ro.stopAfterUnits = 0;
+  EXPECT_FALSE(runSearch(plan, cpu, ro, rest, err));
+  EXPECT_NE(err.find("holds a checkpoint"), std::string::npos) << err;
+  ro.resume = true;
+  ASSERT_TRUE(runSearch(plan, cpu, ro, rest, err)) << err;
+  EXPECT_FALSE(rest.interrupted);
+  auto slurp = [](const std::string &p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  EXPECT_EQ(slurp(whole.wcPath), slurp(rest.wcPath));
+  EXPECT_EQ(whole.stats.phase1, rest.stats.phase1);
+  EXPECT_EQ(whole.stats.candidates, rest.stats.candidates);
+}
+
+TEST(SearchTest, RefusesBadParameters) {
+  struct Bad {
+    const char *fn, *lo, *hi, *eps;
+    int p;
+    const char *msg;
+  } bad[] = {
+      {"tan", "1", "2", "0x1p-32", 53, "unknown function 'tan'"},
+      {"exp", "1", "4", "0x1p-32", 53, "crosses a binade"},
+      {"exp", "-1", "1", "0x1p-32", 53, "crosses a binade"},
+      {"exp", "1", "2", "0", 53, "out of range"},
+      {"exp", "1", "2", "0x1p-200", 53, "out of range"},
+      {"exp", "1", "2", "0x1p-32", 1, "argument precision 1 out of range"},
+      {"exp", "0", "1", "0x1p-32", 53, "may not start at zero"},
+      {"log", "-0x1.fp-1", "-0x1.8p-1", "0x1p-32", 53, "positive arguments only"},
+      {"sin", "0x1p30", "0x1p31", "0x1p-32", 53, "2^20"},
+  };
+  for (const Bad &b : bad) {
+    SearchParams sp;
+    sp.function = b.fn;
+    sp.lo = b.lo;
+    sp.hi = b.hi;
+    sp.epsilon = b.eps;
+    sp.argPrecision = b.p;
+    Plan plan;
+    std::string err;
+    EXPECT_FALSE(plan.init(sp, false, err)) << b.fn << " " << b.lo;
+    EXPECT_NE(err.find(b.msg), std::string::npos) << err;
+    EXPECT_EQ(err.find('\n'), std::string::npos) << "one line: " << err;
+  }
+}
