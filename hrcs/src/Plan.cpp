@@ -301,12 +301,17 @@ void Plan::planPiece(Piece &pc) const {
   pc.unitBits = bestM;
   int nbits = params_.intervalBits;
   if (nbits == 0) {
-    // N such that the degree-1 truncation |F''| N^2 / 2 stays below eps.
-    nbits = (int)std::floor((log2Eps_ - (bound(2) + 1) + 1) / 2);
-    nbits = std::clamp(nbits, 4, 20);
+    // The largest N (2^4 to 2^20) whose phase-1 failure rate stays near
+    // 2^-6: a random interval fails with probability about 2 N eps1, where
+    // eps1 ~ eps + |F''| N^2 / 2 (the degree-1 truncation). Phases 2 and 3
+    // then stay a small part of the time (Sect. 6.3).
+    nbits = 4;
+    for (int n = 4; n <= 20; ++n)
+      if (n + 1 + log2Add(log2Eps_, bound(2) + 2.0 * n) <= -6)
+        nbits = n;
   }
   pc.intervalBits = std::min(nbits, pc.unitBits);
-  double trunc = bound(2) + 1 + 2.0 * pc.intervalBits - 1;
+  double trunc = bound(2) + 2.0 * pc.intervalBits;
   if (params_.algorithm == "lefevre")
     pc.algorithm = Algorithm::Lefevre;
   else if (params_.algorithm == "regular")
@@ -316,6 +321,19 @@ void Plan::planPiece(Piece &pc) const {
         trunc <= log2Eps_ - 2 ? Algorithm::Regular : Algorithm::Lefevre;
 }
 
+static const long binom[kMaxDegree + 1][kMaxDegree + 1] = {
+    {1},
+    {1, 1},
+    {1, 2, 1},
+    {1, 3, 3, 1},
+    {1, 4, 6, 4, 1},
+    {1, 5, 10, 10, 5, 1},
+    {1, 6, 15, 20, 15, 6, 1},
+    {1, 7, 21, 35, 35, 21, 7, 1},
+    {1, 8, 28, 56, 70, 56, 28, 8, 1},
+    {1, 9, 36, 84, 126, 126, 84, 36, 9, 1},
+    {1, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1}};
+
 UnitPackets Plan::packets(const Unit &u) const {
   const Piece &pc = pieces_[u.piece];
   UnitPackets out;
@@ -323,8 +341,19 @@ UnitPackets Plan::packets(const Unit &u) const {
   const uint64_t N = uint64_t(1) << pc.intervalBits;
   const uint64_t argsInUnit = u.j1 - u.j0;
   const uint64_t intervalsInUnit = (argsInUnit + N - 1) / N;
-  int sbits = params_.packetBits >= 0 ? params_.packetBits : (gpu_ ? 10 : 40);
-  uint64_t S = std::min<uint64_t>(intervalsInUnit, uint64_t(1) << std::min(sbits, 40));
+  uint64_t S;
+  if (params_.packetBits >= 0) {
+    S = uint64_t(1) << params_.packetBits;
+  } else if (gpu_) {
+    // A GPU thread per packet: 1024 intervals each where there is work
+    // enough, down to 8 so that a small unit still spreads over 256 threads.
+    S = 1024;
+    while (S > 8 && S * 256 > intervalsInUnit)
+      S /= 2;
+  } else {
+    S = uint64_t(1) << 16; // the CPU: packets shared out among threads
+  }
+  S = std::max<uint64_t>(1, std::min(S, intervalsInUnit));
   // Words: the tabulation error (S+1)^delta 2^(delta+2-64W) must stay far
   // below eps; shrink S if more than kMaxWords would be needed.
   int words = 0;
@@ -383,7 +412,9 @@ UnitPackets Plan::packets(const Unit &u) const {
                      (delta + 1) * ((double)argExp_ + std::log2(M)) -
                      (double)(pc.exponent - q_ + 1) - lf;
   double mpfrErr = valueBound + 16 - (double)prec;
-  double tabErr = delta * std::log2((double)S + 1) + delta + 2 - (double)fracBits;
+  // Packet tables: truncations of G (< 2^-64W each, G's own error far
+  // below), then S steps: at most sum_i C(S, i) of those errors.
+  double tabErr = delta * std::log2((double)S + 1) + 2 - (double)fracBits;
   double poly = log2Add(log2Add(remainder, mpfrErr), tabErr);
   out.log2PolyError = poly;
   double p2 = sumBound(2, M), p3 = sumBound(3, M) - std::log2(6.0);
@@ -406,77 +437,109 @@ UnitPackets Plan::packets(const Unit &u) const {
   out.phase.eps2 = toFixed64(e2);
   out.phase.eps3 = toFixed128(e3);
 
-  // Packets: D_{j,i} = sum_l (-1)^(j-l) C(j,l) sum_r (-1)^(i-r) C(i,r)
-  //                    P(t0 + r N + l), every P value taken modulo 1 to
-  // fracBits bits (the integer combination keeps it exact modulo 1).
-  Real v(prec), tt(prec);
-  mpz_t vint[kMaxDegree + 1][3], accz, mod;
-  for (auto &row : vint)
-    for (auto &z : row)
-      mpz_init(z);
+  // Packets. Two levels of tabulated differences, both exact modulo 1:
+  //   G[j][i][r] = Delta_S^r Delta^i a_j at the unit's first packet, from
+  //     P at the points r S N + i' N + l (MPFR, once per unit), in F bits;
+  //   packet by packet, G[j][i][0] is the packet's D_{j,i} (truncated to
+  //     `words` words) and every G[j][i] advances by one step of S.
+  // So each packet costs a few multiword additions, not MPFR evaluations.
+  const uint64_t T = (intervalsInUnit + S - 1) / S;
+  const int tBits = (int)std::ceil(std::log2((double)T + 1));
+  const int fWords =
+      std::min(16, (64 * words + delta * tBits + 2 * delta + 16 + 63) / 64);
+  const long fBits = 64L * fWords;
+  Real v(prec + fBits), tt(prec + fBits);
+  mpz_t vint[kMaxDegree + 1][kMaxDegree + 1][3], accz, gz;
+  for (auto &a : vint)
+    for (auto &b : a)
+      for (auto &z : b)
+        mpz_init(z);
   mpz_init(accz);
-  mpz_init(mod);
-  static const long binom[kMaxDegree + 1][kMaxDegree + 1] = {
-      {1},
-      {1, 1},
-      {1, 2, 1},
-      {1, 3, 3, 1},
-      {1, 4, 6, 4, 1},
-      {1, 5, 10, 10, 5, 1},
-      {1, 6, 15, 20, 15, 6, 1},
-      {1, 7, 21, 35, 35, 21, 7, 1},
-      {1, 8, 28, 56, 70, 56, 28, 8, 1},
-      {1, 9, 36, 84, 126, 126, 84, 36, 9, 1},
-      {1, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1}};
+  mpz_init(gz);
+  for (int r = 0; r <= delta; ++r)
+    for (int i = 0; i <= delta; ++i)
+      for (int l = 0; l < 3; ++l) {
+        // P(r S N + i N + l) by Horner, modulo 1, to fBits bits.
+        mpfr_set_uj(tt, (uint64_t)r * S * N + (uint64_t)i * N + (uint64_t)l,
+                    MPFR_RNDN);
+        mpfr_set(v, c[delta], MPFR_RNDN);
+        for (int k = delta - 1; k >= 0; --k) {
+          mpfr_mul(v, v, tt, MPFR_RNDN);
+          mpfr_add(v, v, c[k], MPFR_RNDN);
+        }
+        mpfr_frac(v, v, MPFR_RNDN);
+        mpfr_mul_2si(v, v, fBits, MPFR_RNDN);
+        mpfr_get_z(vint[r][i][l], v, MPFR_RNDD);
+      }
+  // G as fWords-word fixed point, word 0 most significant.
+  std::vector<uint64_t> G((size_t)3 * (kMaxDegree + 1) * (kMaxDegree + 1) *
+                          fWords);
+  auto g = [&](int j, int i, int r) {
+    return &G[(((size_t)j * (kMaxDegree + 1) + i) * (kMaxDegree + 1) + r) *
+              fWords];
+  };
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i + j <= delta; ++i)
+      for (int r = 0; r + i + j <= delta; ++r) {
+        mpz_set_ui(gz, 0);
+        for (int r2 = 0; r2 <= r; ++r2)
+          for (int i2 = 0; i2 <= i; ++i2)
+            for (int l = 0; l <= j; ++l) {
+              long coef = binom[r][r2] * binom[i][i2] * binom[j][l];
+              if (((r - r2) + (i - i2) + (j - l)) & 1)
+                mpz_submul_ui(gz, vint[r2][i2][l], (unsigned long)coef);
+              else
+                mpz_addmul_ui(gz, vint[r2][i2][l], (unsigned long)coef);
+            }
+        mpz_fdiv_r_2exp(gz, gz, (mp_bitcnt_t)fBits);
+        uint64_t *dst = g(j, i, r);
+        for (int w = fWords - 1; w >= 0; --w) {
+          uint64_t word = 0;
+          for (int b = 0; b < 64; b += 32) {
+            word |= (uint64_t)(mpz_get_ui(gz) & 0xffffffffUL) << b;
+            mpz_fdiv_q_2exp(gz, gz, 32);
+          }
+          dst[w] = word;
+        }
+      }
+  for (auto &a : vint)
+    for (auto &b : a)
+      for (auto &z : b)
+        mpz_clear(z);
+  mpz_clear(accz);
+  mpz_clear(gz);
+  auto addTo = [&](uint64_t *x, const uint64_t *y) {
+    uint64_t carry = 0;
+    for (int w = fWords - 1; w >= 0; --w) {
+      uint64_t s1 = x[w] + carry;
+      uint64_t c1 = s1 < carry ? 1 : 0;
+      uint64_t s2 = s1 + y[w];
+      carry = c1 + (s2 < s1 ? 1 : 0);
+      x[w] = s2;
+    }
+  };
   const uint64_t packetArgs = S * N;
-  for (uint64_t t0 = 0; t0 < argsInUnit; t0 += packetArgs) {
+  out.packets.reserve(T);
+  const size_t stride = out.tableStride();
+  out.tables.assign(T * stride, 0);
+  size_t k = 0;
+  for (uint64_t t0 = 0; t0 < argsInUnit; t0 += packetArgs, ++k) {
     Packet pk;
     pk.j0 = u.j0 + t0;
     pk.end = pc.j1;
-    pk.intervals = (uint32_t)std::min<uint64_t>(
-        S, (argsInUnit - t0 + N - 1) / N);
-    for (int r = 0; r <= delta; ++r)
-      for (int l = 0; l < 3; ++l) {
-        // P(t) by Horner.
-        mpfr_set_uj(tt, t0 + (uint64_t)r * N + (uint64_t)l, MPFR_RNDN);
-        mpfr_set(v, c[delta], MPFR_RNDN);
-        for (int i = delta - 1; i >= 0; --i) {
-          mpfr_mul(v, v, tt, MPFR_RNDN);
-          mpfr_add(v, v, c[i], MPFR_RNDN);
-        }
-        mpfr_frac(v, v, MPFR_RNDN);
-        mpfr_mul_2si(v, v, fracBits, MPFR_RNDN);
-        mpfr_get_z(vint[r][l], v, MPFR_RNDD);
-      }
-    pk.words.assign((size_t)3 * (kMaxDegree + 1) * words, 0);
+    pk.intervals =
+        (uint32_t)std::min<uint64_t>(S, (argsInUnit - t0 + N - 1) / N);
+    uint64_t *dst = out.tables.data() + k * stride;
     for (int j = 0; j < 3; ++j)
       for (int i = 0; i + j <= delta; ++i) {
-        mpz_set_ui(accz, 0);
-        for (int l = 0; l <= j; ++l)
-          for (int r = 0; r <= i; ++r) {
-            long coef = binom[j][l] * binom[i][r];
-            if (((j - l) + (i - r)) & 1)
-              mpz_submul_ui(accz, vint[r][l], (unsigned long)coef);
-            else
-              mpz_addmul_ui(accz, vint[r][l], (unsigned long)coef);
-          }
-        mpz_fdiv_r_2exp(accz, accz, (mp_bitcnt_t)fracBits);
-        for (int w = words - 1; w >= 0; --w) {
-          uint64_t word = 0;
-          for (int b = 0; b < 64; b += 32) {
-            word |= (uint64_t)(mpz_get_ui(accz) & 0xffffffffUL) << b;
-            mpz_fdiv_q_2exp(accz, accz, 32);
-          }
-          pk.words[((size_t)j * (kMaxDegree + 1) + i) * words + w] = word;
-        }
+        const uint64_t *src = g(j, i, 0);
+        for (int w = 0; w < words; ++w)
+          dst[(size_t)tableEntry(delta, j, i) * words + w] = src[w];
+        for (int r = 0; r + i + j < delta; ++r)
+          addTo(g(j, i, r), g(j, i, r + 1));
       }
-    out.packets.push_back(std::move(pk));
+    out.packets.push_back(pk);
   }
-  for (auto &row : vint)
-    for (auto &z : row)
-      mpz_clear(z);
-  mpz_clear(accz);
-  mpz_clear(mod);
   return out;
 }
 

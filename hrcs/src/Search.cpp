@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -23,14 +24,12 @@ double since(Clock::time_point t) {
 }
 
 template <int W>
-void searchPacket(const UnitPackets &u, const Packet &pk,
+void searchPacket(const UnitPackets &u, size_t index,
                   std::vector<uint64_t> &out, PhaseStats &st) {
+  const Packet &pk = u.packets[index];
+  const uint64_t *src = u.table(index);
   Table<W> tab;
-  tab.degree = u.degree;
-  for (int j = 0; j < 3; ++j)
-    for (int i = 0; i <= kMaxDegree; ++i)
-      for (int w = 0; w < W; ++w)
-        tab.d[j][i][w] = pk.words[((size_t)j * (kMaxDegree + 1) + i) * W + w];
+  tab.load(src, u.degree);
   const PhaseParams &pp = u.phase;
   const uint64_t N = pp.intervalArgs;
   const uint64_t sub = std::max<uint64_t>(1, N / pp.split);
@@ -110,24 +109,53 @@ bool CpuBackend::run(const std::vector<UnitPackets> &units,
                      std::vector<uint64_t> &candidates, PhaseStats &stats,
                      std::string &error) {
   auto t0 = Clock::now();
-  double before = stats.phase2Seconds;
-  for (const UnitPackets &u : units)
-    for (const Packet &pk : u.packets) {
+  std::vector<std::pair<const UnitPackets *, size_t>> work;
+  for (const UnitPackets &u : units) {
+    if (u.words < 2 || u.words > kMaxWords) {
+      error = "internal: unsupported table width";
+      return false;
+    }
+    for (size_t k = 0; k < u.packets.size(); ++k)
+      work.push_back({&u, k});
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::vector<uint64_t>> found(threads_);
+  std::vector<PhaseStats> st(threads_);
+  auto worker = [&](int t) {
+    for (size_t i; (i = next++) < work.size();) {
+      const UnitPackets &u = *work[i].first;
+      const size_t pk = work[i].second;
       switch (u.words) {
-      case 2: searchPacket<2>(u, pk, candidates, stats); break;
-      case 3: searchPacket<3>(u, pk, candidates, stats); break;
-      case 4: searchPacket<4>(u, pk, candidates, stats); break;
-      case 5: searchPacket<5>(u, pk, candidates, stats); break;
-      case 6: searchPacket<6>(u, pk, candidates, stats); break;
-      case 7: searchPacket<7>(u, pk, candidates, stats); break;
-      case 8: searchPacket<8>(u, pk, candidates, stats); break;
-      default:
-        error = "internal: unsupported table width";
-        return false;
+      case 2: searchPacket<2>(u, pk, found[t], st[t]); break;
+      case 3: searchPacket<3>(u, pk, found[t], st[t]); break;
+      case 4: searchPacket<4>(u, pk, found[t], st[t]); break;
+      case 5: searchPacket<5>(u, pk, found[t], st[t]); break;
+      case 6: searchPacket<6>(u, pk, found[t], st[t]); break;
+      case 7: searchPacket<7>(u, pk, found[t], st[t]); break;
+      default: searchPacket<8>(u, pk, found[t], st[t]); break;
       }
     }
-  // Phase 2 and 3 share a timer on the CPU (they interleave per interval).
-  stats.phase1Seconds += since(t0) - (stats.phase2Seconds - before);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads_; ++t)
+    pool.emplace_back(worker, t);
+  worker(0);
+  for (auto &th : pool)
+    th.join();
+  // Phases 2 and 3 share a timer (they interleave per interval); with
+  // several threads their thread-seconds are divided by the thread count.
+  double p23 = 0;
+  for (int t = 0; t < threads_; ++t) {
+    candidates.insert(candidates.end(), found[t].begin(), found[t].end());
+    stats.phase1 += st[t].phase1;
+    stats.phase2 += st[t].phase2;
+    stats.phase3 += st[t].phase3;
+    stats.candidates += st[t].candidates;
+    p23 += st[t].phase2Seconds;
+  }
+  p23 /= threads_;
+  stats.phase2Seconds += p23;
+  stats.phase1Seconds += since(t0) - p23;
   return true;
 }
 
@@ -284,6 +312,10 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       return false;
     }
     partial.resize(bytes); // drop what a crash left half-written
+    if (!writeFileAtomically(partialPath, partial)) {
+      error = "cannot write the checkpoint in '" + opts.outDir + "'";
+      return false;
+    }
   } else if (access(statePath.c_str(), F_OK) == 0) {
     error = "output directory '" + opts.outDir +
             "' holds a checkpoint: pass --resume, or choose another directory";
@@ -300,9 +332,26 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       << st.candidates << " " << st.direct << " " << st.polySeconds << " "
       << st.phase1Seconds << " " << st.phase2Seconds << " "
       << st.phase3Seconds << " " << st.confirmSeconds << "\n";
-    return writeFileAtomically(partialPath, partial) &&
-           writeFileAtomically(statePath, s.str());
+    return writeFileAtomically(statePath, s.str());
   };
+  // Cases are appended (fsync'ed before the state that counts them).
+  auto appendCases = [&](const std::string &fresh) {
+    if (fresh.empty())
+      return true;
+    FILE *f = std::fopen(partialPath.c_str(), "ab");
+    if (!f)
+      return false;
+    bool ok = std::fwrite(fresh.data(), 1, fresh.size(), f) == fresh.size() &&
+              std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = std::fclose(f) == 0 && ok;
+    if (ok)
+      partial += fresh;
+    return ok;
+  };
+  if (!opts.resume && !writeFileAtomically(partialPath, "")) {
+    error = "cannot write the checkpoint in '" + opts.outDir + "'";
+    return false;
+  }
   if (!saveState()) {
     error = "cannot write the checkpoint in '" + opts.outDir + "'";
     return false;
@@ -313,24 +362,29 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
   const auto &units = plan.units();
   const size_t batch = opts.batchUnits > 0 ? (size_t)opts.batchUnits : 64;
   int threads = std::max(1, opts.threads);
-  while (unitsDone < units.size()) {
-    size_t end = std::min(units.size(), unitsDone + batch);
-    if (opts.stopAfterUnits && opts.stopAfterUnits > unitsDone)
-      end = std::min(end, opts.stopAfterUnits);
-    std::vector<uint64_t> cand;
-    PhaseStats bst;
-    // Packets (MPFR), in parallel over units.
+  // A batch: the packets of some units, built by `threads` CPU threads
+  // (MPFR + tabulation) while the backend searches the previous batch.
+  struct Batch {
+    size_t begin = 0, end = 0;
+    std::vector<UnitPackets> work;
+    std::vector<char> isDirect;
+    double seconds = 0;
+  };
+  auto build = [&plan, &units, threads](size_t begin, size_t end) {
+    Batch b;
+    b.begin = begin;
+    b.end = end;
     auto tp = Clock::now();
-    std::vector<UnitPackets> work(end - unitsDone);
-    std::vector<char> isDirect(end - unitsDone, 0);
-    std::atomic<size_t> next{unitsDone};
+    b.work.resize(end - begin);
+    b.isDirect.assign(end - begin, 0);
+    std::atomic<size_t> next{begin};
     auto worker = [&]() {
       for (size_t i; (i = next++) < end;) {
         const Unit &u = units[i];
         if (plan.pieces()[u.piece].direct)
-          isDirect[i - unitsDone] = 1;
+          b.isDirect[i - begin] = 1;
         else
-          work[i - unitsDone] = plan.packets(u);
+          b.work[i - begin] = plan.packets(u);
       }
     };
     std::vector<std::thread> pool;
@@ -339,44 +393,84 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
     worker();
     for (auto &t : pool)
       t.join();
-    bst.polySeconds += since(tp);
+    b.seconds = since(tp);
+    return b;
+  };
+  auto batchEnd = [&](size_t begin) {
+    size_t end = std::min(units.size(), begin + batch);
+    if (opts.stopAfterUnits && opts.stopAfterUnits > begin)
+      end = std::min(end, opts.stopAfterUnits);
+    return end;
+  };
+  std::future<Batch> pending;
+  if (unitsDone < units.size())
+    pending = std::async(std::launch::async, build, unitsDone,
+                         batchEnd(unitsDone));
+  while (unitsDone < units.size()) {
+    Batch b = pending.get();
+    size_t end = b.end;
+    if (end < units.size() &&
+        !(opts.stopAfterUnits && end >= opts.stopAfterUnits))
+      pending = std::async(std::launch::async, build, end, batchEnd(end));
+    std::vector<uint64_t> cand;
+    PhaseStats bst;
+    bst.polySeconds += b.seconds;
     std::vector<UnitPackets> searchable;
-    for (size_t i = unitsDone; i < end; ++i) {
+    for (size_t i = b.begin; i < end; ++i) {
       const Unit &u = units[i];
       bst.arguments += u.j1 - u.j0;
-      if (isDirect[i - unitsDone]) {
+      if (b.isDirect[i - b.begin]) {
         for (uint64_t j = u.j0; j < u.j1; ++j)
           cand.push_back(j);
         bst.direct += u.j1 - u.j0;
       } else {
-        searchable.push_back(std::move(work[i - unitsDone]));
+        searchable.push_back(std::move(b.work[i - b.begin]));
       }
     }
-    if (!searchable.empty() && !backend.run(searchable, cand, bst, error))
+    if (!searchable.empty() && !backend.run(searchable, cand, bst, error)) {
+      if (pending.valid())
+        pending.wait();
       return false;
-    // Confirm with MPFR.
+    }
+    // Confirm with MPFR, candidates shared out among the threads.
     auto tc = Clock::now();
     std::sort(cand.begin(), cand.end());
     cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
-    for (uint64_t j : cand) {
-      Case c;
-      if (!confirmCase(plan, j, c))
-        continue;
-      std::ostringstream line;
-      line.precision(5);
-      line << c.argument << " # " << plan.function().name()
-           << "(x) = " << c.value << ", ";
-      if (std::isinf(c.log2Distance))
-        line << "exact";
-      else
-        line << "2^" << std::fixed << c.log2Distance << " ulp from a boundary";
-      line << "\n";
-      partial += line.str();
+    std::vector<std::string> lines(cand.size());
+    {
+      std::atomic<size_t> next{0};
+      auto worker = [&]() {
+        for (size_t i; (i = next++) < cand.size();) {
+          Case c;
+          if (!confirmCase(plan, cand[i], c))
+            continue;
+          std::ostringstream line;
+          line.precision(5);
+          line << c.argument << " # " << plan.function().name()
+               << "(x) = " << c.value << ", ";
+          if (std::isinf(c.log2Distance))
+            line << "exact";
+          else
+            line << "2^" << std::fixed << c.log2Distance
+                 << " ulp from a boundary";
+          line << "\n";
+          lines[i] = line.str();
+        }
+      };
+      std::vector<std::thread> pool;
+      for (int t = 1; t < threads && (size_t)t < cand.size() / 64 + 1; ++t)
+        pool.emplace_back(worker);
+      worker();
+      for (auto &t : pool)
+        t.join();
     }
+    std::string fresh;
+    for (const std::string &l : lines)
+      fresh += l;
     bst.confirmSeconds += since(tc);
     st.add(bst);
     unitsDone = end;
-    if (!saveState()) {
+    if (!appendCases(fresh) || !saveState()) {
       error = "cannot write the checkpoint in '" + opts.outDir + "'";
       return false;
     }

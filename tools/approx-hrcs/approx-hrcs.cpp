@@ -15,6 +15,8 @@
 #include "approx/hrcs/GpuSearch.h"
 #endif
 
+#include <algorithm>
+#include <malloc.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,8 +45,14 @@ static void usage(FILE *f) {
       "  --packet-bits B       log2 of intervals per packet\n"
       "  --division-threshold K  hybrid division threshold (default 3)\n"
       "  --backend cpu|gpu     (default cpu; gpu needs a CUDA build)\n"
-      "  --threads T           CPU threads building polynomials (default 1)\n"
+      "  --threads T           CPU threads (polynomials; the cpu backend's\n"
+      "                        search too) (default 1)\n"
+      "  --device D            CUDA device of the gpu backend (default 0)\n"
+      "  --max-interval-bits B cap one GPU launch at 2^B intervals (default:\n"
+      "                        from free memory; halved on out-of-memory)\n"
       "  --check               also run MPFR on every argument and compare\n"
+      "  --check-gpu           also brute-force every argument on the GPU\n"
+      "                        (double + MPFR where undecided; p <= 24)\n"
       "  --resume              continue the checkpoint in DIR\n"
       "  --quiet               no progress lines\n",
       knownFunctions().c_str());
@@ -60,10 +68,15 @@ static bool parseInt(const char *s, int &out) {
 }
 
 int main(int argc, char **argv) {
+  // Packet tables are large, short-lived blocks: keep freed ones in the heap
+  // rather than returning them to the kernel (and faulting them in again).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   SearchParams sp;
   RunOptions ro;
   std::string backendName = "cpu", domain;
-  bool check = false;
+  bool check = false, checkGpu = false;
+  int device = 0, maxIntervalBits = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *name) -> const char * {
@@ -107,6 +120,10 @@ int main(int argc, char **argv) {
       integer("--division-threshold", sp.divisionThreshold);
     else if (a == "--backend")
       backendName = value("--backend");
+    else if (a == "--device")
+      integer("--device", device);
+    else if (a == "--max-interval-bits")
+      integer("--max-interval-bits", maxIntervalBits);
     else if (a == "--threads")
       integer("--threads", ro.threads);
     else if (a == "-o" || a == "--output")
@@ -115,6 +132,8 @@ int main(int argc, char **argv) {
       ro.resume = true;
     else if (a == "--check")
       check = true;
+    else if (a == "--check-gpu")
+      checkGpu = true;
     else if (a == "--quiet")
       ro.progress = false;
     else if (a == "-h" || a == "--help") {
@@ -145,11 +164,17 @@ int main(int argc, char **argv) {
   }
   std::unique_ptr<Backend> backend;
   if (backendName == "cpu") {
-    backend = std::make_unique<CpuBackend>();
+    backend = std::make_unique<CpuBackend>(ro.threads);
   } else if (backendName == "gpu") {
 #ifdef APPROX_HRCS_HAS_CUDA
     std::string err;
-    backend = makeGpuBackend(err);
+    if (maxIntervalBits < 0 || maxIntervalBits > 32) {
+      std::fprintf(stderr, "approx-hrcs: --max-interval-bits out of range "
+                           "(0 to 32)\n");
+      return 2;
+    }
+    backend = makeGpuBackend(
+        err, device, maxIntervalBits ? uint64_t(1) << maxIntervalBits : 0);
     if (!backend) {
       std::fprintf(stderr, "approx-hrcs: %s\n", err.c_str());
       return 1;
@@ -196,13 +221,45 @@ int main(int argc, char **argv) {
               (unsigned long long)s.candidates, s.confirmSeconds);
   std::printf("  HR cases: %zu (total %.3f s) -> %s\n", res.cases.size(),
               res.seconds, res.wcPath.c_str());
-  if (check) {
-    std::vector<uint64_t> ref = bruteForce(plan, 0, plan.argCount());
-    std::printf("  check: MPFR on every argument finds %zu cases: %s\n",
-                ref.size(), ref.size() == res.cases.size() ? "same count"
-                                                           : "MISMATCH");
-    if (ref.size() != res.cases.size())
+  // The search's cases as a set of argument strings, against a reference.
+  auto compare = [&](const char *what, const std::vector<uint64_t> &ref) {
+    std::vector<std::string> want, got;
+    Real x(plan.argPrecision() + 2);
+    for (uint64_t j : ref) {
+      plan.argument(x, j);
+      char *t = nullptr;
+      mpfr_asprintf(&t, "%Ra", x.get());
+      want.push_back(t);
+      mpfr_free_str(t);
+    }
+    for (const Case &c : res.cases)
+      got.push_back(c.argument);
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    bool same = want == got;
+    std::printf("  check: %s finds %zu cases: %s\n", what, want.size(),
+                same ? "same set" : "MISMATCH");
+    return same;
+  };
+  if (check && !compare("MPFR on every argument",
+                        bruteForce(plan, 0, plan.argCount())))
+    return 3;
+  if (checkGpu) {
+#ifdef APPROX_HRCS_HAS_CUDA
+    std::vector<uint64_t> ref;
+    uint64_t ambiguous = 0;
+    if (!bruteForceGpu(plan, ref, ambiguous, err)) {
+      std::fprintf(stderr, "approx-hrcs: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("  check: GPU brute force, %llu arguments decided by MPFR\n",
+                (unsigned long long)ambiguous);
+    if (!compare("the GPU brute force", ref))
       return 3;
+#else
+    std::fprintf(stderr, "approx-hrcs: --check-gpu needs the GPU build\n");
+    return 1;
+#endif
   }
   return 0;
 }

@@ -83,11 +83,28 @@ struct PhaseParams {
   U128 eps3;
 };
 
+/// Where Delta^i a_j sits in a packet's stored table: the entries with
+/// i + j <= degree, j-major (3 * degree entries in all).
+APPROX_HRCS_HD int tableEntry(int degree, int j, int i) {
+  return j * (degree + 1) - (j * (j - 1)) / 2 + i;
+}
+/// Entries of a stored table of `degree`.
+APPROX_HRCS_HD int tableEntries(int degree) { return 3 * degree; }
+
 /// The tabulated differences of a0, a1, a2 of one packet, in W words each.
 /// d[j][i][w]: Delta_k^i a_j at the current k, word w (0 = most significant).
 template <int W> struct Table {
   uint64_t d[3][kMaxDegree + 1][W];
   int degree = 0; ///< delta: a_j has degree delta - j in k
+
+  /// Loads a stored table (tableEntry layout, `W` words per entry).
+  APPROX_HRCS_HD void load(const uint64_t *src, int deg) {
+    degree = deg;
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i + j <= deg; ++i)
+        for (int w = 0; w < W; ++w)
+          d[j][i][w] = src[tableEntry(deg, j, i) * W + w];
+  }
 
   /// Advance every a_j from k to k + 1.
   APPROX_HRCS_HD void step() {

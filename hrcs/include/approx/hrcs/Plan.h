@@ -65,12 +65,11 @@ struct Unit {
   uint64_t j0 = 0, j1 = 0;
 };
 
-/// One packet: the table of a0, a1, a2 at its first interval.
+/// One packet: S intervals whose table starts at its first interval.
 struct Packet {
-  uint64_t j0 = 0;     ///< first argument
-  uint64_t end = 0;    ///< one past the last argument of the piece
+  uint64_t j0 = 0;        ///< first argument
+  uint64_t end = 0;       ///< one past the last argument of the piece
   uint32_t intervals = 0; ///< S (possibly fewer at the piece's end)
-  std::vector<uint64_t> words; ///< [j][i][w], 3 x (degree+1) x words
 };
 
 /// The packets of one unit and the thresholds they are searched with.
@@ -79,7 +78,14 @@ struct UnitPackets {
   int degree = 0;
   int words = 0;
   std::vector<Packet> packets;
+  /// The packets' tables, one after the other: the entries Delta^i a_j,
+  /// i + j <= degree, in tableEntry order, `words` words each.
+  std::vector<uint64_t> tables;
   double log2PolyError = 0; ///< for reports
+  size_t tableStride() const { return (size_t)tableEntries(degree) * words; }
+  const uint64_t *table(size_t k) const {
+    return tables.data() + k * tableStride();
+  }
 };
 
 /// A parsed, validated search and its pieces.

@@ -43,13 +43,18 @@ public:
                    std::string &error) = 0;
 };
 
-/// The single-core CPU backend: the same per-packet code as the GPU's.
+/// The CPU backend: the same per-packet code as the GPU's, on one core
+/// (the paper's sequential baseline) or `threads` cores, packets shared out.
 class CpuBackend final : public Backend {
 public:
+  explicit CpuBackend(int threads = 1) : threads_(threads < 1 ? 1 : threads) {}
   const char *name() const override { return "cpu"; }
   bool run(const std::vector<UnitPackets> &units,
            std::vector<uint64_t> &candidates, PhaseStats &stats,
            std::string &error) override;
+
+private:
+  int threads_;
 };
 
 /// A confirmed hard-to-round case.
