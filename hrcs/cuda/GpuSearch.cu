@@ -163,7 +163,9 @@ public:
       CUDA_TRY(cudaMemGetInfo(&freeB, &totalB));
       // Records (64 B) + flags per interval, a quarter of free memory.
       maxIntervals_ = std::max<uint64_t>(1 << 16, freeB / 4 / 72);
-      maxIntervals_ = std::min<uint64_t>(maxIntervals_, uint64_t(1) << 26);
+      // 2^28 intervals (a quarter of a million threads of 1024 intervals)
+      // keep an H100 busy; records for them take 16 GiB.
+      maxIntervals_ = std::min<uint64_t>(maxIntervals_, uint64_t(1) << 28);
     }
     CUDA_TRY(cudaEventCreate(&e0_));
     CUDA_TRY(cudaEventCreate(&e1_));
@@ -316,6 +318,11 @@ private:
     uint64_t found = 0;
     if (n2) {
       for (uint64_t cap = 1 << 16;; cap *= 8) {
+        if (cap > kMaxCandidates) {
+          error = "more than 2^24 candidates in one batch: epsilon is too "
+                  "wide for this domain (nearly every argument is a case)";
+          return false;
+        }
         if (!cand_.reserve(cap * 8, error, "candidates"))
           return false;
         CUDA_TRY(cudaMemset(count_.ptr, 0, 8));

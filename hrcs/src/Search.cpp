@@ -48,9 +48,12 @@ void searchPacket(const UnitPackets &u, size_t index,
           continue;
         ++st.phase3;
         exhaustive(s, ns, pp, [&](uint64_t m) {
-          out.push_back(j + m0 + m);
+          if (out.size() < kMaxCandidates)
+            out.push_back(j + m0 + m);
           ++st.candidates;
         });
+        if (st.candidates > kMaxCandidates)
+          return; // reported by CpuBackend::run
       }
       st.phase2Seconds += since(t2);
     }
@@ -154,6 +157,11 @@ bool CpuBackend::run(const std::vector<UnitPackets> &units,
     p23 += st[t].phase2Seconds;
   }
   p23 /= threads_;
+  if (stats.candidates > kMaxCandidates) {
+    error = "more than 2^24 candidates in one batch: epsilon is too wide for "
+            "this domain (nearly every argument is a case)";
+    return false;
+  }
   stats.phase2Seconds += p23;
   stats.phase1Seconds += since(t0) - p23;
   return true;
@@ -277,6 +285,7 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
   std::string partial;
   PhaseStats &st = result.stats;
   st = PhaseStats{};
+  const bool dirExisted = access(opts.outDir.c_str(), F_OK) == 0;
   if (!opts.resume && !makeDir(opts.outDir, error))
     return false;
   if (opts.resume) {
@@ -430,6 +439,17 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
     if (!searchable.empty() && !backend.run(searchable, cand, bst, error)) {
       if (pending.valid())
         pending.wait();
+      // A fresh run that fails before any unit is done leaves nothing
+      // behind; otherwise the checkpoint of the finished units is kept.
+      if (!opts.resume && unitsDone == 0) {
+        std::remove(statePath.c_str());
+        std::remove(partialPath.c_str());
+        if (!dirExisted)
+          rmdir(opts.outDir.c_str());
+      } else {
+        error += " (checkpoint of " + std::to_string(unitsDone) +
+                 " units kept in '" + opts.outDir + "')";
+      }
       return false;
     }
     // Confirm with MPFR, candidates shared out among the threads.

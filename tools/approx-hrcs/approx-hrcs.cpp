@@ -195,6 +195,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "approx-hrcs: %s\n", err.c_str());
     return 1;
   }
+  if (check && plan.argCount() > (uint64_t(1) << 26)) {
+    std::fprintf(stderr,
+                 "approx-hrcs: --check evaluates every argument with MPFR: "
+                 "the domain holds %llu, more than 2^26\n",
+                 (unsigned long long)plan.argCount());
+    return 2;
+  }
   RunResult res;
   if (!runSearch(plan, *backend, ro, res, err)) {
     std::fprintf(stderr, "approx-hrcs: %s\n", err.c_str());

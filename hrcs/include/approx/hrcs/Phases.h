@@ -36,6 +36,11 @@ constexpr int kMaxDegree = 10;
 /// Largest number of 64-bit words of a table entry.
 constexpr int kMaxWords = 8;
 
+/// Most candidate arguments one backend call may return: beyond it the
+/// epsilon is too wide for the domain (nearly every argument would be
+/// listed) and the search stops with an error rather than exhaust memory.
+constexpr uint64_t kMaxCandidates = uint64_t(1) << 24;
+
 /// A 128-bit fraction of 1: hi carries weights 2^-1..2^-64.
 struct U128 {
   uint64_t hi = 0, lo = 0;
