@@ -10,7 +10,8 @@ mkdir -p "$out"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 "$NVCC" -O3 -std=c++17 -arch=sm_90 -DAPPROX_HRCS_HAS_CUDA -Ihrcs/include \
   -Xcompiler -Wall -o "$out/approx-hrcs" \
-  tools/approx-hrcs/approx-hrcs.cpp hrcs/src/Function.cpp hrcs/src/Plan.cpp \
+  tools/approx-hrcs/approx-hrcs.cpp tools/approx-hrcs/Cli.cpp \
+  hrcs/src/Function.cpp hrcs/src/Plan.cpp \
   hrcs/src/Search.cpp hrcs/cuda/GpuSearch.cu \
   -Xlinker -Bstatic -lmpfr -lgmp -Xlinker -Bdynamic -lpthread
 echo "built $out/approx-hrcs"

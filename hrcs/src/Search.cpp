@@ -250,13 +250,14 @@ static bool makeDir(const std::string &dir, std::string &error) {
   return true;
 }
 
-static std::string statsJson(const Plan &plan, const Backend &backend,
-                             const RunResult &r) {
-  const PhaseStats &s = r.stats;
+std::string statsJsonText(const Plan &plan, const char *backend,
+                          const PhaseStats &s, size_t cases, double seconds,
+                          int processes) {
   std::ostringstream o;
   o.precision(6);
   o << "{\n  \"params\": \"" << plan.canonical() << "\",\n"
-    << "  \"backend\": \"" << backend.name() << "\",\n"
+    << "  \"backend\": \"" << backend << "\",\n"
+    << "  \"processes\": " << processes << ",\n"
     << "  \"arguments\": " << s.arguments << ",\n"
     << "  \"pieces\": " << plan.pieces().size() << ",\n"
     << "  \"units\": " << plan.units().size() << ",\n"
@@ -265,13 +266,25 @@ static std::string statsJson(const Plan &plan, const Backend &backend,
     << "  \"phase3_subintervals\": " << s.phase3 << ",\n"
     << "  \"candidates\": " << s.candidates << ",\n"
     << "  \"direct_arguments\": " << s.direct << ",\n"
-    << "  \"cases\": " << r.cases.size() << ",\n"
+    << "  \"cases\": " << cases << ",\n"
     << "  \"seconds\": {\"polynomials\": " << s.polySeconds
     << ", \"phase1\": " << s.phase1Seconds << ", \"phase2\": "
     << s.phase2Seconds << ", \"phase3\": " << s.phase3Seconds
-    << ", \"confirm\": " << s.confirmSeconds << ", \"total\": " << r.seconds
+    << ", \"confirm\": " << s.confirmSeconds << ", \"total\": " << seconds
     << "}\n}\n";
   return o.str();
+}
+
+std::string wcText(const Plan &plan,
+                   const std::vector<std::pair<uint64_t, std::string>> &lines) {
+  std::string out = "# hard-to-round cases of " +
+                    std::string(plan.function().name()) +
+                    " written by approx-hrcs\n# " + plan.canonical() +
+                    "\n# x with |f(x) / ulp_q cmod 1| < epsilon, confirmed "
+                    "with MPFR\n";
+  for (const auto &l : lines)
+    out += l.second + "\n";
+  return out;
 }
 
 bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
@@ -280,7 +293,16 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
   const std::string partialPath = opts.outDir + "/cases.partial";
   const std::string wcPath =
       opts.outDir + "/" + plan.function().name() + ".wc";
-  const std::string canonical = plan.canonical();
+  if (opts.shareCount < 1 || opts.shareIndex < 0 ||
+      opts.shareIndex >= opts.shareCount) {
+    error = "internal: bad share of the units";
+    return false;
+  }
+  const std::string canonical =
+      plan.canonical() + (opts.shareCount > 1
+                              ? " share=" + std::to_string(opts.shareIndex) +
+                                    "/" + std::to_string(opts.shareCount)
+                              : std::string());
   size_t unitsDone = 0;
   std::string partial;
   PhaseStats &st = result.stats;
@@ -312,7 +334,7 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
         st.phase3 >> st.candidates >> st.direct >> st.polySeconds >>
         st.phase1Seconds >> st.phase2Seconds >> st.phase3Seconds >>
         st.confirmSeconds;
-    if (!in || unitsDone > plan.units().size()) {
+    if (!in || unitsDone > plan.units().size() / opts.shareCount + 1) {
       error = statePath + " is damaged";
       return false;
     }
@@ -368,7 +390,10 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
 
   auto start = Clock::now();
   auto lastReport = start;
-  const auto &units = plan.units();
+  std::vector<Unit> units;
+  for (size_t i = 0; i < plan.units().size(); ++i)
+    if ((int)(i % (size_t)opts.shareCount) == opts.shareIndex)
+      units.push_back(plan.units()[i]);
   const size_t batch = opts.batchUnits > 0 ? (size_t)opts.batchUnits : 64;
   int threads = std::max(1, opts.threads);
   // A batch: the packets of some units, built by `threads` CPU threads
@@ -466,7 +491,7 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
             continue;
           std::ostringstream line;
           line.precision(5);
-          line << c.argument << " # " << plan.function().name()
+          line << cand[i] << " " << c.argument << " # " << plan.function().name()
                << "(x) = " << c.value << ", ";
           if (std::isinf(c.log2Distance))
             line << "exact";
@@ -509,27 +534,32 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
     }
   }
   result.seconds = since(start) + 0.0;
-  // Final .wc, sorted by argument index (the partial file is in unit order,
-  // and units ascend).
-  std::ostringstream wc;
-  wc << "# hard-to-round cases of " << plan.function().name()
-     << " written by approx-hrcs\n# " << canonical
-     << "\n# x with |f(x) / ulp_q cmod 1| < epsilon, confirmed with MPFR\n"
-     << partial;
+  // Final .wc, ascending (the partial file is in unit order and units
+  // ascend; its lines carry the argument index first).
   result.cases.clear();
+  result.lines.clear();
   {
     std::istringstream in(partial);
     std::string l;
     while (std::getline(in, l)) {
+      size_t sp = l.find(' ');
+      if (sp == std::string::npos)
+        continue;
       Case c;
-      c.argument = l.substr(0, l.find(' '));
+      c.index = std::stoull(l.substr(0, sp));
+      std::string rest = l.substr(sp + 1);
+      c.argument = rest.substr(0, rest.find(' '));
       result.cases.push_back(c);
+      result.lines.push_back({c.index, rest});
     }
   }
   result.wcPath = wcPath;
   result.statsPath = opts.outDir + "/stats.json";
-  if (!writeFileAtomically(wcPath, wc.str()) ||
-      !writeFileAtomically(result.statsPath, statsJson(plan, backend, result))) {
+  if (!writeFileAtomically(wcPath, wcText(plan, result.lines)) ||
+      !writeFileAtomically(result.statsPath,
+                           statsJsonText(plan, backend.name(), st,
+                                         result.cases.size(), result.seconds,
+                                         1))) {
     error = "cannot write the results in '" + opts.outDir + "'";
     return false;
   }

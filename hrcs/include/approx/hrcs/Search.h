@@ -79,6 +79,9 @@ struct RunOptions {
   /// Stop (as if interrupted, checkpoint kept) once this many units are
   /// done; 0: run to the end. For tests of --resume.
   size_t stopAfterUnits = 0;
+  /// This process's share of the units: those with index % shareCount ==
+  /// shareIndex (cyclic, as the paper's MPI runs; 1 and 0: all of them).
+  int shareIndex = 0, shareCount = 1;
 };
 
 /// The result of a run.
@@ -88,7 +91,17 @@ struct RunResult {
   double seconds = 0;
   std::string wcPath, statsPath;
   bool interrupted = false;
+  /// (argument index, .wc line) of every case, ascending: what a parallel
+  /// run's processes merge.
+  std::vector<std::pair<uint64_t, std::string>> lines;
 };
+
+/// The .wc text of `lines` (ascending indices) with its header.
+std::string wcText(const Plan &plan, const std::vector<std::pair<uint64_t, std::string>> &lines);
+/// stats.json of a finished run (of one process, or merged).
+std::string statsJsonText(const Plan &plan, const char *backend,
+                          const PhaseStats &stats, size_t cases,
+                          double seconds, int processes);
 
 /// Runs the whole plan; false and a one-line `error` on failure. With
 /// stopAfterUnits, returns true and `interrupted` without writing results.
