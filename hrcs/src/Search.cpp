@@ -61,12 +61,33 @@ void searchPacket(const UnitPackets &u, size_t index,
   }
 }
 
+/// v as a normalized hex float, 0x1.<hex>p<e> (C99 %a style), exact.
 std::string hexOf(mpfr_srcptr v) {
-  char *s = nullptr;
-  mpfr_asprintf(&s, "%Ra", v);
-  std::string r(s);
-  mpfr_free_str(s);
-  return r;
+  if (mpfr_zero_p(v))
+    return mpfr_signbit(v) ? "-0x0p+0" : "0x0p+0";
+  if (!mpfr_number_p(v))
+    return mpfr_nan_p(v) ? "nan" : (mpfr_sgn(v) < 0 ? "-inf" : "inf");
+  mpfr_exp_t e = 0;
+  char *digits = mpfr_get_str(nullptr, &e, 2, 0, v, MPFR_RNDN); // "[-]1..."
+  std::string bits(digits);
+  mpfr_free_str(digits);
+  std::string out;
+  if (bits[0] == '-') {
+    out = "-";
+    bits.erase(0, 1);
+  }
+  std::string frac = bits.substr(1);
+  while (!frac.empty() && frac.back() == '0')
+    frac.pop_back();
+  while (frac.size() % 4)
+    frac += '0';
+  out += "0x1";
+  if (!frac.empty()) {
+    out += '.';
+    for (size_t i = 0; i < frac.size(); i += 4)
+      out += "0123456789abcdef"[std::stoi(frac.substr(i, 4), nullptr, 2)];
+  }
+  return out + "p" + (e - 1 >= 0 ? "+" : "") + std::to_string((long)e - 1);
 }
 
 bool writeFileAtomically(const std::string &path, const std::string &data) {
