@@ -13,14 +13,6 @@
 namespace approx::hrcs {
 namespace {
 
-double log2Of(mpfr_srcptr v) {
-  if (mpfr_zero_p(v))
-    return -INFINITY;
-  long e;
-  double m = mpfr_get_d_2exp(&e, v, MPFR_RNDU);
-  return std::log2(std::fabs(m)) + (double)e;
-}
-
 /// log2(r!) (upper bound is not needed: only divided by).
 double log2Factorial(int r) {
   double s = 0;
@@ -79,7 +71,7 @@ public:
       mpfr_exp2(t, hi, MPFR_RNDU);
     else
       mpfr_exp(t, hi, MPFR_RNDU);
-    double b = log2Of(t);
+    double b = log2Abs(t);
     if (base2_)
       b += r * std::log2(0.6931471805599454);
     return b + 1e-9;
@@ -125,7 +117,7 @@ public:
                              mpfr_srcptr hi) const override {
     (void)hi;
     // |f^(r)(t)| = (r-1)! / t^r [/ ln 2], largest at lo.
-    double b = log2Factorial(r - 1) - r * log2Of(lo);
+    double b = log2Factorial(r - 1) - r * log2Abs(lo);
     if (base2_)
       b -= std::log2(0.6931471805599453);
     return b + 1e-9;
@@ -226,6 +218,14 @@ const std::vector<Entry> &table() {
 }
 
 } // namespace
+
+double log2Abs(mpfr_srcptr v) {
+  if (mpfr_zero_p(v))
+    return -INFINITY;
+  long e;
+  double m = mpfr_get_d_2exp(&e, v, MPFR_RNDU);
+  return std::log2(std::fabs(m)) + (double)e;
+}
 
 const Function *lookupFunction(const std::string &name) {
   for (const Entry &e : table())

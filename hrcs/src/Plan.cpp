@@ -9,14 +9,6 @@
 namespace approx::hrcs {
 namespace {
 
-double log2Of(mpfr_srcptr v) {
-  if (mpfr_zero_p(v))
-    return -INFINITY;
-  long e;
-  double m = mpfr_get_d_2exp(&e, v, MPFR_RNDU);
-  return std::log2(std::fabs(m)) + (double)e;
-}
-
 /// log2(2^a + 2^b), robust for -inf.
 double log2Add(double a, double b) {
   if (a == -INFINITY)
@@ -89,7 +81,7 @@ bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
             "' out of range (a number in [2^-100, 1/4], in ulps)";
     return false;
   }
-  log2Eps_ = log2Of(eps_);
+  log2Eps_ = log2Abs(eps_);
   if (params.emin != 0 && (params.emin < -100000 || params.emin > 100000)) {
     error = "emin " + std::to_string(params.emin) +
             " out of range (-100000 to 100000, or 0 for none)";
@@ -396,7 +388,7 @@ UnitPackets Plan::packets(const Unit &u) const {
       mpfr_mul(term, term, mpow, MPFR_RNDU);
       mpfr_add(acc, acc, term, MPFR_RNDU);
     }
-    return log2Of(acc);
+    return log2Abs(acc);
   };
   const double M = std::ldexp(1.0, pc.unitBits) + 4;
   double valueBound = sumBound(0, M);
@@ -449,12 +441,11 @@ UnitPackets Plan::packets(const Unit &u) const {
       std::min(16, (64 * words + delta * tBits + 2 * delta + 16 + 63) / 64);
   const long fBits = 64L * fWords;
   Real v(prec + fBits), tt(prec + fBits);
-  mpz_t vint[kMaxDegree + 1][kMaxDegree + 1][3], accz, gz;
+  mpz_t vint[kMaxDegree + 1][kMaxDegree + 1][3], gz;
   for (auto &a : vint)
     for (auto &b : a)
       for (auto &z : b)
         mpz_init(z);
-  mpz_init(accz);
   mpz_init(gz);
   for (int r = 0; r <= delta; ++r)
     for (int i = 0; i <= delta; ++i)
@@ -506,7 +497,6 @@ UnitPackets Plan::packets(const Unit &u) const {
     for (auto &b : a)
       for (auto &z : b)
         mpz_clear(z);
-  mpz_clear(accz);
   mpz_clear(gz);
   auto addTo = [&](uint64_t *x, const uint64_t *y) {
     uint64_t carry = 0;

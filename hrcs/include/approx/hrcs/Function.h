@@ -70,6 +70,10 @@ public:
   }
 };
 
+/// log2|v|, from v rounded up to a double's precision (-inf for 0): what
+/// the error bounds are computed in, so huge exponents stay representable.
+double log2Abs(mpfr_srcptr v);
+
 /// The function called `name`, or nullptr.
 const Function *lookupFunction(const std::string &name);
 /// The names lookupFunction knows, comma-separated.
