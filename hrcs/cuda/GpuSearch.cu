@@ -38,7 +38,7 @@ struct Record {
   uint32_t unit; ///< index of its PhaseParams
 };
 
-template <int W>
+template <int W, int D>
 __global__ void phase1Kernel(const PacketInfo *packets, const uint64_t *tables,
                              const PhaseParams *params, uint32_t nPackets,
                              int degree, uint8_t *flags, Record *records) {
@@ -47,7 +47,7 @@ __global__ void phase1Kernel(const PacketInfo *packets, const uint64_t *tables,
     return;
   const PacketInfo pk = packets[t];
   const PhaseParams pp = params[pk.unit];
-  Table<W> tab;
+  Table<W, D> tab;
   tab.load(tables + (size_t)t * tableEntries(degree) * W, degree);
   const uint64_t N = pp.intervalArgs;
   uint64_t j = pk.j0;
@@ -99,6 +99,22 @@ __global__ void phase3Kernel(const Record *records, const uint32_t *selected,
       out[pos] = r.j + m;
   });
 }
+
+/// phase1Kernel<W, D> for dispatchTable.
+struct Phase1Launch {
+  uint32_t grid, block;
+  const PacketInfo *packets;
+  const uint64_t *tables;
+  const PhaseParams *params;
+  uint32_t nPackets;
+  int degree;
+  uint8_t *flags;
+  Record *records;
+  template <int W, int D> void run() {
+    phase1Kernel<W, D><<<grid, block>>>(packets, tables, params, nPackets,
+                                        degree, flags, records);
+  }
+};
 
 #define CUDA_TRY(call)                                                         \
   do {                                                                         \
@@ -277,16 +293,16 @@ private:
     const PhaseParams *pp = paramsBuf_.as<PhaseParams>();
     const int block = 128;
     CUDA_TRY(cudaEventRecord(e0_));
-    switch (words) {
-#define CASE(W)                                                                \
-  case W:                                                                      \
-    phase1Kernel<W><<<(nPackets + block - 1) / block, block>>>(                \
-        infoBuf_.as<PacketInfo>(), tableBuf_.as<uint64_t>(), pp, nPackets,     \
-        degree, flags1_.as<uint8_t>(), records1_.as<Record>());                \
-    break;
-      CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
-#undef CASE
-    default:
+    Phase1Launch l{(nPackets + block - 1) / block,
+                   block,
+                   infoBuf_.as<PacketInfo>(),
+                   tableBuf_.as<uint64_t>(),
+                   pp,
+                   nPackets,
+                   degree,
+                   flags1_.as<uint8_t>(),
+                   records1_.as<Record>()};
+    if (!dispatchTable(words, degree, l)) {
       error = "internal: unsupported table width";
       return false;
     }

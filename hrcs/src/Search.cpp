@@ -23,12 +23,12 @@ double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-template <int W>
+template <int W, int D>
 void searchPacket(const UnitPackets &u, size_t index,
                   std::vector<uint64_t> &out, PhaseStats &st) {
   const Packet &pk = u.packets[index];
   const uint64_t *src = u.table(index);
-  Table<W> tab;
+  Table<W, D> tab;
   tab.load(src, u.degree);
   const PhaseParams &pp = u.phase;
   const uint64_t N = pp.intervalArgs;
@@ -60,6 +60,15 @@ void searchPacket(const UnitPackets &u, size_t index,
     tab.step();
   }
 }
+
+/// searchPacket for dispatchTable.
+struct PacketRun {
+  const UnitPackets &u;
+  size_t pk;
+  std::vector<uint64_t> &out;
+  PhaseStats &st;
+  template <int W, int D> void run() { searchPacket<W, D>(u, pk, out, st); }
+};
 
 /// v as a normalized hex float, 0x1.<hex>p<e> (C99 %a style), exact.
 std::string hexOf(mpfr_srcptr v) {
@@ -149,15 +158,8 @@ bool CpuBackend::run(const std::vector<UnitPackets> &units,
     for (size_t i; (i = next++) < work.size();) {
       const UnitPackets &u = *work[i].first;
       const size_t pk = work[i].second;
-      switch (u.words) {
-      case 2: searchPacket<2>(u, pk, found[t], st[t]); break;
-      case 3: searchPacket<3>(u, pk, found[t], st[t]); break;
-      case 4: searchPacket<4>(u, pk, found[t], st[t]); break;
-      case 5: searchPacket<5>(u, pk, found[t], st[t]); break;
-      case 6: searchPacket<6>(u, pk, found[t], st[t]); break;
-      case 7: searchPacket<7>(u, pk, found[t], st[t]); break;
-      default: searchPacket<8>(u, pk, found[t], st[t]); break;
-      }
+      PacketRun r{u, pk, found[t], st[t]};
+      dispatchTable(u.words, u.degree, r);
     }
   };
   std::vector<std::thread> pool;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <random>
 #include <sstream>
 
 using namespace approx::hrcs;
@@ -183,4 +184,42 @@ TEST(SearchTest, RefusesBadParameters) {
     EXPECT_NE(err.find(b.msg), std::string::npos) << err;
     EXPECT_EQ(err.find('\n'), std::string::npos) << "one line: " << err;
   }
+}
+
+namespace {
+/// Steps a specialised and a run-time-degree table side by side.
+struct CompareTables {
+  const std::vector<uint64_t> &src;
+  int degree;
+  bool same = true;
+  template <int W, int D> void run() {
+    Table<W, D> a;
+    Table<W, 0> b;
+    a.load(src.data(), degree);
+    b.load(src.data(), degree);
+    for (int k = 0; k < 300; ++k) {
+      for (int j = 0; j < 3; ++j) {
+        U128 x = a.value(j), y = b.value(j);
+        same = same && x.hi == y.hi && x.lo == y.lo;
+      }
+      a.step();
+      b.step();
+    }
+  }
+};
+} // namespace
+
+TEST(SearchTest, SpecialisedTablesMatch) {
+  // dispatchTable's compile-time-degree tables (what the GPU kernel and the
+  // CPU loop run for 2..4 words and degrees 2..8) against the run-time one.
+  std::mt19937_64 g(5);
+  for (int words = 2; words <= 8; ++words)
+    for (int degree = 2; degree <= kMaxDegree; ++degree) {
+      std::vector<uint64_t> src((size_t)tableEntries(degree) * words);
+      for (uint64_t &w : src)
+        w = g();
+      CompareTables c{src, degree};
+      ASSERT_TRUE(dispatchTable(words, degree, c));
+      EXPECT_TRUE(c.same) << words << " words, degree " << degree;
+    }
 }

@@ -98,24 +98,41 @@ APPROX_HRCS_HD int tableEntries(int degree) { return 3 * degree; }
 
 /// The tabulated differences of a0, a1, a2 of one packet, in W words each.
 /// d[j][i][w]: Delta_k^i a_j at the current k, word w (0 = most significant).
-template <int W> struct Table {
-  uint64_t d[3][kMaxDegree + 1][W];
+/// D > 0 fixes the degree at compile time: loops unroll and, on the GPU, the
+/// table stays in registers (with D = 0 it is indexed at run time and lives
+/// in local memory, several times slower).
+template <int W, int D = 0> struct Table {
+  static constexpr int kRows = (D > 0 ? D : kMaxDegree) + 1;
+  uint64_t d[3][kRows][W];
   int degree = 0; ///< delta: a_j has degree delta - j in k
+
+  APPROX_HRCS_HD int deg() const { return D > 0 ? D : degree; }
 
   /// Loads a stored table (tableEntry layout, `W` words per entry).
   APPROX_HRCS_HD void load(const uint64_t *src, int deg) {
     degree = deg;
     for (int j = 0; j < 3; ++j)
-      for (int i = 0; i + j <= deg; ++i)
+      for (int i = 0; i + j <= this->deg(); ++i)
         for (int w = 0; w < W; ++w)
-          d[j][i][w] = src[tableEntry(deg, j, i) * W + w];
+          d[j][i][w] = src[tableEntry(this->deg(), j, i) * W + w];
   }
 
   /// Advance every a_j from k to k + 1.
   APPROX_HRCS_HD void step() {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
     for (int j = 0; j < 3; ++j)
-      for (int i = 0; i < degree - j; ++i) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int i = 0; i < kRows - 1; ++i) {
+        if (i >= deg() - j)
+          break;
         uint64_t carry = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
         for (int w = W - 1; w >= 0; --w) {
           uint64_t s = d[j][i][w] + carry;
           uint64_t c1 = s < carry ? 1 : 0;
@@ -132,6 +149,34 @@ template <int W> struct Table {
     return r;
   }
 };
+
+/// Calls f.template run<W, D>() for a table of `words` words and `degree`:
+/// specialised (D = degree) for the common 2..4 words and degrees 2..8,
+/// run-time degree (D = 0) otherwise. False for an unsupported width.
+template <class F> bool dispatchTable(int words, int degree, F &&f) {
+#define APPROX_HRCS_DEG(W)                                                     \
+  switch (degree) {                                                            \
+  case 2: f.template run<W, 2>(); return true;                                 \
+  case 3: f.template run<W, 3>(); return true;                                 \
+  case 4: f.template run<W, 4>(); return true;                                 \
+  case 5: f.template run<W, 5>(); return true;                                 \
+  case 6: f.template run<W, 6>(); return true;                                 \
+  case 7: f.template run<W, 7>(); return true;                                 \
+  case 8: f.template run<W, 8>(); return true;                                 \
+  default: f.template run<W, 0>(); return true;                                \
+  }
+  switch (words) {
+  case 2: APPROX_HRCS_DEG(2)
+  case 3: APPROX_HRCS_DEG(3)
+  case 4: APPROX_HRCS_DEG(4)
+  case 5: f.template run<5, 0>(); return true;
+  case 6: f.template run<6, 0>(); return true;
+  case 7: f.template run<7, 0>(); return true;
+  case 8: f.template run<8, 0>(); return true;
+  default: return false;
+  }
+#undef APPROX_HRCS_DEG
+}
 
 /// The degree-2 model of one (sub-)interval: F(start + m) ~ a0 + a1 m +
 /// a2 C(m, 2) mod 1.
