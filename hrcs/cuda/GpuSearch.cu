@@ -309,7 +309,7 @@ private:
     CUDA_TRY(cudaGetLastError());
     CUDA_TRY(cudaEventRecord(e1_));
     uint32_t n1 = 0;
-    if (!select(flags1_.as<uint8_t>(), intervals, n1, error))
+    if (!selectInto(flags1_.as<uint8_t>(), intervals, selected_, n1, error))
       return false;
     // Phase 2 (every unit shares the split).
     const uint32_t sp = split_;
@@ -325,8 +325,7 @@ private:
           records1_.as<Record>(), selected_.as<uint32_t>(), n1, pp, sp,
           flags2_.as<uint8_t>(), records2_.as<Record>());
       CUDA_TRY(cudaGetLastError());
-      // Reuse `selected_` for phase 3: select into selected2_.
-      if (!select2(flags2_.as<uint8_t>(), slots, n2, error))
+      if (!selectInto(flags2_.as<uint8_t>(), slots, selected2_, n2, error))
         return false;
     }
     CUDA_TRY(cudaEventRecord(e2_));
@@ -384,15 +383,7 @@ private:
     }
   }
 
-  /// Indices of the set flags of [0, n) into selected_, count into n1.
-  bool select(const uint8_t *flags, uint64_t n, uint32_t &count,
-              std::string &error) {
-    return selectInto(flags, n, selected_, count, error);
-  }
-  bool select2(const uint8_t *flags, uint64_t n, uint32_t &count,
-               std::string &error) {
-    return selectInto(flags, n, selected2_, count, error);
-  }
+  /// Indices of the set flags of [0, n) into `out`, their number in count.
   bool selectInto(const uint8_t *flags, uint64_t n, DeviceBuffer &out,
                   uint32_t &count, std::string &error) {
     if (n > 0xffffffffu) {

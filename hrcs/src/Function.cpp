@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/hrcs/Function.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -21,11 +22,20 @@ double log2Factorial(int r) {
   return s;
 }
 
-void fillFactorialScaled(std::vector<Real> &c, int n, mpfr_prec_t prec) {
+/// c = n + 1 numbers of precision `prec`.
+void allocate(std::vector<Real> &c, int n, mpfr_prec_t prec) {
   c.clear();
   for (int i = 0; i <= n; ++i)
     c.emplace_back(prec);
 }
+
+/// max(|lo|, |hi|) rounded up: what the range checks compare.
+double maxAbs(mpfr_srcptr lo, mpfr_srcptr hi) {
+  return std::max(std::fabs(mpfr_get_d(lo, MPFR_RNDA)),
+                  std::fabs(mpfr_get_d(hi, MPFR_RNDA)));
+}
+
+const double kLog2Ln2 = std::log2(0.6931471805599453); // log2(ln 2)
 
 class Exp final : public Function {
 public:
@@ -34,12 +44,7 @@ public:
   std::string checkDomain(mpfr_srcptr lo, mpfr_srcptr hi) const override {
     // Results must stay finite and normal in MPFR's range; the search has
     // no overflow to speak of, so refuse where exp leaves binary64's.
-    Real t(64);
-    mpfr_abs(t, lo, MPFR_RNDU);
-    Real u(64);
-    mpfr_abs(u, hi, MPFR_RNDU);
-    mpfr_max(t, t, u, MPFR_RNDU);
-    if (mpfr_cmp_d(t, base2_ ? 1100.0 : 760.0) > 0)
+    if (maxAbs(lo, hi) > (base2_ ? 1100.0 : 760.0))
       return std::string(name()) +
              " over this domain leaves the range the search handles "
              "(|x| must stay below " +
@@ -51,7 +56,7 @@ public:
   }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {
-    fillFactorialScaled(c, n, prec);
+    allocate(c, n, prec);
     Real k(prec);
     if (base2_)
       mpfr_const_log2(k, MPFR_RNDN);
@@ -73,7 +78,7 @@ public:
       mpfr_exp(t, hi, MPFR_RNDU);
     double b = log2Abs(t);
     if (base2_)
-      b += r * std::log2(0.6931471805599454);
+      b += r * kLog2Ln2;
     return b + 1e-9;
   }
 
@@ -96,7 +101,7 @@ public:
   }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {
-    fillFactorialScaled(c, n, prec);
+    allocate(c, n, prec);
     // c_i = (-1)^(i+1) / (i x^i) [/ ln 2].
     Real inv(prec), pw(prec), k(prec);
     mpfr_ui_div(inv, 1, x, MPFR_RNDN);
@@ -119,7 +124,7 @@ public:
     // |f^(r)(t)| = (r-1)! / t^r [/ ln 2], largest at lo.
     double b = log2Factorial(r - 1) - r * log2Abs(lo);
     if (base2_)
-      b -= std::log2(0.6931471805599453);
+      b -= kLog2Ln2;
     return b + 1e-9;
   }
 
@@ -132,13 +137,7 @@ public:
   explicit SinCos(bool cosine) : cos_(cosine) {}
   const char *name() const override { return cos_ ? "cos" : "sin"; }
   std::string checkDomain(mpfr_srcptr lo, mpfr_srcptr hi) const override {
-    (void)lo;
-    Real t(64);
-    mpfr_abs(t, hi, MPFR_RNDU);
-    Real u(64);
-    mpfr_abs(u, lo, MPFR_RNDU);
-    mpfr_max(t, t, u, MPFR_RNDU);
-    if (mpfr_cmp_d(t, 1048576.0) > 0)
+    if (maxAbs(lo, hi) > 1048576.0)
       return std::string(name()) + " is searched for |x| <= 2^20 only (the "
                                    "turning points are enumerated)";
     return {};
@@ -148,7 +147,7 @@ public:
   }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {
-    fillFactorialScaled(c, n, prec);
+    allocate(c, n, prec);
     Real s(prec), co(prec);
     mpfr_sin_cos(s, co, x, MPFR_RNDN);
     // derivatives of sin: sin, cos, -sin, -cos; cos starts one later.

@@ -408,7 +408,6 @@ UnitPackets Plan::packets(const Unit &u) const {
   // below), then S steps: at most sum_i C(S, i) of those errors.
   double tabErr = delta * std::log2((double)S + 1) + 2 - (double)fracBits;
   double poly = log2Add(log2Add(remainder, mpfrErr), tabErr);
-  out.log2PolyError = poly;
   double p2 = sumBound(2, M), p3 = sumBound(3, M) - std::log2(6.0);
   const double n1 = (double)N;
   const double n2 = std::max(1.0, n1 / params_.split);
@@ -498,16 +497,6 @@ UnitPackets Plan::packets(const Unit &u) const {
       for (auto &z : b)
         mpz_clear(z);
   mpz_clear(gz);
-  auto addTo = [&](uint64_t *x, const uint64_t *y) {
-    uint64_t carry = 0;
-    for (int w = fWords - 1; w >= 0; --w) {
-      uint64_t s1 = x[w] + carry;
-      uint64_t c1 = s1 < carry ? 1 : 0;
-      uint64_t s2 = s1 + y[w];
-      carry = c1 + (s2 < s1 ? 1 : 0);
-      x[w] = s2;
-    }
-  };
   const uint64_t packetArgs = S * N;
   out.packets.reserve(T);
   const size_t stride = out.tableStride();
@@ -526,7 +515,7 @@ UnitPackets Plan::packets(const Unit &u) const {
         for (int w = 0; w < words; ++w)
           dst[(size_t)tableEntry(delta, j, i) * words + w] = src[w];
         for (int r = 0; r + i + j < delta; ++r)
-          addTo(g(j, i, r), g(j, i, r + 1));
+          addWords(g(j, i, r), g(j, i, r + 1), fWords);
       }
     out.packets.push_back(pk);
   }

@@ -69,10 +69,8 @@ int main(int argc, char **argv) {
 
   // Every rank parses (the same argv); only rank 0 speaks on bad options.
   Cli cli;
-  FILE *quietErr = nullptr;
-  if (rank != 0)
-    quietErr = freopen("/dev/null", "w", stderr);
-  (void)quietErr;
+  if (rank != 0 && !std::freopen("/dev/null", "w", stderr))
+    return finish(1);
   int status = parseCli(argc, argv, tool, cli);
   if (status >= 0)
     return finish(status);

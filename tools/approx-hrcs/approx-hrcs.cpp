@@ -18,8 +18,6 @@
 #include <algorithm>
 #include <malloc.h>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 

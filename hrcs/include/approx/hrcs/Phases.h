@@ -96,6 +96,22 @@ APPROX_HRCS_HD int tableEntry(int degree, int j, int i) {
 /// Entries of a stored table of `degree`.
 APPROX_HRCS_HD int tableEntries(int degree) { return 3 * degree; }
 
+/// x += y modulo 1 for fractions of n 64-bit words (word 0 most
+/// significant): the only arithmetic the tables need.
+APPROX_HRCS_HD void addWords(uint64_t *x, const uint64_t *y, int n) {
+  uint64_t carry = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int w = n - 1; w >= 0; --w) {
+    uint64_t s = x[w] + carry;
+    uint64_t c1 = s < carry ? 1 : 0;
+    uint64_t t = s + y[w];
+    carry = c1 + (t < s ? 1 : 0);
+    x[w] = t;
+  }
+}
+
 /// The tabulated differences of a0, a1, a2 of one packet, in W words each.
 /// d[j][i][w]: Delta_k^i a_j at the current k, word w (0 = most significant).
 /// D > 0 fixes the degree at compile time: loops unroll and, on the GPU, the
@@ -129,17 +145,7 @@ template <int W, int D = 0> struct Table {
       for (int i = 0; i < kRows - 1; ++i) {
         if (i >= deg() - j)
           break;
-        uint64_t carry = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-        for (int w = W - 1; w >= 0; --w) {
-          uint64_t s = d[j][i][w] + carry;
-          uint64_t c1 = s < carry ? 1 : 0;
-          uint64_t t = s + d[j][i + 1][w];
-          carry = c1 + (t < s ? 1 : 0);
-          d[j][i][w] = t;
-        }
+        addWords(d[j][i], d[j][i + 1], W);
       }
   }
   APPROX_HRCS_HD U128 value(int j) const {

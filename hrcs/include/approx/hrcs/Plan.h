@@ -81,7 +81,6 @@ struct UnitPackets {
   /// The packets' tables, one after the other: the entries Delta^i a_j,
   /// i + j <= degree, in tableEntry order, `words` words each.
   std::vector<uint64_t> tables;
-  double log2PolyError = 0; ///< for reports
   size_t tableStride() const { return (size_t)tableEntries(degree) * words; }
   const uint64_t *table(size_t k) const {
     return tables.data() + k * tableStride();

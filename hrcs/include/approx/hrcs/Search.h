@@ -108,7 +108,7 @@ std::string statsJsonText(const Plan &plan, const char *backend,
 bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
                RunResult &result, std::string &error);
 
-/// Every case of units [first, last) by MPFR alone (test oracle, slow).
+/// Every case among arguments [j0, j1) by MPFR alone (test oracle, slow).
 std::vector<uint64_t> bruteForce(const Plan &plan, uint64_t j0, uint64_t j1);
 
 } // namespace approx::hrcs
