@@ -110,8 +110,10 @@ bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
             "' (lefevre, regular or auto)";
     return false;
   }
-  if (params.divisionThreshold < 0 || params.divisionThreshold > 64) {
-    error = "division threshold out of range (0 to 64)";
+  // Subtraction is used for quotients below 2^k: past 2^16 one quotient can
+  // cost billions of subtractions (a tiny slope), so larger k is refused.
+  if (params.divisionThreshold < 0 || params.divisionThreshold > 16) {
+    error = "division threshold out of range (0 to 16)";
     return false;
   }
 

@@ -20,9 +20,12 @@ def hexf(x):
     return float(x).hex()
 
 def small_domain(rng, p):
-    # a segment of at most 2^14 arguments of a random binade
+    # a segment of at most 2^14 arguments of a random binade (bounds are
+    # doubles: past 53 bits a unit of the width is 2^(p-53) arguments)
     e = rng.randint(-30, 9)
     width = rng.choice([1, 2, 16, 1000, 1 << 14])
+    if p > 53:
+        width = max(1, width >> (p - 53))
     start = rng.randrange(0, max(1, (1 << min(p - 1, 52)) - width))
     scale = 2.0 ** (e - min(p - 1, 52))
     lo = (2 ** min(p - 1, 52) + start) * scale
@@ -49,7 +52,7 @@ def gen_args(rng):
             ("--interval-bits", ["0", "2", "4", "30"], ["31", "-3", "z"]),
             ("--split", ["1", "8", "1024"], ["3", "0", "2048"]),
             ("--packet-bits", ["-1", "0", "5", "30"], ["31"]),
-            ("--division-threshold", ["0", "3", "64"], ["65"]),
+            ("--division-threshold", ["0", "3", "16"], ["17", "64"]),
             ("--emin", ["0", "-126", "-1022"], ["100001"]),
             ("--threads", ["1", "2"], ["0", "1025"])]:
         if rng.random() < 0.3:

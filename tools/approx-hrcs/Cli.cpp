@@ -28,7 +28,7 @@ void usage(FILE *f, const char *tool) {
       "  --interval-bits B     log2 of the phase-1 interval (default: per piece)\n"
       "  --split S             phase-2 sub-intervals per interval (default 8)\n"
       "  --packet-bits B       log2 of intervals per packet\n"
-      "  --division-threshold K  hybrid division threshold (default 3)\n"
+      "  --division-threshold K  hybrid division threshold, 0 to 16 (default 3)\n"
       "  --backend cpu|gpu     (default cpu; gpu needs a CUDA build)\n"
       "  --threads T           CPU threads (polynomials; the cpu backend's\n"
       "                        search too) (default 1)\n"
