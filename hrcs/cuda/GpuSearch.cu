@@ -198,6 +198,9 @@ public:
   bool run(const std::vector<UnitPackets> &units,
            std::vector<uint64_t> &candidates, PhaseStats &stats,
            std::string &error) override {
+    // The calling thread's current device (a SplitBackend runs each GPU's
+    // share on a thread of its own).
+    CUDA_TRY(cudaSetDevice(device_));
     // Group by (words, degree): one kernel instantiation each.
     std::vector<PhaseParams> params;
     for (const UnitPackets &u : units)

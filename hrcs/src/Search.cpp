@@ -310,6 +310,60 @@ std::string wcText(const Plan &plan,
   return out;
 }
 
+bool SplitBackend::run(const std::vector<UnitPackets> &units,
+                       std::vector<uint64_t> &candidates, PhaseStats &stats,
+                       std::string &error) {
+  const size_t n = parts_.size();
+  // Largest units first, each to the least loaded part.
+  std::vector<size_t> order(units.size());
+  std::vector<uint64_t> weight(units.size(), 0);
+  for (size_t i = 0; i < units.size(); ++i) {
+    order[i] = i;
+    for (const Packet &pk : units[i].packets)
+      weight[i] += pk.intervals;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return weight[a] > weight[b]; });
+  std::vector<std::vector<UnitPackets>> share(n);
+  std::vector<uint64_t> load(n, 0);
+  for (size_t i : order) {
+    size_t k = std::min_element(load.begin(), load.end()) - load.begin();
+    load[k] += weight[i] + 1;
+    share[k].push_back(units[i]);
+  }
+  std::vector<std::vector<uint64_t>> found(n);
+  std::vector<PhaseStats> st(n);
+  std::vector<std::string> errs(n);
+  std::vector<char> ok(n, 1);
+  std::vector<std::thread> pool;
+  for (size_t k = 0; k < n; ++k)
+    if (!share[k].empty())
+      pool.emplace_back([&, k]() {
+        ok[k] = parts_[k]->run(share[k], found[k], st[k], errs[k]);
+      });
+  for (auto &t : pool)
+    t.join();
+  double s1 = 0, s2 = 0, s3 = 0; // the parts ran at the same time
+  for (size_t k = 0; k < n; ++k) {
+    if (!ok[k]) {
+      error = errs[k];
+      return false;
+    }
+    candidates.insert(candidates.end(), found[k].begin(), found[k].end());
+    stats.phase1 += st[k].phase1;
+    stats.phase2 += st[k].phase2;
+    stats.phase3 += st[k].phase3;
+    stats.candidates += st[k].candidates;
+    s1 = std::max(s1, st[k].phase1Seconds);
+    s2 = std::max(s2, st[k].phase2Seconds);
+    s3 = std::max(s3, st[k].phase3Seconds);
+  }
+  stats.phase1Seconds += s1;
+  stats.phase2Seconds += s2;
+  stats.phase3Seconds += s3;
+  return true;
+}
+
 bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
                RunResult &result, std::string &error) {
   const std::string statePath = opts.outDir + "/hrcs.state";
@@ -330,8 +384,14 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
   std::string partial;
   PhaseStats &st = result.stats;
   st = PhaseStats{};
-  const bool dirExisted = access(opts.outDir.c_str(), F_OK) == 0;
-  if (!opts.resume && !makeDir(opts.outDir, error))
+  // No outDir: an in-memory run (a library caller's), no checkpoint.
+  const bool files = !opts.outDir.empty();
+  if (!files && opts.resume) {
+    error = "nothing to resume: no output directory";
+    return false;
+  }
+  const bool dirExisted = files && access(opts.outDir.c_str(), F_OK) == 0;
+  if (files && !opts.resume && !makeDir(opts.outDir, error))
     return false;
   if (opts.resume) {
     std::string state;
@@ -370,13 +430,15 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       error = "cannot write the checkpoint in '" + opts.outDir + "'";
       return false;
     }
-  } else if (access(statePath.c_str(), F_OK) == 0) {
+  } else if (files && access(statePath.c_str(), F_OK) == 0) {
     error = "output directory '" + opts.outDir +
             "' holds a checkpoint: pass --resume, or choose another directory";
     return false;
   }
 
   auto saveState = [&]() {
+    if (!files)
+      return true;
     std::ostringstream s;
     s.precision(17);
     s << "approx-hrcs state 1\n"
@@ -390,6 +452,10 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
   };
   // Cases are appended (fsync'ed before the state that counts them).
   auto appendCases = [&](const std::string &fresh) {
+    if (!files) {
+      partial += fresh;
+      return true;
+    }
     if (fresh.empty())
       return true;
     FILE *f = std::fopen(partialPath.c_str(), "ab");
@@ -402,7 +468,7 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       partial += fresh;
     return ok;
   };
-  if (!opts.resume && !writeFileAtomically(partialPath, "")) {
+  if (files && !opts.resume && !writeFileAtomically(partialPath, "")) {
     error = "cannot write the checkpoint in '" + opts.outDir + "'";
     return false;
   }
@@ -489,12 +555,12 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
         pending.wait();
       // A fresh run that fails before any unit is done leaves nothing
       // behind; otherwise the checkpoint of the finished units is kept.
-      if (!opts.resume && unitsDone == 0) {
+      if (files && !opts.resume && unitsDone == 0) {
         std::remove(statePath.c_str());
         std::remove(partialPath.c_str());
         if (!dirExisted)
           rmdir(opts.outDir.c_str());
-      } else {
+      } else if (files) {
         error += " (checkpoint of " + std::to_string(unitsDone) +
                  " units kept in '" + opts.outDir + "')";
       }
@@ -576,6 +642,8 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       result.lines.push_back({c.index, rest});
     }
   }
+  if (!files)
+    return true;
   result.wcPath = wcPath;
   result.statsPath = opts.outDir + "/stats.json";
   if (!writeFileAtomically(wcPath, wcText(plan, result.lines)) ||

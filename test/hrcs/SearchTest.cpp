@@ -155,6 +155,41 @@ TEST(SearchTest, ResumeGivesTheSameCases) {
   EXPECT_EQ(whole.stats.candidates, rest.stats.candidates);
 }
 
+// A SplitBackend (several GPUs) over three CPU backends, and an in-memory
+// run (no output directory): the same cases and counts as one backend.
+TEST(SearchTest, SplitBackendAndInMemoryRunsAgree) {
+  SearchParams sp;
+  sp.function = "exp";
+  sp.lo = "1";
+  sp.hi = "0x1.2p0";
+  sp.argPrecision = 32;
+  sp.precision = 33;
+  sp.epsilon = "0x1p-14";
+  Plan plan;
+  std::string err;
+  ASSERT_TRUE(plan.init(sp, false, err)) << err;
+  CpuBackend one;
+  std::vector<std::unique_ptr<Backend>> parts;
+  for (int i = 0; i < 3; ++i)
+    parts.push_back(std::make_unique<CpuBackend>());
+  SplitBackend split(std::move(parts));
+  RunOptions ro;
+  ro.progress = false;
+  ro.batchUnits = 5; // several parts per batch, some batches uneven
+  RunResult a, b;
+  ASSERT_TRUE(runSearch(plan, one, ro, a, err)) << err;
+  ASSERT_TRUE(runSearch(plan, split, ro, b, err)) << err;
+  EXPECT_TRUE(a.wcPath.empty()); // nothing written
+  ASSERT_GT(a.cases.size(), 0u);
+  ASSERT_EQ(a.lines, b.lines);
+  EXPECT_EQ(a.stats.phase1, b.stats.phase1);
+  EXPECT_EQ(a.stats.phase2, b.stats.phase2);
+  EXPECT_EQ(a.stats.candidates, b.stats.candidates);
+  ro.resume = true;
+  EXPECT_FALSE(runSearch(plan, one, ro, a, err));
+  EXPECT_NE(err.find("nothing to resume"), std::string::npos) << err;
+}
+
 TEST(SearchTest, RefusesBadParameters) {
   struct Bad {
     const char *fn, *lo, *hi, *eps;

@@ -1,5 +1,7 @@
 //===- Cli.cpp - Options shared by approx-hrcs and approx-hrcs-mpi --------===//
 #include "Cli.h"
+
+#include <algorithm>
 #ifdef APPROX_HRCS_HAS_CUDA
 #include "approx/hrcs/GpuSearch.h"
 #endif
@@ -33,6 +35,8 @@ void usage(FILE *f, const char *tool) {
       "  --threads T           CPU threads (polynomials; the cpu backend's\n"
       "                        search too) (default 1)\n"
       "  --device D            CUDA device of the gpu backend (default 0)\n"
+      "  --devices D,D,...     several GPUs of this node at once, one host\n"
+      "                        thread each (approx-hrcs, gpu backend)\n"
       "  --max-interval-bits B cap one GPU launch at 2^B intervals (default:\n"
       "                        from free memory; halved on out-of-memory)\n"
       "  --check               also run MPFR on every argument and compare\n"
@@ -114,6 +118,29 @@ int parseCli(int argc, char **argv, const char *tool, Cli &c) {
       ok = value("--backend") && (c.backend = v, true);
     else if (a == "--device")
       ok = integer("--device", c.device);
+    else if (a == "--devices") {
+      ok = value("--devices");
+      std::string list = ok ? v : "";
+      size_t at = 0;
+      while (ok) {
+        size_t comma = list.find(',', at);
+        std::string item = list.substr(at, comma - at);
+        int d = 0;
+        if (!parseInt(item.c_str(), d) || d < 0) {
+          say(tool, "--devices: '%s' is not a device number", item.c_str());
+          ok = false;
+        } else if (std::find(c.devices.begin(), c.devices.end(), d) !=
+                   c.devices.end()) {
+          say(tool, "--devices: device %d is named twice", d);
+          ok = false;
+        } else {
+          c.devices.push_back(d);
+        }
+        if (comma == std::string::npos)
+          break;
+        at = comma + 1;
+      }
+    }
     else if (a == "--max-interval-bits")
       ok = integer("--max-interval-bits", c.maxIntervalBits);
     else if (a == "--threads")
@@ -161,6 +188,10 @@ int parseCli(int argc, char **argv, const char *tool, Cli &c) {
     say(tool, "unknown backend '%s' (cpu or gpu)", c.backend.c_str());
     return 2;
   }
+  if (!c.devices.empty() && c.backend != "gpu") {
+    say(tool, "--devices needs --backend gpu");
+    return 2;
+  }
   return -1;
 }
 
@@ -183,6 +214,20 @@ std::unique_ptr<Backend> makeBackend(const Cli &c, int device,
             "configure time)");
   return nullptr;
 #endif
+}
+
+std::unique_ptr<Backend> makeBackends(const Cli &c, const char *tool,
+                                      int &status) {
+  if (c.devices.size() < 2)
+    return makeBackend(c, c.devices.empty() ? c.device : c.devices[0], tool,
+                       status);
+  std::vector<std::unique_ptr<Backend>> parts;
+  for (int d : c.devices) {
+    parts.push_back(makeBackend(c, d, tool, status));
+    if (!parts.back())
+      return nullptr;
+  }
+  return std::make_unique<SplitBackend>(std::move(parts));
 }
 
 void printReport(const Plan &plan, const Cli &c, const char *backend,

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace approx::hrcs {
 
@@ -16,6 +17,8 @@ struct Cli {
   std::string backend = "cpu";
   bool check = false, checkGpu = false;
   int device = 0, maxIntervalBits = 0;
+  /// --devices: several GPUs of this node at once (approx-hrcs only).
+  std::vector<int> devices;
 };
 
 /// Parses argv into `c`. Returns -1 to go on, else the exit status (0 after
@@ -26,6 +29,10 @@ int parseCli(int argc, char **argv, const char *tool, Cli &c);
 /// one-line error (then `status` is the exit status).
 std::unique_ptr<Backend> makeBackend(const Cli &c, int device,
                                      const char *tool, int &status);
+/// The backend of approx-hrcs: makeBackend's, or with --devices a
+/// SplitBackend over one GPU backend per device.
+std::unique_ptr<Backend> makeBackends(const Cli &c, const char *tool,
+                                      int &status);
 
 /// The per-phase table (the paper's Tables 5 and 6) on stdout.
 void printReport(const Plan &plan, const Cli &c, const char *backend,

@@ -74,6 +74,12 @@ int main(int argc, char **argv) {
   int status = parseCli(argc, argv, tool, cli);
   if (status >= 0)
     return finish(status);
+  if (!cli.devices.empty()) {
+    if (rank == 0)
+      std::fprintf(stderr, "%s: --devices is approx-hrcs's: here each rank "
+                   "takes device (--device + rank) %% (devices)\n", tool);
+    return finish(2);
+  }
   if (cli.check || cli.checkGpu) {
     if (rank == 0)
       std::fprintf(stderr, "%s: --check and --check-gpu are single-process "

@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
   const RunOptions &ro = cli.ro;
   const bool check = cli.check, checkGpu = cli.checkGpu;
   std::unique_ptr<Backend> backend =
-      makeBackend(cli, cli.device, "approx-hrcs", status);
+      makeBackends(cli, "approx-hrcs", status);
   if (!backend)
     return status;
   Plan plan;

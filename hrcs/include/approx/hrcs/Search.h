@@ -14,6 +14,7 @@
 #include "approx/hrcs/Plan.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,23 @@ private:
   int threads_;
 };
 
+/// Several backends at once, one host thread each (several GPUs of one
+/// node): each batch's units are shared out by their interval counts, the
+/// candidates merged; counts add up, phase times are the slowest part's.
+class SplitBackend final : public Backend {
+public:
+  explicit SplitBackend(std::vector<std::unique_ptr<Backend>> parts)
+      : parts_(std::move(parts)) {}
+  const char *name() const override { return parts_[0]->name(); }
+  size_t size() const { return parts_.size(); }
+  bool run(const std::vector<UnitPackets> &units,
+           std::vector<uint64_t> &candidates, PhaseStats &stats,
+           std::string &error) override;
+
+private:
+  std::vector<std::unique_ptr<Backend>> parts_;
+};
+
 /// A confirmed hard-to-round case.
 struct Case {
   uint64_t index = 0;    ///< j: X_j = lo + j ulp_x
@@ -71,7 +89,7 @@ bool confirmCase(const Plan &plan, uint64_t j, Case &c);
 
 /// Options of a run.
 struct RunOptions {
-  std::string outDir;  ///< created if missing
+  std::string outDir;  ///< created if missing; empty: in memory, no files
   bool resume = false; ///< continue a checkpoint in outDir
   bool progress = true;
   int batchUnits = 0;  ///< units per backend call (0: automatic)
