@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::approx;
@@ -93,6 +94,23 @@ std::optional<unsigned> mlir::approx::parseSmVersion(llvm::StringRef chip) {
   if (digits.empty() || digits.getAsInteger(10, sm))
     return std::nullopt;
   return sm;
+}
+
+bool mlir::approx::hasCorrectForm(Function fn, Type elem,
+                                  std::string *reason) {
+  bool covered = fn == Function::Exp || fn == Function::Exp2 ||
+                 fn == Function::Log || fn == Function::Log2;
+  if (covered && elem.isF32())
+    return true;
+  if (reason) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    elem.print(os);
+    *reason = "no correctly rounded form for " + type + " " +
+              getFunctionInfo(fn).name.str() +
+              ": form(correct) covers f32 exp, exp2, log and log2";
+  }
+  return false;
 }
 
 /// "sm_75" for a table threshold.

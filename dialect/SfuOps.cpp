@@ -80,6 +80,10 @@ LogicalResult mlir::approx::detail::verifyFunctionOp(Operation *op) {
     return op->emitOpError("'range_reduction' on f64 needs 'demote': f64 ")
            << fn << " has no SFU form to reduce for";
   std::string reason;
+  // (The options above apply to no type and function with form(correct).)
+  if (fnOp.getForm() == Form::correct &&
+      !hasCorrectForm(fnOp.getFunction(), elem, &reason))
+    return op->emitOpError("pinned to form(correct) but ") << reason;
   if (fnOp.getForm() == Form::sfu &&
       sfuSupport(fnOp, /*sm=*/0, &reason) == SfuSupport::None)
     return op->emitOpError("pinned to form(sfu) but ") << reason;

@@ -1,7 +1,8 @@
 //===- ConvertApproxToNVVM.cpp - every pinned approx op -> NVVM/LLVM ------===//
 //
 // One pass over a gpu.module that applies the lowering patterns of every op
-// family (core: knobs and slots; sfu: function ops). Each family's patterns
+// family (core: knobs and slots; sfu: function ops; correct: function ops
+// pinned to form(correct)). Each family's patterns
 // live in its own folder; this pass only checks that nothing is left tunable
 // and collects them.
 //
@@ -45,9 +46,12 @@ struct ConvertApproxToNVVMPass final
     if (unpinned.wasInterrupted())
       return signalPassFailure();
 
+    if (failed(declareCorrectTables(module)))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateCoreToNVVMPatterns(patterns);
     populateSfuToNVVMPatterns(patterns, *sm, preciseSqrt);
+    populateCorrectToNVVMPatterns(patterns);
     walkAndApplyPatterns(module, std::move(patterns));
 
     // Anything the patterns could not lower (an SFU form the target lacks).

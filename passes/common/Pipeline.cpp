@@ -64,6 +64,7 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   // 2. math/arith functions -> tunable approx ops, inside the chosen kernels.
   ApproxFromMathOptions fromMath;
   fromMath.functions.assign(o.functions.begin(), o.functions.end());
+  fromMath.correct.assign(o.correct.begin(), o.correct.end());
   fromMath.kernels.assign(o.kernels.begin(), o.kernels.end());
   fromMath.knob = o.knob;
   fromMath.knobMax = o.knobMax;

@@ -108,7 +108,7 @@ private:
   /// became an approx op, and appends the precise/fast sites to `sites`.
   bool convert(ArrayRef<Operation *> scope, unsigned sm,
                SmallVectorImpl<Attribute> &sites);
-  llvm::StringSet<> wanted;
+  llvm::StringSet<> wanted, correctWanted;
 };
 
 } // namespace
@@ -132,6 +132,16 @@ LogicalResult ApproxFromMathPass::validateOptions(ModuleOp top, unsigned &sm) {
       return fail("functions= names " + quoteName(f) + ", which has " +
                   info->noSfuReason.str());
     wanted.insert(f);
+  }
+  for (const std::string &f : correct) {
+    const FunctionInfo *info = lookupFunction(f);
+    if (!info || !hasCorrectForm(info->function, Float32Type::get(top.getContext())))
+      return fail("correct= names " + quoteName(f) +
+                  "; form(correct) exists for exp, exp2, log and log2");
+    if (wanted.contains(f))
+      return fail(quoteName(f) +
+                  " is named in both functions= and correct=: choose one");
+    correctWanted.insert(f);
   }
   if (newtonSteps > 3)
     return fail("newton-steps=" + Twine(static_cast<unsigned>(newtonSteps)) +
@@ -191,7 +201,15 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
              "upstream lowers it, not tunable");
       continue;
     }
-    if (!wanted.empty() && !wanted.contains(info.name) && info.hasOp) {
+    Type elem = getElementTypeOrSelf(type);
+    bool pinCorrect = correctWanted.contains(info.name);
+    if (pinCorrect) {
+      std::string why;
+      if (!hasCorrectForm(info.function, elem, &why)) {
+        record(SiteForm::precise, "named in correct=, but " + why);
+        continue;
+      }
+    } else if (!wanted.empty() && !wanted.contains(info.name) && info.hasOp) {
       record(SiteForm::precise, "not named in functions=");
       continue;
     }
@@ -199,9 +217,8 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
     query.demote = f64Demote;
     query.sm = sm;
     std::string reason;
-    Type elem = getElementTypeOrSelf(type);
     SfuSupport support = sfuSupport(info, elem, query, &reason);
-    if (support == SfuSupport::None) {
+    if (support == SfuSupport::None && !pinCorrect) {
       record(SiteForm::precise, reason);
       continue;
     }
@@ -214,10 +231,14 @@ bool ApproxFromMathPass::convert(ArrayRef<Operation *> scope, unsigned sm,
     Operation *repl = b.create(state);
     auto fnOp = cast<ApproxFunctionOp>(repl);
     fnOp.setKnobAttr(knobRef);
-    fnOp.setDemote(elem.isF64() && support == SfuSupport::ViaF32);
-    fnOp.setRangeReduction(rangeReduction && info.rangeReduction);
-    if (elem.isF64() && info.newtonSteps && newtonSteps > 0)
-      fnOp.setNewtonSteps(static_cast<uint32_t>(newtonSteps));
+    if (pinCorrect) {
+      fnOp.setForm(Form::correct);
+    } else {
+      fnOp.setDemote(elem.isF64() && support == SfuSupport::ViaF32);
+      fnOp.setRangeReduction(rangeReduction && info.rangeReduction);
+      if (elem.isF64() && info.newtonSteps && newtonSteps > 0)
+        fnOp.setNewtonSteps(static_cast<uint32_t>(newtonSteps));
+    }
     op->replaceAllUsesWith(repl->getResults());
     op->erase();
     if (fusedInto && fusedInto->use_empty())

@@ -207,10 +207,13 @@ llvm::SetVector<Attribute> FunctionSplitter::run() {
     Type type = op->getResult(0).getType();
     // Only tunable sites name a knob: nothing else reads one at run time.
     if (std::optional<Form> form = op.getForm()) {
-      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{},
-                               *form == Form::sfu ? SiteForm::sfu
-                                                  : SiteForm::precise,
-                               "pinned by the input IR"));
+      SiteForm site = *form == Form::sfu       ? SiteForm::sfu
+                      : *form == Form::correct ? SiteForm::correct
+                                               : SiteForm::precise;
+      sites.push_back(makeSite(op, "sfu", info.name, type, /*knob=*/{}, site,
+                               site == SiteForm::correct
+                                   ? "correctly rounded (form(correct))"
+                                   : "pinned by the input IR"));
       continue;
     }
     std::string reason;

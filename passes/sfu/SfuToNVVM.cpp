@@ -365,6 +365,8 @@ struct LowerFunctionOp final : OpInterfaceRewritePattern<ApproxFunctionOp> {
     std::optional<Form> form = op.getForm();
     if (!form)
       return rewriter.notifyMatchFailure(op, "not pinned to a form");
+    if (*form == Form::correct)
+      return rewriter.notifyMatchFailure(op, "form(correct): passes/correct");
     SfuSupport support = sfuSupport(op, sm);
     if (*form == Form::sfu && support == SfuSupport::None)
       return rewriter.notifyMatchFailure(op, "no SFU form on this target");

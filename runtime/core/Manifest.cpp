@@ -862,10 +862,11 @@ SiteInfo parseSite(const json &j, const std::string &path,
   s.type = getString(j, path, "type");
   s.form = getString(j, path, "form");
   if (s.form != "tunable" && s.form != "sfu" && s.form != "precise" &&
-      s.form != "fast" && s.form != "approximate")
+      s.form != "fast" && s.form != "approximate" && s.form != "correct")
     fail(at(path, "form"), "is " + quote(s.form) +
                                ", expected one of \"tunable\", \"sfu\", "
-                               "\"precise\", \"fast\", \"approximate\"");
+                               "\"precise\", \"fast\", \"approximate\", "
+                               "\"correct\"");
   if (s.form == "tunable" && s.knob.empty())
     fail(path, "a \"tunable\" site names the knob that tunes it (\"knob\")");
   s.reason = getOptString(j, path, "reason");

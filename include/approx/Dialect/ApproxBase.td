@@ -56,7 +56,10 @@ class Approx_Op<string mnemonic, list<Trait> traits = []>
 /// Which implementation of a function an op is pinned to.
 def Approx_Form : I32EnumAttr<"Form", "implementation of an approx op", [
     I32EnumAttrCase<"precise", 0>,
-    I32EnumAttrCase<"sfu", 1>
+    I32EnumAttrCase<"sfu", 1>,
+    // Correctly rounded (round to nearest): f32 exp, exp2, log, log2, from
+    // the hard-to-round search's tables (passes/correct/).
+    I32EnumAttrCase<"correct", 2>
   ]> {
   let cppNamespace = "::mlir::approx";
 }
@@ -86,7 +89,10 @@ def Approx_SiteForm : I32EnumAttr<"SiteForm", "what was done at a site", [
     I32EnumAttrCase<"fast", 3>,
     // Pinned by the input IR to an approximation other than the SFU's (the
     // technique's data names it, e.g. an LNS texture table).
-    I32EnumAttrCase<"approximate", 4>
+    I32EnumAttrCase<"approximate", 4>,
+    // Correctly rounded: pinned to form(correct), by the input IR or by
+    // approx-from-math's `correct=`.
+    I32EnumAttrCase<"correct", 5>
   ]> {
   let cppNamespace = "::mlir::approx";
 }

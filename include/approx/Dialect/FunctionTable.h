@@ -105,6 +105,11 @@ struct FormQuery {
 SfuSupport sfuSupport(const FunctionInfo &fn, Type elem, const FormQuery &query,
                       std::string *reason = nullptr);
 
+/// Whether `fn` on element type `elem` has a correctly rounded form,
+/// `form(correct)` (f32 exp, exp2, log and log2: passes/correct/); if not,
+/// `reason` says so in one line.
+bool hasCorrectForm(Function fn, Type elem, std::string *reason = nullptr);
+
 /// Parses "sm_90" / "sm_90a" into 90; std::nullopt if it is not of that form.
 std::optional<unsigned> parseSmVersion(llvm::StringRef chip);
 

@@ -86,6 +86,10 @@ def ConvertApproxToNVVM
     pow, `div.rn`, `rcp.rn` and `sqrt.rn` intrinsics for the rest. Knobs
     become `.visible .global` i32 variables, `knob_value` a load of one,
     `warp_slot` reads of `%warpid`, `%nwarpid`, `%ctaid`, `%tid`.
+    `form(correct)` ops (f32 exp, exp2, log, log2) become the correctly
+    rounded code of passes/correct: the function in f64, a rounding test,
+    and on its rare failure a search of the hard cases that the
+    hard-to-round search found, a constant-memory table per gpu.module.
 
     With `precise-sqrt` (default), plain `math.sqrt` is also lowered to
     `sqrt.rn`: libdevice's `__nv_sqrtf` picks `sqrt.approx` because LLVM
@@ -96,6 +100,7 @@ def ConvertApproxToNVVM
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",

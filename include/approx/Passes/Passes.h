@@ -44,6 +44,10 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       *this, "functions",
       llvm::cl::desc("Functions to approximate (default: all with an SFU "
                      "form)")};
+  ListOption<std::string> correct{
+      *this, "correct",
+      llvm::cl::desc("Functions computed correctly rounded, form(correct): "
+                     "exp, exp2, log, log2 on f32 (not tunable)")};
   ListOption<std::string> kernels{
       *this, "kernels",
       llvm::cl::desc("Kernels to approximate, KERNEL or GPU_MODULE::KERNEL "

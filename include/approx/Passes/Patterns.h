@@ -9,6 +9,7 @@
 #ifndef APPROX_PASSES_PATTERNS_H
 #define APPROX_PASSES_PATTERNS_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::approx {
@@ -24,6 +25,13 @@ void populateCoreToNVVMPatterns(RewritePatternSet &patterns);
 /// sqrt.rn as well (sqrt.approx under fastmath<afn>).
 void populateSfuToNVVMPatterns(RewritePatternSet &patterns, unsigned sm,
                                bool preciseSqrt);
+
+/// Correct rounding (passes/correct): function ops pinned to form(correct)
+/// -> an f64 evaluation, a rounding test and the hard-case table. Run
+/// declareCorrectTables on the module first: it adds the tables the
+/// module's ops need (an error if a symbol of that name is taken).
+void populateCorrectToNVVMPatterns(RewritePatternSet &patterns);
+LogicalResult declareCorrectTables(gpu::GPUModuleOp module);
 
 } // namespace mlir::approx
 

@@ -33,6 +33,11 @@ def ApproxFromMath : Pass<"approx-from-math", "::mlir::ModuleOp"> {
     A `gpu.func` that is no kernel gets a warning: it is compiled as a
     device function and not approximated.
 
+    Functions named in `correct=` (exp, exp2, log, log2) become approx ops
+    pinned to `form(correct)` on f32: correctly rounded to nearest, the
+    rung above precise (docs/hrcs.md); not tunable. On other types they stay
+    precise, with the reason recorded.
+
     Before:
     ```mlir
     %y = math.exp %x : f32
@@ -52,6 +57,9 @@ def ApproxFromMath : Pass<"approx-from-math", "::mlir::ModuleOp"> {
     ListOption<"kernels", "kernels", "std::string",
       "Kernels to approximate, as KERNEL or GPU_MODULE::KERNEL (with the "
       "functions they call); empty: all">,
+    ListOption<"correct", "correct", "std::string",
+      "Functions to compute correctly rounded instead, form(correct) "
+      "(exp,exp2,log,log2 on f32; not tunable; other types stay precise)">,
     Option<"knob", "knob", "std::string", /*default=*/"\"lambda\"",
       "Knob the new ops are bound to (a PTX identifier)">,
     Option<"knobMax", "knob-max", "int64_t", /*default=*/"64",

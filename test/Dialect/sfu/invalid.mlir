@@ -217,7 +217,7 @@ gpu.module @m {
 gpu.module @m {
   approx.knob @k range(0, 64) default(0)
   gpu.func @bad_form(%x: f32) {
-    // expected-error @+1 {{custom op 'approx.sin' expected string or keyword containing one of the following enum values for attribute 'form' [precise, sfu]}}
+    // expected-error @+1 {{custom op 'approx.sin' expected string or keyword containing one of the following enum values for attribute 'form' [precise, sfu, correct]}}
     %0 = approx.sin %x knob(@k) form(fast) : f32
     gpu.return
   }
@@ -230,6 +230,40 @@ gpu.module @m {
   gpu.func @bad_form_generic(%x: f32) {
     // expected-error @+1 {{'approx.sin' op attribute 'form' failed to satisfy constraint: implementation of an approx op}}
     %0 = "approx.sin"(%x) {knob = @k, form = 7 : i32} : (f32) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// form(correct): f32 exp, exp2, log and log2 only.
+gpu.module @m {
+  approx.knob @k range(0, 64) default(0)
+  gpu.func @correct_sin(%x: f32) {
+    // expected-error @+1 {{'approx.sin' op pinned to form(correct) but no correctly rounded form for f32 sin: form(correct) covers f32 exp, exp2, log and log2}}
+    %0 = approx.sin %x knob(@k) form(correct) : f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  approx.knob @k range(0, 64) default(0)
+  gpu.func @correct_f64(%x: vector<2xf64>) {
+    // expected-error @+1 {{'approx.log' op pinned to form(correct) but no correctly rounded form for f64 log: form(correct) covers f32 exp, exp2, log and log2}}
+    %0 = approx.log %x knob(@k) form(correct) : vector<2xf64>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  approx.knob @k range(0, 64) default(0)
+  gpu.func @correct_f16(%x: f16) {
+    // expected-error @+1 {{'approx.exp2' op pinned to form(correct) but no correctly rounded form for f16 exp2: form(correct) covers f32 exp, exp2, log and log2}}
+    %0 = approx.exp2 %x knob(@k) form(correct) : f16
     gpu.return
   }
 }

@@ -49,8 +49,10 @@ gpu.module @unary_f32 {
 // CHECK: approx.div %[[Y]], %[[X]] knob(@k) form(precise) : f32
 // CHECK: approx.div %[[A]], %[[B]] knob(@k) {newton_steps = 3 : i32} : f64
 // CHECK: approx.pow %[[A]], %[[B]] knob(@k) {demote} : f64
+// CHECK: approx.exp %[[X]] knob(@k) form(correct) : f32
 // GENERIC: "approx.pow"(%{{.*}}, %{{.*}}) <{form = 1 : i32, knob = @k}> : (f32, f32) -> f32
 // GENERIC: "approx.div"(%{{.*}}, %{{.*}}) <{form = 0 : i32, knob = @k}> : (f32, f32) -> f32
+// GENERIC: "approx.exp"(%{{.*}}) <{form = 2 : i32, knob = @k}> : (f32) -> f32
 gpu.module @binary {
   approx.knob @k range(0, 64) default(0)
   gpu.func @binary(%x: f32, %y: f32, %a: f64, %b: f64) {
@@ -60,6 +62,7 @@ gpu.module @binary {
     %3 = approx.div %y, %x knob(@k) form(precise) : f32
     %4 = approx.div %a, %b knob(@k) {newton_steps = 3 : i32} : f64
     %5 = approx.pow %a, %b knob(@k) {demote} : f64
+    %6 = approx.exp %x knob(@k) form(correct) : f32
     gpu.return
   }
 }

@@ -43,3 +43,15 @@ gpu.module @unpinned_in_loop {
   }
 }
 
+// -----
+
+// form(correct)'s table has a reserved name.
+gpu.module @table_name_taken {
+  approx.knob @lambda range(0, 64) default(0)
+  // expected-error @+1 {{convert-approx-to-nvvm: symbol '__approx_correct_log_f32' is taken; form(correct) keeps its hard-case table there}}
+  func.func private @__approx_correct_log_f32()
+  func.func @f(%x: f32) -> f32 {
+    %0 = approx.log %x knob(@lambda) form(correct) : f32
+    return %0 : f32
+  }
+}

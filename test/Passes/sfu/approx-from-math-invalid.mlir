@@ -17,6 +17,8 @@
 // RUN: approx-opt %t/l.mlir -verify-diagnostics --approx-from-math="chip=gfx90a"
 // RUN: approx-opt %t/m.mlir -verify-diagnostics --approx-from-math
 // RUN: approx-opt %t/n.mlir -verify-diagnostics --approx-from-math="kernels=m::k"
+// RUN: approx-opt %t/o.mlir -verify-diagnostics --approx-from-math="correct=exp,sin"
+// RUN: approx-opt %t/p.mlir -verify-diagnostics --approx-from-math="functions=exp,log correct=log"
 
 //--- a.mlir
 // expected-error @+1 {{approx-from-math: unknown function 'sinc' in functions=; expected one of sin, cos, tan, exp, exp2, log, log2, log10, pow, div, rcp, sqrt, rsqrt, tanh}}
@@ -116,4 +118,14 @@ module {
       gpu.return
     }
   }
+}
+
+//--- o.mlir
+// expected-error @+1 {{approx-from-math: correct= names 'sin'; form(correct) exists for exp, exp2, log and log2}}
+module {
+}
+
+//--- p.mlir
+// expected-error @+1 {{approx-from-math: 'log' is named in both functions= and correct=: choose one}}
+module {
 }
