@@ -6,6 +6,10 @@
 #   brute    binary32 exp/log binades: search == GPU brute force (check 2)
 #   table1   exp over [1, 1+2^-13), p=53, q=54, eps=2^-32, both algorithms
 #   speed    one segment on 1 core, all cores and the GPU (speedups)
+#   scale    rates at scale: 2^40 arguments on 1 core and on all cores,
+#            2^48 on the GPU (p = 53)
+#   twogpu   2^48 arguments on GPU 0, then on GPUs 0 and 1 (--devices):
+#            same cases, and the time (needs 2 GPUs)
 # Every run's stdout is kept under OUT; a summary line per check.
 set -uo pipefail
 BIN=${1:?usage: run-hrcs.sh BIN OUT [sections]}; OUT=${2:?}; shift 2
@@ -87,6 +91,27 @@ PY
         --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
         && echo "speed $1 x$2: $(grep -E 'HR cases' "$OUT/speed-$1-$2.txt")"
     done
+    ;;
+  scale)
+    for cfg in "cpu 1 0x1.001p0" "cpu $CORES 0x1.001p0" "gpu $CORES 0x1.1p0"; do
+      set -- $cfg
+      run "scale-$1-$2" --function exp --domain 1,$3 --arg-precision 53 \
+        --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
+        && echo "scale $1 x$2 [1,$3): $(grep -E 'HR cases' "$OUT/scale-$1-$2.txt")"
+    done
+    ;;
+  twogpu)
+    for devs in 0 0,1; do
+      run "twogpu-$devs" --function exp --domain 1,0x1.1p0 --arg-precision 53 \
+        --precision 54 --epsilon 0x1p-32 --backend gpu --threads "$CORES" \
+        --devices $devs \
+        && echo "twogpu --devices $devs: $(grep -E 'HR cases' "$OUT/twogpu-$devs.txt")"
+    done
+    if [ "$(cases "$OUT/run-twogpu-0/exp.wc")" = "$(cases "$OUT/run-twogpu-0,1/exp.wc")" ]; then
+      echo "twogpu: same cases on 1 and 2 GPUs"
+    else
+      echo "twogpu: 1 and 2 GPUs DIFFER"; status=1
+    fi
     ;;
   binade)
     # Whole binades on the GPU: [1, 2) and [128, 256) at p = 53, q = 54.

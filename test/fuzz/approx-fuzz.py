@@ -127,6 +127,7 @@ OPT_BENIGN = {
     "newton-steps": ["0", "1", "2", "3"],
     "fmad": ["true", "false"],
     "functions": ["sin,exp", "log", "div,rcp", "sqrt,rsqrt", "pow,cos"],
+    "correct": ["exp,log", "exp2", "log2,exp", "exp,exp2,log,log2"],
     "knob": ["lambda", "tune", "k_1", "$k"],
     "knob-max": ["64", "32", "1"],
     "O": ["0", "1", "2", "3"],
@@ -139,6 +140,7 @@ OPT_BAD = {
     "kernels": ["nope", ",,", "box_muller_gpu,box_muller_gpu", "a-b", "",
                 ",".join(["k"] * 5000), "\x1b[2J", "*"],
     "functions": ["tan", "SIN", "", ",", "sin,sin", "sin,,exp", "all", "x" * 5000],
+    "correct": ["sin", "EXP", "", ",", "exp,,log", "pow", "x" * 5000],
     "knob-max": ["-1", "0", "abc", "1e3", "0x10", "", "1.5"] + BOUNDARY_INTS,
     "newton-steps": ["-1", "4", "4294967296", "abc", "", "3.0"],
     "slot": ["HW", "", "lane", "hw,virtual", "\x1b[1m"],
@@ -939,8 +941,9 @@ def gen_opt_ir(case, rng, corpus, cfg):
         }
         opts = {}
         if mode == "from-math":
-            for key in rng.sample(["knob", "functions", "newton-steps", "f64-demote",
-                                   "range-reduction", "knob-max"], rng.randint(0, 2)):
+            for key in rng.sample(["knob", "functions", "correct", "newton-steps",
+                                   "f64-demote", "range-reduction", "knob-max"],
+                                  rng.randint(0, 2)):
                 opts[key] = rng.choice(OPT_BAD.get(key, []) + OPT_BENIGN.get(key, []))
         elif mode == "warp-split":
             opts["slot"] = rng.choice(OPT_BENIGN["slot"] + OPT_BAD["slot"][:2])
@@ -1530,7 +1533,8 @@ def gen_cc_source(case, rng, corpus, cfg):
             for key in rng.sample(sorted(OPT_BENIGN), rng.randint(1, 2)):
                 opts[key] = rng.choice(OPT_BENIGN[key])
             if rng.random() < 0.5:
-                key = rng.choice(["knob", "kernels", "functions", "knob-max", "newton-steps"])
+                key = rng.choice(["knob", "kernels", "functions", "correct",
+                                  "knob-max", "newton-steps"])
                 opts[key] = rng.choice(OPT_BAD[key])
             flags = [opt_string(opts) if f == "@OPTS@" else f for f in flags]
         if flags[0] == "-o":
