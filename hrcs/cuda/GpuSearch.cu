@@ -195,7 +195,7 @@ public:
         cudaEventDestroy(e);
   }
 
-  bool run(const std::vector<UnitPackets> &units,
+  bool run(std::vector<UnitPackets> &units,
            std::vector<uint64_t> &candidates, PhaseStats &stats,
            std::string &error) override {
     // The calling thread's current device (a SplitBackend runs each GPU's

@@ -138,7 +138,7 @@ void PhaseStats::add(const PhaseStats &o) {
   confirmSeconds += o.confirmSeconds;
 }
 
-bool CpuBackend::run(const std::vector<UnitPackets> &units,
+bool CpuBackend::run(std::vector<UnitPackets> &units,
                      std::vector<uint64_t> &candidates, PhaseStats &stats,
                      std::string &error) {
   auto t0 = Clock::now();
@@ -310,7 +310,7 @@ std::string wcText(const Plan &plan,
   return out;
 }
 
-bool SplitBackend::run(const std::vector<UnitPackets> &units,
+bool SplitBackend::run(std::vector<UnitPackets> &units,
                        std::vector<uint64_t> &candidates, PhaseStats &stats,
                        std::string &error) {
   const size_t n = parts_.size();
@@ -329,7 +329,7 @@ bool SplitBackend::run(const std::vector<UnitPackets> &units,
   for (size_t i : order) {
     size_t k = std::min_element(load.begin(), load.end()) - load.begin();
     load[k] += weight[i] + 1;
-    share[k].push_back(units[i]);
+    share[k].push_back(std::move(units[i])); // tables: GBs, never copied
   }
   std::vector<std::vector<uint64_t>> found(n);
   std::vector<PhaseStats> st(n);

@@ -34,12 +34,13 @@ struct PhaseStats {
 };
 
 /// What the backends run: the packets of some units, returning candidate
-/// argument indices (unsorted) and filling the phase counts and times.
+/// argument indices (unsorted) and filling the phase counts and times. The
+/// units are the caller's to discard: a backend may move from them.
 class Backend {
 public:
   virtual ~Backend() = default;
   virtual const char *name() const = 0;
-  virtual bool run(const std::vector<UnitPackets> &units,
+  virtual bool run(std::vector<UnitPackets> &units,
                    std::vector<uint64_t> &candidates, PhaseStats &stats,
                    std::string &error) = 0;
 };
@@ -50,7 +51,7 @@ class CpuBackend final : public Backend {
 public:
   explicit CpuBackend(int threads = 1) : threads_(threads < 1 ? 1 : threads) {}
   const char *name() const override { return "cpu"; }
-  bool run(const std::vector<UnitPackets> &units,
+  bool run(std::vector<UnitPackets> &units,
            std::vector<uint64_t> &candidates, PhaseStats &stats,
            std::string &error) override;
 
@@ -67,7 +68,7 @@ public:
       : parts_(std::move(parts)) {}
   const char *name() const override { return parts_[0]->name(); }
   size_t size() const { return parts_.size(); }
-  bool run(const std::vector<UnitPackets> &units,
+  bool run(std::vector<UnitPackets> &units,
            std::vector<uint64_t> &candidates, PhaseStats &stats,
            std::string &error) override;
 
