@@ -310,9 +310,10 @@ void Plan::planPiece(Piece &pc) const {
     pc.algorithm = Algorithm::Lefevre;
   else if (params_.algorithm == "regular")
     pc.algorithm = Algorithm::Regular;
-  else // Sect. 6.3: regular where the truncation error is small
-    pc.algorithm =
-        trunc <= log2Eps_ - 2 ? Algorithm::Regular : Algorithm::Lefevre;
+  else if (trunc <= log2Eps_ - 2) // even the piece's bound is small
+    pc.algorithm = Algorithm::Regular;
+  else // Sect. 6.3: per interval, from its measured truncation error
+    pc.algorithm = Algorithm::Auto;
 }
 
 static const long binom[kMaxDegree + 1][kMaxDegree + 1] = {

@@ -42,8 +42,9 @@
 
 namespace approx::hrcs {
 
-/// Which lower-bound algorithm a search uses.
-enum class Algorithm : int { Lefevre = 0, Regular = 1 };
+/// Which lower-bound algorithm a search uses. Auto: chosen per interval by
+/// its measured truncation error (Phases.h, linearCandidate).
+enum class Algorithm : int { Lefevre = 0, Regular = 1, Auto = 2 };
 
 /// floor(num / den) for den > 0, by subtraction when the quotient is known
 /// to be below 2^k (num < den << k), by division otherwise.
@@ -69,49 +70,52 @@ APPROX_HRCS_HD uint64_t countAdd(uint64_t u, uint64_t k, uint64_t v,
   return r < n ? r : n;
 }
 
-/// Algorithm 1 (Lefevre). x and y are the lengths of the leftmost and
-/// rightmost intervals of the current two-length configuration, u and v how
-/// many intervals of length y and x it holds (x*v + y*u = 1), n = u + v.
+/// Algorithm 1 (Lefevre), in the swapped form of Algorithm 3. x and y are
+/// the lengths of the leftmost and rightmost intervals of the current
+/// two-length configuration, u and v how many intervals of length y and x
+/// it holds (x*v + y*u = 1), n = u + v. When b lies right of the point x
+/// (d >= x) the step is the mirror image of the one when it lies left, with
+/// (x, u) and (y, v) exchanged: the variables are kept swapped instead
+/// (p, q, U, V = y, x, v, u, swapped only when the side changes), so both
+/// sides run the same instructions and only the subtraction and the swap
+/// diverge (Sect. 4.3.3).
 APPROX_HRCS_HD uint64_t lefevreBound(uint64_t a, uint64_t b, uint64_t N,
                                      uint64_t threshold, int k = 3) {
   if (a == 0 || N <= 1)
     return b; // every point sits at 0
-  uint64_t x = a, y = 0 - a, d = b, u = 1, v = 1;
+  // Unswapped: p, q, U, V = x, y, u, v.
+  uint64_t p = a, q = 0 - a, d = b, U = 1, V = 1;
+  bool swapped = false;
   for (;;) {
     // Here d is the distance to the nearest point left of b except, when
-    // d >= x, for the point x to its left that the next step accounts for.
-    if (d >= x)
+    // d >= x, for the point x to its left that this step accounts for.
+    uint64_t x = swapped ? q : p;
+    bool right = d >= x;
+    if (right)
       d -= x;
-    else if (u + v >= N || d < threshold)
+    if (U + V >= N || d < threshold)
       return d;
-    else {
-      // b is left of the next point: split the y intervals by x while
-      // x < y (only points right of b), then x by y once.
-      if (x < y) {
-        uint64_t q = hybridQuotient(y - 1, x, k); // y stays in (0, x]
-        y -= q * x;
-        u = countAdd(u, q, v, N);
-      }
-      if (y == 0)
-        return d; // a rational: the configuration is complete
-      x -= y;
-      v = countAdd(v, 1, u, N);
-      if (x == 0)
-        return d;
-      continue;
+    if (swapped != right) {
+      uint64_t t = p;
+      p = q;
+      q = t;
+      t = U;
+      U = V;
+      V = t;
+      swapped = right;
     }
-    if (u + v >= N || d < threshold)
-      return d;
-    if (y < x) {
-      uint64_t q = hybridQuotient(x - 1, y, k); // x stays in (0, y]
-      x -= q * y;
-      v = countAdd(v, q, u, N);
+    // Split the q intervals by p while p < q (only points on b's far
+    // side), then p by q once.
+    if (p < q) {
+      uint64_t m = hybridQuotient(q - 1, p, k); // q stays in (0, p]
+      q -= m * p;
+      U = countAdd(U, m, V, N);
     }
-    if (x == 0)
-      return d;
-    y -= x;
-    u = countAdd(u, 1, v, N);
-    if (y == 0)
+    if (q == 0)
+      return d; // a rational: the configuration is complete
+    p -= q;
+    V = countAdd(V, 1, U, N);
+    if (p == 0)
       return d;
   }
 }

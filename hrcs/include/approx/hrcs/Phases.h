@@ -199,8 +199,19 @@ APPROX_HRCS_HD bool linearCandidate(const Quadratic &q, uint64_t n,
     return true; // the filter cannot reject anything
   uint64_t a = 0 - q.a1.hi;
   uint64_t b = q.a0.hi + eps;
-  return lowerBound(pp.algorithm, a, b, n, twoEps,
-                    (int)pp.divisionThreshold) < twoEps;
+  Algorithm alg = pp.algorithm;
+  if (alg == Algorithm::Auto) {
+    // Sect. 6.3: the regular algorithm where this interval's truncation
+    // error |a2| C(n, 2) is at most eps/4, Lefevre's elsewhere (both bounds
+    // are sound; the choice only trades phase-1 speed for filtering).
+    uint64_t a2 = q.a2.hi, mag = (int64_t)a2 < 0 ? 0 - a2 : a2;
+    uint64_t c2 = (n & 1) ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
+    uint64_t quarter = pp.eps3.hi >> 2;
+    alg = (c2 == 0 || mag <= quarter / c2) ? Algorithm::Regular
+                                            : Algorithm::Lefevre;
+  }
+  return lowerBound(alg, a, b, n, twoEps, (int)pp.divisionThreshold) <
+         twoEps;
 }
 
 /// Sub-interval `s` (of `split`) of an interval: re-centred at m0.
