@@ -22,6 +22,7 @@
 
 #include "approx/Dialect/ApproxDialect.h"
 #include "approx/Passes/Patterns.h"
+#include "tables/HardCases.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -39,23 +40,11 @@ using namespace mlir::approx;
 
 namespace {
 
-/// One hard case: x's bits and the correctly rounded f(x)'s bits.
-struct HardCase {
-  uint32_t x, result;
-};
-
-const HardCase kExpF32[] = {
-#include "tables/exp_f32.inc"
-};
-const HardCase kExp2F32[] = {
-#include "tables/exp2_f32.inc"
-};
-const HardCase kLogF32[] = {
-#include "tables/log_f32.inc"
-};
-const HardCase kLog2F32[] = {
-#include "tables/log2_f32.inc"
-};
+using ::approx::correct::HardCase;
+using ::approx::correct::kExp2F32;
+using ::approx::correct::kExpF32;
+using ::approx::correct::kLog2F32;
+using ::approx::correct::kLogF32;
 
 /// The table and the global holding it, per function.
 struct HardCaseTable {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "approx/accuracy/Mpfr.h"
+#include "tables/HardCases.h"
 
 #include <gtest/gtest.h>
 
@@ -24,21 +25,11 @@ using approx::accuracy::Func;
 
 namespace {
 
-struct HardCase {
-  uint32_t x, result;
-};
-const HardCase kExp[] = {
-#include "tables/exp_f32.inc"
-};
-const HardCase kExp2[] = {
-#include "tables/exp2_f32.inc"
-};
-const HardCase kLog[] = {
-#include "tables/log_f32.inc"
-};
-const HardCase kLog2[] = {
-#include "tables/log2_f32.inc"
-};
+using ::approx::correct::HardCase;
+using ::approx::correct::kExp2F32;
+using ::approx::correct::kExpF32;
+using ::approx::correct::kLog2F32;
+using ::approx::correct::kLogF32;
 
 struct Rung {
   Func func;
@@ -47,13 +38,13 @@ struct Rung {
   double (*f64)(double);
 };
 const Rung kRungs[] = {
-    {Func::Exp, "exp", std::begin(kExp), std::end(kExp),
+    {Func::Exp, "exp", std::begin(kExpF32), std::end(kExpF32),
      [](double x) { return std::exp(x); }},
-    {Func::Exp2, "exp2", std::begin(kExp2), std::end(kExp2),
+    {Func::Exp2, "exp2", std::begin(kExp2F32), std::end(kExp2F32),
      [](double x) { return std::exp2(x); }},
-    {Func::Log, "log", std::begin(kLog), std::end(kLog),
+    {Func::Log, "log", std::begin(kLogF32), std::end(kLogF32),
      [](double x) { return std::log(x); }},
-    {Func::Log2, "log2", std::begin(kLog2), std::end(kLog2),
+    {Func::Log2, "log2", std::begin(kLog2F32), std::end(kLog2F32),
      [](double x) { return std::log2(x); }},
 };
 
