@@ -15,8 +15,8 @@
 // wrote from the hard-to-round search (tables/*.inc). The slow path is a
 // branchless binary search over the table, placed in constant memory once
 // per gpu.module (declareCorrectTables, before the patterns run: a pattern
-// may only touch its own op). The GPU check (bench/accuracy/cr-check.sh) compares every
-// one of the 2^32 inputs with MPFR-backed references.
+// may only touch its own op). The GPU check (bench/accuracy/cr-check.sh)
+// compares every one of the 2^32 inputs with MPFR-backed references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,7 +195,8 @@ struct LowerCorrectForm final : OpInterfaceRewritePattern<ApproxFunctionOp> {
       rewriter.replaceOp(op, correctScalar(rewriter, loc, fn, global, x));
       return success();
     }
-    auto flatType = VectorType::get({vec.getNumElements()}, vec.getElementType());
+    auto flatType =
+        VectorType::get({vec.getNumElements()}, vec.getElementType());
     Value flat = vector::ShapeCastOp::create(rewriter, loc, flatType, x);
     SmallVector<Value> parts;
     for (int64_t i = 0; i < vec.getNumElements(); ++i)

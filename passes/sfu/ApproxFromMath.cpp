@@ -135,7 +135,8 @@ LogicalResult ApproxFromMathPass::validateOptions(ModuleOp top, unsigned &sm) {
   }
   for (const std::string &f : correct) {
     const FunctionInfo *info = lookupFunction(f);
-    if (!info || !hasCorrectForm(info->function, Float32Type::get(top.getContext())))
+    Type f32 = Float32Type::get(top.getContext());
+    if (!info || !hasCorrectForm(info->function, f32))
       return fail("correct= names " + quoteName(f) +
                   "; form(correct) exists for exp, exp2, log and log2");
     if (wanted.contains(f))
