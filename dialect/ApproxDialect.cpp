@@ -5,7 +5,8 @@
 // (`approx.sites` on a gpu.module, `approx.manifest` on the top module,
 // `approx.knob` on a kernel argument, `approx.cfg` on a raised kernel), so that a malformed one is a verifier
 // error instead of a crash in a later pass. The families' own verifiers live
-// beside their ODS: CoreOps.cpp, SfuOps.cpp and LnsOps.cpp.
+// beside their ODS: CoreOps.cpp, SfuOps.cpp, LnsOps.cpp and
+// PerforationOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,10 @@ void ApproxDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "approx/Dialect/LnsOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "approx/Dialect/PerforationOps.cpp.inc"
       >();
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -12,5 +12,6 @@ include "approx/Dialect/ApproxBase.td"
 include "approx/Dialect/CoreOps.td"
 include "approx/Dialect/SfuOps.td"
 include "approx/Dialect/LnsOps.td"
+include "approx/Dialect/PerforationOps.td"
 
 #endif // APPROX_TD

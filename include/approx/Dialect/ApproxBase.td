@@ -33,7 +33,11 @@ def Approx_Dialect : Dialect {
     - lns: a logarithmic number system type and its arithmetic, with sb/db
       evaluated by the texture filtering units, the SFU, FMA polynomials or a
       warp split of them ("Implementing LNS using filtering units of GPUs",
-      ICASSP'10).
+      ICASSP'10);
+    - perforation: work-group tile loads that skip part of their global loads
+      and rebuild the skipped elements in shared memory, the scheme chosen by
+      a knob ("Local Memory-Aware Kernel Perforation", CGO'18), and
+      Paraprox-style output perforation as the comparison.
 
     What each technique did, or chose not to do, is recorded on the
     `gpu.module` as `approx.sites`, an array of `#approx.site` attributes that

@@ -2,8 +2,9 @@
 //
 // Declares the approx dialect, its enums and attributes, and the ops of every
 // family (core: knobs, slots, texture fetches; sfu: function ops with the
-// ApproxFunctionOp interface; lns: the LNS type and its arithmetic),
-// generated from ApproxBase.td, CoreOps.td, SfuOps.td and LnsOps.td.
+// ApproxFunctionOp interface; lns: the LNS type and its arithmetic;
+// perforation: tile loads and output perforation), generated from
+// ApproxBase.td, CoreOps.td, SfuOps.td, LnsOps.td and PerforationOps.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,8 @@ LogicalResult verifyKnobUse(Operation *op, FlatSymbolRefAttr knob,
 #include "approx/Dialect/SfuOps.h.inc"
 #define GET_OP_CLASSES
 #include "approx/Dialect/LnsOps.h.inc"
+#define GET_OP_CLASSES
+#include "approx/Dialect/PerforationOps.h.inc"
 
 namespace mlir::approx {
 /// The name of the gpu.module attribute holding the sites (an array of
