@@ -76,11 +76,13 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
 
   // 3. Inline helpers. LNS values become (log, sign) pairs, known signs
   // fold away the db they make unnecessary, and sb/db are evaluated as their
-  // impl says (docs/lns.md). Then Algorithm 1: version on slot < knob.
+  // impl says (docs/lns.md). Perforated tile loads become block-wide loops
+  // (docs/perforation.md). Then Algorithm 1: version on slot < knob.
   pm.addPass(createInlinerPass());
   pm.addPass(createApproxLnsExpand());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsLower());
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationLower());
   ApproxWarpSplitOptions split;
   split.slot = o.slot;
   split.maxVersions = o.maxVersions;

@@ -3,7 +3,8 @@
 // The passes that take a GPU kernel to approximate PTX + a manifest, one file
 // per area: CommonPasses.td (manifest, export, NVVM conversion, contraction,
 // target check), CorePasses.td (knobs), CudaPasses.td (raising imported CUDA
-// device code) and one per technique (SfuPasses.td, LnsPasses.td).
+// device code) and one per technique (SfuPasses.td, LnsPasses.td,
+// PerforationPasses.td).
 // `approx-to-ptx` (passes/common/Pipeline.cpp) composes them with upstream
 // MLIR passes.
 //
@@ -17,5 +18,6 @@ include "approx/Passes/CorePasses.td"
 include "approx/Passes/CudaPasses.td"
 include "approx/Passes/SfuPasses.td"
 include "approx/Passes/LnsPasses.td"
+include "approx/Passes/PerforationPasses.td"
 
 #endif // APPROX_PASSES_TD

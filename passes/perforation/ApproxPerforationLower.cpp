@@ -1,0 +1,634 @@
+//===- ApproxPerforationLower.cpp - perforation ops -> block-wide loops ---===//
+//
+// Lowers approx.perforation.tile_load, load_1d and output to scf loops over
+// the block's threads, gpu barriers and knob reads. The arithmetic follows
+// docs/perforation.md ("Semantics") step for step, because the CPU
+// reference in runtime/perforation implements the same text and the tests
+// compare the two element by element.
+//
+// Layout of a tile load: [switch(scheme): fetch] barrier
+// [switch(scheme): rebuild] barrier. The switch is on a knob, uniform over
+// the grid, and both barriers sit outside it (never under a branch).
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Passes/Passes.h"
+#include "common/Sites.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/APFloat.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_APPROXPERFORATIONLOWER
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+
+namespace {
+
+/// Reconstruction weights RN((i - a) / (b - a)) up to this gap are constants
+/// (a chain of selects); wider gaps divide at run time.
+constexpr int64_t kMaxConstantWeights = 16;
+
+/// Builds the IR of one perforation op, at the op.
+class Emitter {
+public:
+  explicit Emitter(Operation *op) : b(op->getLoc(), op) {}
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+
+  /// x mod m in [0, m), for any sign of x.
+  Value posMod(Value x, int64_t m) {
+    Value r = arith::RemSIOp::create(b, x, idx(m));
+    Value neg = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, r, idx(0));
+    return arith::SelectOp::create(b, neg, arith::AddIOp::create(b, r, idx(m)),
+                                   r);
+  }
+
+  Value clamp(Value x, Value lo, Value hi) {
+    return arith::MinSIOp::create(b, arith::MaxSIOp::create(b, x, lo), hi);
+  }
+
+  /// The thread's linear id in the block and the block's thread count.
+  std::pair<Value, Value> threads() {
+    auto id = [&](gpu::Dimension d) {
+      return gpu::ThreadIdOp::create(b, d).getResult();
+    };
+    auto dim = [&](gpu::Dimension d) {
+      return gpu::BlockDimOp::create(b, d).getResult();
+    };
+    Value bx = dim(gpu::Dimension::x), by = dim(gpu::Dimension::y);
+    Value tid = arith::AddIOp::create(
+        b, id(gpu::Dimension::x),
+        arith::MulIOp::create(
+            b, bx,
+            arith::AddIOp::create(
+                b, id(gpu::Dimension::y),
+                arith::MulIOp::create(b, by, id(gpu::Dimension::z)))));
+    Value count = arith::MulIOp::create(
+        b, arith::MulIOp::create(b, bx, by), dim(gpu::Dimension::z));
+    return {tid, count};
+  }
+
+  /// for (e = tid; e < n; e += threads) body(e).
+  void forEach(Value n, function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, tid, n, nthreads);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  }
+
+  /// if (cond) then().
+  void ifThen(Value cond, function_ref<void()> then) {
+    auto op = scf::IfOp::create(b, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.thenBlock());
+    then();
+  }
+
+  /// The scheme index (0 without a knob), read once.
+  Value schemeIndex(FlatSymbolRefAttr knob) {
+    if (!knob)
+      return idx(0);
+    Value v = KnobValueOp::create(b, b.getI32Type(), knob);
+    return arith::IndexCastUIOp::create(b, b.getIndexType(), v);
+  }
+
+  /// switch (sel) over `cases` (scheme numbers); scheme cases[0] is the
+  /// default, so an out-of-range value falls back to it.
+  void switchOn(Value sel, ArrayRef<int64_t> cases,
+                function_ref<void(int64_t)> body) {
+    if (cases.size() == 1) {
+      body(cases[0]);
+      return;
+    }
+    auto sw = scf::IndexSwitchOp::create(b, TypeRange{}, sel, cases.drop_front(),
+                                         cases.size() - 1);
+    OpBuilder::InsertionGuard guard(b);
+    auto fill = [&](Region &region, int64_t scheme) {
+      Block *block = b.createBlock(&region);
+      b.setInsertionPointToStart(block);
+      scf::YieldOp yield = scf::YieldOp::create(b);
+      b.setInsertionPoint(yield);
+      body(scheme);
+    };
+    fill(sw.getDefaultRegion(), cases[0]);
+    for (auto [region, scheme] :
+         llvm::zip(sw.getCaseRegions(), cases.drop_front()))
+      fill(region, scheme);
+  }
+
+  /// The sizes of `source`, read once before the loops.
+  void readSizes(Value source) {
+    for (int64_t d = 0, n = cast<MemRefType>(source.getType()).getRank();
+         d < n; ++d)
+      dims.push_back(memref::DimOp::create(b, source, d));
+  }
+
+  /// The element of `source` at (coords), or what `border` reads outside.
+  Value loadBorder(Value source, ArrayRef<Value> coords,
+                   PerforationBorder border) {
+    auto type = cast<MemRefType>(source.getType());
+    SmallVector<Value> clamped;
+    if (border == PerforationBorder::clamp) {
+      for (unsigned d = 0; d < coords.size(); ++d)
+        clamped.push_back(
+            clamp(coords[d], idx(0), arith::SubIOp::create(b, dims[d], idx(1))));
+      return memref::LoadOp::create(b, source, clamped);
+    }
+    Value inside;
+    for (unsigned d = 0; d < coords.size(); ++d) {
+      Value ge = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, coords[d],
+                                       idx(0));
+      Value lt = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, coords[d],
+                                       dims[d]);
+      Value both = arith::AndIOp::create(b, ge, lt);
+      inside = inside ? arith::AndIOp::create(b, inside, both) : both;
+    }
+    Type element = type.getElementType();
+    auto op = scf::IfOp::create(b, element, inside, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.thenBlock());
+    scf::YieldOp::create(b, ValueRange{memref::LoadOp::create(b, source, coords)});
+    b.setInsertionPointToStart(op.elseBlock());
+    scf::YieldOp::create(
+        b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(element))});
+    return op.getResult(0);
+  }
+
+  /// RN(p / gap) in `type`, for 1 <= p < gap (a run-time index).
+  Value weight(Value p, int64_t gap, FloatType type) {
+    if (gap - 1 <= kMaxConstantWeights) {
+      // The constant of each p, rounded once from the exact quotient.
+      auto constant = [&](int64_t k) {
+        llvm::APFloat w(type.getFloatSemantics(), k);
+        llvm::APFloat d(type.getFloatSemantics(), gap);
+        w.divide(d, llvm::RoundingMode::NearestTiesToEven);
+        return arith::ConstantOp::create(b, FloatAttr::get(type, w));
+      };
+      Value w = constant(1);
+      for (int64_t k = 2; k < gap; ++k) {
+        Value is = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p,
+                                         idx(k));
+        w = arith::SelectOp::create(b, is, constant(k), w);
+      }
+      return w;
+    }
+    // f32 / f64 division is correctly rounded; a 16-bit type takes the f32
+    // quotient, which cannot lie on a 16-bit midpoint (p / gap is not a
+    // short dyadic fraction unless exact), so it rounds once in effect.
+    FloatType calc = type.getWidth() >= 32 ? type : b.getF32Type();
+    Value num = arith::SIToFPOp::create(
+        b, calc, arith::IndexCastOp::create(b, b.getI64Type(), p));
+    Value den = arith::ConstantOp::create(b, FloatAttr::get(calc, gap));
+    Value w = arith::DivFOp::create(b, num, den);
+    return calc == type ? w : arith::TruncFOp::create(b, type, w);
+  }
+
+  /// fma(hi - lo, w, lo) in the element type.
+  Value lerp(Value lo, Value hi, Value w) {
+    return math::FmaOp::create(b, arith::SubFOp::create(b, hi, lo), w, lo);
+  }
+
+  ImplicitLocOpBuilder b;
+  Value tid, nthreads;
+  SmallVector<Value> dims; ///< the source's sizes (readSizes)
+};
+
+//===----------------------------------------------------------------------===//
+// Reconstruction along one axis (rows, cols, 1-D sectors).
+//===----------------------------------------------------------------------===//
+
+/// Where a skipped element's neighbours along the perforated axis are: the
+/// loaded positions a = pos - below and b = pos + above of a buffer of
+/// `extent`, `gap` = b - a apart. Emits the value that replaces the element.
+static Value rebuildAlongAxis(Emitter &e, Value pos, Value below, Value above,
+                              int64_t gap, int64_t extent, Reconstruction recon,
+                              function_ref<Value(Value)> read) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value a = arith::SubIOp::create(b, pos, below);
+  Value bb = arith::AddIOp::create(b, pos, above);
+  Value hasA = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, a, e.idx(0));
+  Value hasB =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, bb, e.idx(extent));
+  // nn: the nearer side, a on a tie; the other where a side is missing.
+  Value aNearer =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::sle, below, above);
+  Value takeA = arith::AndIOp::create(
+      b, hasA, arith::OrIOp::create(
+                   b, aNearer,
+                   arith::XOrIOp::create(
+                       b, hasB, arith::ConstantIntOp::create(b, 1, 1))));
+  Value nearest = arith::SelectOp::create(b, takeA, a, bb);
+  if (recon == Reconstruction::nn)
+    return read(nearest);
+  // linear where both sides exist: read both (clamped into the buffer, the
+  // missing side's value is then unused) and select.
+  Value aIn = arith::MaxSIOp::create(b, a, e.idx(0));
+  Value bIn = arith::MinSIOp::create(b, bb, e.idx(extent - 1));
+  Value va = read(aIn), vb = read(bIn);
+  auto type = cast<FloatType>(va.getType());
+  Value interp = e.lerp(va, vb, e.weight(below, gap, type));
+  Value both = arith::AndIOp::create(b, hasA, hasB);
+  Value vn = arith::SelectOp::create(b, takeA, va, vb);
+  return arith::SelectOp::create(b, both, interp, vn);
+}
+
+//===----------------------------------------------------------------------===//
+// tile_load
+//===----------------------------------------------------------------------===//
+
+static void lowerTileLoad(TileLoadOp op) {
+  Emitter e(op);
+  ImplicitLocOpBuilder &b = e.b;
+  std::tie(e.tid, e.nthreads) = e.threads();
+  MemRefType tileType = op.getTile().getType();
+  const int64_t by = tileType.getDimSize(0), bx = tileType.getDimSize(1);
+  const int64_t hy = op.getHaloRows(), hx = op.getHaloCols();
+  const int64_t ty = op.getTileRows(), tx = op.getTileCols();
+  Value tile = op.getTile(), source = op.getSource();
+  e.readSizes(source);
+  // Image coordinate of buffer element (0, 0).
+  Value gy0 = arith::SubIOp::create(b, op.getRow(), e.idx(hy));
+  Value gx0 = arith::SubIOp::create(b, op.getCol(), e.idx(hx));
+  auto fetch = [&](Value i, Value j) {
+    Value gy = arith::AddIOp::create(b, gy0, i);
+    Value gx = arith::AddIOp::create(b, gx0, j);
+    Value v = e.loadBorder(source, {gy, gx}, op.getBorder());
+    memref::StoreOp::create(b, v, tile, ValueRange{i, j});
+  };
+  SmallVector<PerforationSchemeAttr> schemes(
+      op.getSchemes().getAsRange<PerforationSchemeAttr>());
+  SmallVector<int64_t> all, rebuilt;
+  for (auto [s, scheme] : llvm::enumerate(schemes)) {
+    all.push_back(s);
+    if (scheme.getKind() != PerforationKind::accurate)
+      rebuilt.push_back(s);
+  }
+  Value sel = e.schemeIndex(op.getKnobAttr());
+
+  // Fetch: consecutive e on consecutive columns of the loaded rows.
+  e.switchOn(sel, all, [&](int64_t s) {
+    PerforationSchemeAttr scheme = schemes[s];
+    int64_t span = scheme.getSkip() + 1;
+    switch (scheme.getKind()) {
+    case PerforationKind::accurate:
+      e.forEach(e.idx(by * bx), [&](Value k) {
+        fetch(arith::DivUIOp::create(b, k, e.idx(bx)),
+              arith::RemUIOp::create(b, k, e.idx(bx)));
+      });
+      break;
+    case PerforationKind::rows: {
+      // First loaded row i0 (gy0 + i0 ≡ 0), and how many rows load.
+      Value i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
+      Value n = arith::CeilDivSIOp::create(
+          b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
+      e.forEach(arith::MulIOp::create(b, n, e.idx(bx)), [&](Value k) {
+        Value r = arith::DivUIOp::create(b, k, e.idx(bx));
+        fetch(arith::AddIOp::create(b, i0,
+                                    arith::MulIOp::create(b, r, e.idx(span))),
+              arith::RemUIOp::create(b, k, e.idx(bx)));
+      });
+      break;
+    }
+    case PerforationKind::cols: {
+      Value j0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gx0), span);
+      Value n = arith::CeilDivSIOp::create(
+          b, arith::SubIOp::create(b, e.idx(bx), j0), e.idx(span));
+      e.forEach(arith::MulIOp::create(b, n, e.idx(by)), [&](Value k) {
+        Value c = arith::RemUIOp::create(b, k, n);
+        fetch(arith::DivUIOp::create(b, k, n),
+              arith::AddIOp::create(b, j0,
+                                    arith::MulIOp::create(b, c, e.idx(span))));
+      });
+      break;
+    }
+    case PerforationKind::stencil:
+      e.forEach(e.idx(ty * tx), [&](Value k) {
+        fetch(arith::AddIOp::create(b, e.idx(hy),
+                                    arith::DivUIOp::create(b, k, e.idx(tx))),
+              arith::AddIOp::create(b, e.idx(hx),
+                                    arith::RemUIOp::create(b, k, e.idx(tx))));
+      });
+      break;
+    case PerforationKind::center:
+      llvm_unreachable("refused by the verifier");
+    }
+  });
+  gpu::BarrierOp::create(b);
+  if (rebuilt.empty()) {
+    op.erase();
+    return;
+  }
+
+  // Rebuild: every buffer element, skipped ones replaced. Loaded elements
+  // are only read here, skipped ones only written: no race.
+  SmallVector<int64_t> cases = {all.front()};
+  llvm::append_range(cases, rebuilt);
+  if (schemes[cases.front()].getKind() != PerforationKind::accurate)
+    cases.erase(cases.begin()); // scheme 0 rebuilds: it is the default
+  e.switchOn(sel, cases, [&](int64_t s) {
+    PerforationSchemeAttr scheme = schemes[s];
+    if (scheme.getKind() == PerforationKind::accurate)
+      return;
+    int64_t span = scheme.getSkip() + 1;
+    e.forEach(e.idx(by * bx), [&](Value k) {
+      Value i = arith::DivUIOp::create(b, k, e.idx(bx));
+      Value j = arith::RemUIOp::create(b, k, e.idx(bx));
+      auto at = [&](Value r, Value c) {
+        return memref::LoadOp::create(b, tile, ValueRange{r, c}).getResult();
+      };
+      switch (scheme.getKind()) {
+      case PerforationKind::rows:
+      case PerforationKind::cols: {
+        bool rows = scheme.getKind() == PerforationKind::rows;
+        Value pos = rows ? i : j;
+        Value phase = e.posMod(
+            arith::AddIOp::create(b, rows ? gy0 : gx0, pos), span);
+        Value skipped =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, phase, e.idx(0));
+        e.ifThen(skipped, [&] {
+          Value above = arith::SubIOp::create(b, e.idx(span), phase);
+          Value v = rebuildAlongAxis(
+              e, pos, phase, above, span, rows ? by : bx, scheme.getRecon(),
+              [&](Value p) { return rows ? at(p, j) : at(i, p); });
+          memref::StoreOp::create(b, v, tile, ValueRange{i, j});
+        });
+        break;
+      }
+      case PerforationKind::stencil: {
+        Value si = e.clamp(i, e.idx(hy), e.idx(hy + ty - 1));
+        Value sj = e.clamp(j, e.idx(hx), e.idx(hx + tx - 1));
+        Value halo = arith::OrIOp::create(
+            b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, si, i),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, sj, j));
+        e.ifThen(halo, [&] {
+          memref::StoreOp::create(b, at(si, sj), tile, ValueRange{i, j});
+        });
+        break;
+      }
+      case PerforationKind::accurate:
+      case PerforationKind::center:
+        llvm_unreachable("not rebuilt");
+      }
+    });
+  });
+  gpu::BarrierOp::create(b);
+  op.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// load_1d
+//===----------------------------------------------------------------------===//
+
+static void lowerLoad1D(Load1DOp op) {
+  Emitter e(op);
+  ImplicitLocOpBuilder &b = e.b;
+  std::tie(e.tid, e.nthreads) = e.threads();
+  MemRefType tileType = op.getTile().getType();
+  const int64_t n = tileType.getDimSize(0), h = op.getHalo(), t = n - 2 * h;
+  const int64_t sector = std::max<int64_t>(
+      1, 32 / (tileType.getElementType().getIntOrFloatBitWidth() / 8));
+  Value tile = op.getTile();
+  e.readSizes(op.getSource());
+  Value g0 = arith::SubIOp::create(b, op.getStart(), e.idx(h));
+  auto fetch = [&](Value i) {
+    Value v = e.loadBorder(op.getSource(), {arith::AddIOp::create(b, g0, i)},
+                           op.getBorder());
+    memref::StoreOp::create(b, v, tile, ValueRange{i});
+  };
+  SmallVector<PerforationSchemeAttr> schemes(
+      op.getSchemes().getAsRange<PerforationSchemeAttr>());
+  SmallVector<int64_t> all, rebuilt;
+  for (auto [s, scheme] : llvm::enumerate(schemes)) {
+    all.push_back(s);
+    if (scheme.getKind() != PerforationKind::accurate)
+      rebuilt.push_back(s);
+  }
+  Value sel = e.schemeIndex(op.getKnobAttr());
+  // The sector phase of buffer element i: floor((g0 + i) / S) mod (n+1).
+  auto sectorPhase = [&](Value i, int64_t span) {
+    Value g = arith::AddIOp::create(b, g0, i);
+    return e.posMod(arith::FloorDivSIOp::create(b, g, e.idx(sector)), span);
+  };
+  e.switchOn(sel, all, [&](int64_t s) {
+    PerforationSchemeAttr scheme = schemes[s];
+    switch (scheme.getKind()) {
+    case PerforationKind::accurate:
+      e.forEach(e.idx(n), fetch);
+      break;
+    case PerforationKind::rows:
+      // Whole sectors are skipped: their lanes issue no load at all.
+      e.forEach(e.idx(n), [&](Value i) {
+        Value loaded =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                  sectorPhase(i, scheme.getSkip() + 1), e.idx(0));
+        e.ifThen(loaded, [&] { fetch(i); });
+      });
+      break;
+    case PerforationKind::stencil:
+      e.forEach(e.idx(t), [&](Value k) {
+        fetch(arith::AddIOp::create(b, k, e.idx(h)));
+      });
+      break;
+    case PerforationKind::cols:
+    case PerforationKind::center:
+      llvm_unreachable("refused by the verifier");
+    }
+  });
+  gpu::BarrierOp::create(b);
+  if (rebuilt.empty()) {
+    op.erase();
+    return;
+  }
+  SmallVector<int64_t> cases = {all.front()};
+  llvm::append_range(cases, rebuilt);
+  if (schemes[cases.front()].getKind() != PerforationKind::accurate)
+    cases.erase(cases.begin());
+  e.switchOn(sel, cases, [&](int64_t s) {
+    PerforationSchemeAttr scheme = schemes[s];
+    if (scheme.getKind() == PerforationKind::accurate)
+      return;
+    auto at = [&](Value p) {
+      return memref::LoadOp::create(b, tile, ValueRange{p}).getResult();
+    };
+    e.forEach(e.idx(n), [&](Value i) {
+      if (scheme.getKind() == PerforationKind::stencil) {
+        Value si = e.clamp(i, e.idx(h), e.idx(h + t - 1));
+        Value halo = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, si, i);
+        e.ifThen(halo, [&] {
+          memref::StoreOp::create(b, at(si), tile, ValueRange{i});
+        });
+        return;
+      }
+      // rows: i lies in a skipped sector; a is the last element of the
+      // loaded sector before it, b the first of the loaded sector after.
+      int64_t span = scheme.getSkip() + 1;
+      Value phase = sectorPhase(i, span);
+      Value skipped =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, phase, e.idx(0));
+      e.ifThen(skipped, [&] {
+        Value g = arith::AddIOp::create(b, g0, i);
+        Value inSector = e.posMod(g, sector);
+        // Distance back to the loaded sector's last element, and on to the
+        // next loaded sector's first.
+        Value below = arith::AddIOp::create(
+            b, arith::MulIOp::create(
+                   b, arith::SubIOp::create(b, phase, e.idx(1)), e.idx(sector)),
+            arith::AddIOp::create(b, inSector, e.idx(1)));
+        Value gap = e.idx(scheme.getSkip() * sector + 1);
+        Value above = arith::SubIOp::create(b, gap, below);
+        Value v = rebuildAlongAxis(e, i, below, above,
+                                   scheme.getSkip() * sector + 1, n,
+                                   scheme.getRecon(), at);
+        memref::StoreOp::create(b, v, tile, ValueRange{i});
+      });
+    });
+  });
+  gpu::BarrierOp::create(b);
+  op.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// output
+//===----------------------------------------------------------------------===//
+
+/// The computed coordinate of `pos` along an axis of `extent` for a group
+/// of `span`: min(g*span + floor((span-1)/2), extent-1), and the group's
+/// first position.
+static std::pair<Value, Value> groupSource(Emitter &e, Value pos, Value extent,
+                                           int64_t span) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value first = arith::MulIOp::create(
+      b, arith::DivUIOp::create(b, pos, e.idx(span)), e.idx(span));
+  Value mid = arith::AddIOp::create(b, first, e.idx((span - 1) / 2));
+  Value last = arith::SubIOp::create(b, extent, e.idx(1));
+  return {arith::MinSIOp::create(b, mid, last), first};
+}
+
+static void lowerOutput(OutputPerforationOp op) {
+  Emitter e(op);
+  ImplicitLocOpBuilder &b = e.b;
+  Value out = op.getOut(), y = op.getY(), x = op.getX();
+  Value height = memref::DimOp::create(b, out, 0);
+  Value width = memref::DimOp::create(b, out, 1);
+  SmallVector<PerforationSchemeAttr> schemes(
+      op.getSchemes().getAsRange<PerforationSchemeAttr>());
+  SmallVector<int64_t> all;
+  for (int64_t s = 0, n = schemes.size(); s < n; ++s)
+    all.push_back(s);
+  // The region, at (r, c), then its value stored at every (yy, xx) listed.
+  auto compute = [&](Value r, Value c) {
+    IRMapping map;
+    Block &body = op.getBody().front();
+    map.map(body.getArgument(0), r);
+    map.map(body.getArgument(1), c);
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, map);
+    auto yield = cast<PerforationYieldOp>(body.getTerminator());
+    return map.lookup(yield.getValue());
+  };
+  Value sel = e.schemeIndex(op.getKnobAttr());
+  e.switchOn(sel, all, [&](int64_t s) {
+    PerforationSchemeAttr scheme = schemes[s];
+    int64_t span = scheme.getSkip() + 1;
+    bool rows = scheme.getKind() == PerforationKind::rows ||
+                scheme.getKind() == PerforationKind::center;
+    bool cols = scheme.getKind() == PerforationKind::cols ||
+                scheme.getKind() == PerforationKind::center;
+    if (!rows && !cols) {
+      memref::StoreOp::create(b, compute(y, x), out, ValueRange{y, x});
+      return;
+    }
+    Value r = y, firstY = y, endY = arith::AddIOp::create(b, y, e.idx(1));
+    Value c = x, firstX = x, endX = arith::AddIOp::create(b, x, e.idx(1));
+    if (rows) {
+      std::tie(r, firstY) = groupSource(e, y, height, span);
+      endY = arith::MinSIOp::create(
+          b, arith::AddIOp::create(b, firstY, e.idx(span)), height);
+    }
+    if (cols) {
+      std::tie(c, firstX) = groupSource(e, x, width, span);
+      endX = arith::MinSIOp::create(
+          b, arith::AddIOp::create(b, firstX, e.idx(span)), width);
+    }
+    Value mine = arith::AndIOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, r, y),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, c, x));
+    e.ifThen(mine, [&] {
+      Value v = compute(r, c);
+      auto outer = scf::ForOp::create(b, firstY, endY, e.idx(1));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(outer.getBody());
+      auto inner = scf::ForOp::create(b, firstX, endX, e.idx(1));
+      b.setInsertionPointToStart(inner.getBody());
+      memref::StoreOp::create(
+          b, v, out,
+          ValueRange{outer.getInductionVar(), inner.getInductionVar()});
+    });
+  });
+  op.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass.
+//===----------------------------------------------------------------------===//
+
+/// The site of one perforation op: its schemes in knob order.
+template <typename OpTy>
+static SiteAttr siteOf(OpTy op, StringRef what, Type element) {
+  Builder b(op.getContext());
+  SmallVector<Attribute> names;
+  for (auto scheme : op.getSchemes().template getAsRange<PerforationSchemeAttr>())
+    names.push_back(b.getStringAttr(scheme.getShortName()));
+  SiteForm form = op.getKnobAttr() ? SiteForm::tunable
+                  : cast<PerforationSchemeAttr>(op.getSchemes()[0]).getKind() ==
+                          PerforationKind::accurate
+                      ? SiteForm::precise
+                      : SiteForm::approximate;
+  StringRef reason = form == SiteForm::tunable ? ""
+                     : form == SiteForm::precise
+                         ? "one scheme, accurate"
+                         : "one scheme, pinned by the input IR";
+  return makeSite(op, "perforation", what, element, op.getKnobAttr(), form,
+                  reason,
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("schemes", b.getArrayAttr(names))}));
+}
+
+struct ApproxPerforationLowerPass final
+    : mlir::approx::impl::ApproxPerforationLowerBase<
+          ApproxPerforationLowerPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<TileLoadOp, Load1DOp, OutputPerforationOp>(op))
+        ops.push_back(op);
+    });
+    SmallVector<Attribute> sites;
+    for (Operation *op : ops) {
+      if (auto load = dyn_cast<TileLoadOp>(op)) {
+        sites.push_back(siteOf(load, "tile_load",
+                               load.getTile().getType().getElementType()));
+        lowerTileLoad(load);
+      } else if (auto load = dyn_cast<Load1DOp>(op)) {
+        sites.push_back(siteOf(load, "load_1d",
+                               load.getTile().getType().getElementType()));
+        lowerLoad1D(load);
+      } else {
+        auto output = cast<OutputPerforationOp>(op);
+        sites.push_back(siteOf(output, "output",
+                               output.getOut().getType().getElementType()));
+        lowerOutput(output);
+      }
+    }
+    if (!sites.empty())
+      appendSites(module, sites);
+  }
+};
+
+} // namespace
