@@ -236,6 +236,38 @@ static Value rebuildAlongAxis(Emitter &e, Value pos, Value below, Value above,
   return arith::SelectOp::create(b, both, interp, vn);
 }
 
+/// The shape every perforated load shares: the scheme index read once; a
+/// switch fetching each scheme's loaded elements; a barrier; where some
+/// scheme skips, a switch rebuilding the skipped elements and a barrier.
+/// Scheme 0 is the default case of both switches.
+static void emitFetchAndRebuild(Emitter &e, ArrayAttr schemeList,
+                                FlatSymbolRefAttr knob,
+                                function_ref<void(PerforationSchemeAttr)> fetch,
+                                function_ref<void(PerforationSchemeAttr)> rebuild) {
+  SmallVector<PerforationSchemeAttr> schemes(
+      schemeList.getAsRange<PerforationSchemeAttr>());
+  auto skips = [](PerforationSchemeAttr s) {
+    return s.getKind() != PerforationKind::accurate;
+  };
+  SmallVector<int64_t> all, rebuilt;
+  for (auto [s, scheme] : llvm::enumerate(schemes)) {
+    all.push_back(s);
+    if (s == 0 || skips(scheme))
+      rebuilt.push_back(s);
+  }
+  Value sel = e.schemeIndex(knob);
+  e.switchOn(sel, all, [&](int64_t s) { fetch(schemes[s]); });
+  gpu::BarrierOp::create(e.b);
+  if (llvm::none_of(schemes, skips))
+    return;
+  // Loaded elements are only read here, skipped ones only written: no race.
+  e.switchOn(sel, rebuilt, [&](int64_t s) {
+    if (skips(schemes[s]))
+      rebuild(schemes[s]);
+  });
+  gpu::BarrierOp::create(e.b);
+}
+
 //===----------------------------------------------------------------------===//
 // tile_load
 //===----------------------------------------------------------------------===//
@@ -259,19 +291,8 @@ static void lowerTileLoad(TileLoadOp op) {
     Value v = e.loadBorder(source, {gy, gx}, op.getBorder());
     memref::StoreOp::create(b, v, tile, ValueRange{i, j});
   };
-  SmallVector<PerforationSchemeAttr> schemes(
-      op.getSchemes().getAsRange<PerforationSchemeAttr>());
-  SmallVector<int64_t> all, rebuilt;
-  for (auto [s, scheme] : llvm::enumerate(schemes)) {
-    all.push_back(s);
-    if (scheme.getKind() != PerforationKind::accurate)
-      rebuilt.push_back(s);
-  }
-  Value sel = e.schemeIndex(op.getKnobAttr());
-
   // Fetch: consecutive e on consecutive columns of the loaded rows.
-  e.switchOn(sel, all, [&](int64_t s) {
-    PerforationSchemeAttr scheme = schemes[s];
+  auto fetchScheme = [&](PerforationSchemeAttr scheme) {
     int64_t span = scheme.getSkip() + 1;
     switch (scheme.getKind()) {
     case PerforationKind::accurate:
@@ -316,23 +337,9 @@ static void lowerTileLoad(TileLoadOp op) {
     case PerforationKind::center:
       llvm_unreachable("refused by the verifier");
     }
-  });
-  gpu::BarrierOp::create(b);
-  if (rebuilt.empty()) {
-    op.erase();
-    return;
-  }
-
-  // Rebuild: every buffer element, skipped ones replaced. Loaded elements
-  // are only read here, skipped ones only written: no race.
-  SmallVector<int64_t> cases = {all.front()};
-  llvm::append_range(cases, rebuilt);
-  if (schemes[cases.front()].getKind() != PerforationKind::accurate)
-    cases.erase(cases.begin()); // scheme 0 rebuilds: it is the default
-  e.switchOn(sel, cases, [&](int64_t s) {
-    PerforationSchemeAttr scheme = schemes[s];
-    if (scheme.getKind() == PerforationKind::accurate)
-      return;
+  };
+  // Rebuild: every buffer element, skipped ones replaced.
+  auto rebuildScheme = [&](PerforationSchemeAttr scheme) {
     int64_t span = scheme.getSkip() + 1;
     e.forEach(e.idx(by * bx), [&](Value k) {
       Value i = arith::DivUIOp::create(b, k, e.idx(bx));
@@ -374,8 +381,9 @@ static void lowerTileLoad(TileLoadOp op) {
         llvm_unreachable("not rebuilt");
       }
     });
-  });
-  gpu::BarrierOp::create(b);
+  };
+  emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchScheme,
+                      rebuildScheme);
   op.erase();
 }
 
@@ -399,22 +407,12 @@ static void lowerLoad1D(Load1DOp op) {
                            op.getBorder());
     memref::StoreOp::create(b, v, tile, ValueRange{i});
   };
-  SmallVector<PerforationSchemeAttr> schemes(
-      op.getSchemes().getAsRange<PerforationSchemeAttr>());
-  SmallVector<int64_t> all, rebuilt;
-  for (auto [s, scheme] : llvm::enumerate(schemes)) {
-    all.push_back(s);
-    if (scheme.getKind() != PerforationKind::accurate)
-      rebuilt.push_back(s);
-  }
-  Value sel = e.schemeIndex(op.getKnobAttr());
   // The sector phase of buffer element i: floor((g0 + i) / S) mod (n+1).
   auto sectorPhase = [&](Value i, int64_t span) {
     Value g = arith::AddIOp::create(b, g0, i);
     return e.posMod(arith::FloorDivSIOp::create(b, g, e.idx(sector)), span);
   };
-  e.switchOn(sel, all, [&](int64_t s) {
-    PerforationSchemeAttr scheme = schemes[s];
+  auto fetchScheme = [&](PerforationSchemeAttr scheme) {
     switch (scheme.getKind()) {
     case PerforationKind::accurate:
       e.forEach(e.idx(n), fetch);
@@ -437,20 +435,8 @@ static void lowerLoad1D(Load1DOp op) {
     case PerforationKind::center:
       llvm_unreachable("refused by the verifier");
     }
-  });
-  gpu::BarrierOp::create(b);
-  if (rebuilt.empty()) {
-    op.erase();
-    return;
-  }
-  SmallVector<int64_t> cases = {all.front()};
-  llvm::append_range(cases, rebuilt);
-  if (schemes[cases.front()].getKind() != PerforationKind::accurate)
-    cases.erase(cases.begin());
-  e.switchOn(sel, cases, [&](int64_t s) {
-    PerforationSchemeAttr scheme = schemes[s];
-    if (scheme.getKind() == PerforationKind::accurate)
-      return;
+  };
+  auto rebuildScheme = [&](PerforationSchemeAttr scheme) {
     auto at = [&](Value p) {
       return memref::LoadOp::create(b, tile, ValueRange{p}).getResult();
     };
@@ -486,8 +472,9 @@ static void lowerLoad1D(Load1DOp op) {
         memref::StoreOp::create(b, v, tile, ValueRange{i});
       });
     });
-  });
-  gpu::BarrierOp::create(b);
+  };
+  emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchScheme,
+                      rebuildScheme);
   op.erase();
 }
 
