@@ -4,11 +4,12 @@
 # corpus compiled by approx-to-ptx and by upstream (compare-upstream.sh
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
 # GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py)
-# and the LNS examples. Run after scripts/setup.sh.
+# the LNS examples and the perforation check kernels
+# (test/runtime/perforation/data). Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
-rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples
+rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/perforation
 mkdir -p .carry/examples .carry/corpus .carry/cuda
 cmake --build "$BUILD" --target approx-examples >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
@@ -20,6 +21,9 @@ bash bench/apps/compile-apps.sh "$PWD/$BUILD/bin/approx-cc" "$PWD/.carry/apps"
 python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > /dev/null
 python3 bench/lns/gen-kernels.py "$BUILD/bin/approx-opt" .carry/lns
 bash examples/lns/compile.sh "$BUILD/bin/approx-opt" .carry/lns-examples
+mkdir -p .carry/perforation
+"$BUILD/bin/approx-opt" test/runtime/perforation/data/kernels.mlir \
+  --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=perforation_check" -o /dev/null
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi

@@ -224,10 +224,11 @@ static Value rebuildAlongAxis(Emitter &e, Value pos, Value below, Value above,
   Value nearest = arith::SelectOp::create(b, takeA, a, bb);
   if (recon == Reconstruction::nn)
     return read(nearest);
-  // linear where both sides exist: read both (clamped into the buffer, the
-  // missing side's value is then unused) and select.
-  Value aIn = arith::MaxSIOp::create(b, a, e.idx(0));
-  Value bIn = arith::MinSIOp::create(b, bb, e.idx(extent - 1));
+  // linear where both sides exist: read both and select. A missing side
+  // reads the nearest instead (a loaded element: never one that another
+  // thread is rebuilding now), and its value is unused.
+  Value aIn = arith::SelectOp::create(b, hasA, a, nearest);
+  Value bIn = arith::SelectOp::create(b, hasB, bb, nearest);
   Value va = read(aIn), vb = read(bIn);
   auto type = cast<FloatType>(va.getType());
   Value interp = e.lerp(va, vb, e.weight(below, gap, type));

@@ -897,6 +897,7 @@ def add_checks(case, rng, cfg, force=False):
 def gen_opt_ir(case, rng, corpus, cfg):
     mode = weighted(rng, [("pipeline", 10), ("from-math", 3), ("warp-split", 3),
                           ("to-nvvm", 2), ("record", 2), ("chain", 2), ("lns-expand", 2), ("lns-lower", 2),
+                          ("perforation-lower", 2),
                           ("export", 3 if corpus.binaries else 0)])
     if mode == "export":
         seed = rng.choice(corpus.binaries)
@@ -938,6 +939,7 @@ def gen_opt_ir(case, rng, corpus, cfg):
             "export": "builtin.module(approx-export{%s})",
             "lns-expand": "builtin.module(approx-lns-expand)",
             "lns-lower": "builtin.module(gpu.module(approx-lns-lower))",
+            "perforation-lower": "builtin.module(gpu.module(approx-perforation-lower))",
         }
         opts = {}
         if mode == "from-math":

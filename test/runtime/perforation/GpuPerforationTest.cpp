@@ -1,0 +1,245 @@
+//===- GpuPerforationTest.cpp - perforation lowering vs CPU reference ----===//
+//
+// Runs the kernels of data/kernels.mlir, compiled by approx-to-ptx (where
+// MLIR is: scripts/gpu-prepare.sh) into $APPROX_PERFORATION_KERNELS, on a
+// GPU, for every scheme and several image sizes (odd ones, and ones that are
+// not multiples of the tile), and compares each block's reconstructed shared
+// buffer, or each output-perforated image, with the CPU reference of
+// runtime/perforation, bit for bit. Exits 77 (skipped) with the reason when
+// no GPU or no compiled kernels are there.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/perforation/Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sys/stat.h>
+
+using namespace approx::rt;
+namespace pf = approx::rt::perforation;
+
+namespace {
+
+std::shared_ptr<Context> gCtx;
+std::string gManifest;
+
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    Status s_ = (expr);                                                        \
+    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
+  } while (0)
+
+/// Knob orders, as in data/kernels.mlir.
+const std::vector<std::string> k2d = {
+    "accurate", "rows1:nn", "rows1:linear", "rows2:linear",
+    "rows3:nn", "cols1:nn", "cols2:linear", "stencil:nn"};
+const std::vector<std::string> k2z = {"accurate", "rows1:linear", "cols1:nn",
+                                      "stencil:linear"};
+const std::vector<std::string> k1d = {"accurate", "rows1:nn", "rows1:linear",
+                                      "rows2:linear", "stencil:nn"};
+const std::vector<std::string> kOut = {"accurate", "rows1", "rows2", "cols1",
+                                       "center1"};
+
+/// Image sizes: odd, prime, smaller than one tile, not tile multiples.
+const std::vector<std::pair<int64_t, int64_t>> kSizes = {
+    {1, 1}, {7, 5}, {37, 53}, {64, 96}, {129, 257}, {300, 211}};
+
+std::vector<float> randomImage(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  std::vector<float> v(size_t(n), 0.0f);
+  for (float &x : v)
+    x = d(gen);
+  return v;
+}
+
+pf::Scheme scheme(const std::string &name) {
+  Expected<pf::Scheme> s = pf::parseScheme(name);
+  EXPECT_TRUE(s.isOk()) << s.status().toString();
+  return s.isOk() ? *s : pf::Scheme{};
+}
+
+std::unique_ptr<Module> load() {
+  Expected<std::unique_ptr<Module>> m = Module::load(gCtx, gManifest);
+  EXPECT_TRUE(m.isOk()) << m.status().toString();
+  return m ? m.take() : nullptr;
+}
+
+/// Every block's buffer of a 2-D dump kernel against referenceTile2D.
+void check2D(const std::string &kernel, const std::string &knob,
+             const std::vector<std::string> &schemes, pf::Tile2D tile,
+             pf::Border border) {
+  std::unique_ptr<Module> m = load();
+  ASSERT_TRUE(m);
+  const int64_t by = tile.bufferRows(), bx = tile.bufferCols();
+  unsigned seed = 1;
+  for (auto [h, w] : kSizes) {
+    std::vector<float> img = randomImage(h * w, seed++);
+    unsigned gx = unsigned((w + 31) / 32), gy = unsigned((h + 7) / 8);
+    int64_t blocks = int64_t(gx) * gy;
+    Expected<DeviceBuffer> in =
+        DeviceBuffer::fromHost(gCtx, img.data(), img.size(), ScalarType::F32);
+    ASSERT_TRUE(in.isOk()) << in.status().toString();
+    Expected<DeviceBuffer> dump = DeviceBuffer::allocate(
+        gCtx, size_t(blocks * by * bx) * 4, ScalarType::F32);
+    ASSERT_TRUE(dump.isOk()) << dump.status().toString();
+    for (size_t s = 0; s < schemes.size(); ++s) {
+      SCOPED_TRACE(kernel + " " + schemes[s] + " on " + std::to_string(h) +
+                   "x" + std::to_string(w));
+      ASSERT_OK(dump->fill32(0x7fc00001)); // a NaN: unwritten shows
+      LaunchConfig cfg{{gx, gy, 1}, {32, 8, 1}, 0};
+      LaunchOptions opts;
+      opts.knobs[knob] = int64_t(s);
+      ASSERT_OK(m->launchSync(kernel, cfg,
+                              {Arg::memref(in->view(), {h, w}),
+                               Arg::memref(dump->view(), {blocks, by * bx})},
+                              opts));
+      std::vector<float> got(size_t(blocks * by * bx));
+      ASSERT_OK(dump->copyToHost(got.data(), got.size() * 4));
+      pf::Scheme sc = scheme(schemes[s]);
+      int64_t bad = 0;
+      for (unsigned byi = 0; byi < gy; ++byi)
+        for (unsigned bxi = 0; bxi < gx; ++bxi) {
+          Expected<std::vector<float>> ref = pf::referenceTile2D<float>(
+              img.data(), h, w, int64_t(byi) * 8, int64_t(bxi) * 32, tile, sc,
+              border);
+          ASSERT_TRUE(ref.isOk()) << ref.status().toString();
+          const float *g = got.data() + (int64_t(byi) * gx + bxi) * by * bx;
+          for (int64_t k = 0; k < by * bx; ++k)
+            if (std::memcmp(&g[k], &(*ref)[size_t(k)], 4) != 0 && bad++ < 5)
+              ADD_FAILURE() << "block (" << byi << ", " << bxi << ") element ("
+                            << k / bx << ", " << k % bx << "): GPU " << g[k]
+                            << ", reference " << (*ref)[size_t(k)];
+        }
+      EXPECT_EQ(bad, 0);
+    }
+  }
+}
+
+} // namespace
+
+TEST(Perforation, TileLoadClamp) {
+  check2D("dump2d", "scheme2d", k2d, {8, 32, 1, 1}, pf::Border::Clamp);
+}
+
+TEST(Perforation, TileLoadZero) {
+  check2D("dump2z", "scheme2z", k2z, {8, 32, 2, 3}, pf::Border::Zero);
+}
+
+TEST(Perforation, Load1D) {
+  std::unique_ptr<Module> m = load();
+  ASSERT_TRUE(m);
+  pf::Tile1D tile{256, 3};
+  for (int64_t n : {1, 7, 255, 256, 1000, 4099}) {
+    std::vector<float> x = randomImage(n, unsigned(n));
+    unsigned blocks = unsigned((n + 255) / 256);
+    Expected<DeviceBuffer> in =
+        DeviceBuffer::fromHost(gCtx, x.data(), x.size(), ScalarType::F32);
+    ASSERT_TRUE(in.isOk()) << in.status().toString();
+    Expected<DeviceBuffer> dump =
+        DeviceBuffer::allocate(gCtx, size_t(blocks) * 262 * 4, ScalarType::F32);
+    ASSERT_TRUE(dump.isOk()) << dump.status().toString();
+    for (size_t s = 0; s < k1d.size(); ++s) {
+      SCOPED_TRACE(k1d[s] + " on " + std::to_string(n));
+      ASSERT_OK(dump->fill32(0x7fc00001));
+      LaunchOptions opts;
+      opts.knobs["scheme1d"] = int64_t(s);
+      ASSERT_OK(m->launchSync(
+          "dump1d", LaunchConfig{{blocks, 1, 1}, {128, 1, 1}, 0},
+          {Arg::memref(in->view(), {n}),
+           Arg::memref(dump->view(), {int64_t(blocks), 262})},
+          opts));
+      std::vector<float> got(size_t(blocks) * 262);
+      ASSERT_OK(dump->copyToHost(got.data(), got.size() * 4));
+      int64_t bad = 0;
+      for (unsigned b = 0; b < blocks; ++b) {
+        Expected<std::vector<float>> ref = pf::referenceTile1D<float>(
+            x.data(), n, int64_t(b) * 256, tile, scheme(k1d[s]),
+            pf::Border::Clamp);
+        ASSERT_TRUE(ref.isOk()) << ref.status().toString();
+        for (int64_t k = 0; k < 262; ++k)
+          if (std::memcmp(&got[size_t(b * 262 + k)], &(*ref)[size_t(k)], 4) &&
+              bad++ < 5)
+            ADD_FAILURE() << "block " << b << " element " << k << ": GPU "
+                          << got[size_t(b * 262 + k)] << ", reference "
+                          << (*ref)[size_t(k)];
+      }
+      EXPECT_EQ(bad, 0);
+    }
+  }
+}
+
+TEST(Perforation, OutputPerforation) {
+  std::unique_ptr<Module> m = load();
+  ASSERT_TRUE(m);
+  unsigned seed = 100;
+  for (auto [h, w] : kSizes) {
+    std::vector<float> img = randomImage(h * w, seed++);
+    Expected<DeviceBuffer> in =
+        DeviceBuffer::fromHost(gCtx, img.data(), img.size(), ScalarType::F32);
+    ASSERT_TRUE(in.isOk()) << in.status().toString();
+    Expected<DeviceBuffer> out =
+        DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
+    ASSERT_TRUE(out.isOk()) << out.status().toString();
+    for (size_t s = 0; s < kOut.size(); ++s) {
+      SCOPED_TRACE(kOut[s] + " on " + std::to_string(h) + "x" +
+                   std::to_string(w));
+      ASSERT_OK(out->fill32(0x7fc00001));
+      LaunchOptions opts;
+      opts.knobs["output"] = int64_t(s);
+      LaunchConfig cfg{{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
+                       {32, 8, 1}, 0};
+      ASSERT_OK(m->launchSync("paraprox", cfg,
+                              {Arg::memref(in->view(), {h, w}),
+                               Arg::memref(out->view(), {h, w})},
+                              opts));
+      std::vector<float> got(size_t(h * w));
+      ASSERT_OK(out->copyToHost(got.data(), got.size() * 4));
+      int64_t bad = 0;
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t x = 0; x < w; ++x) {
+          auto rc = pf::outputSource(y, x, h, w, scheme(kOut[s]));
+          ASSERT_TRUE(rc.isOk()) << rc.status().toString();
+          float want = img[size_t(rc->first * w + rc->second)] * 2.0f + 1.0f;
+          float g = got[size_t(y * w + x)];
+          if (std::memcmp(&g, &want, 4) != 0 && bad++ < 5)
+            ADD_FAILURE() << "(" << y << ", " << x << "): GPU " << g
+                          << ", reference " << want;
+        }
+      EXPECT_EQ(bad, 0);
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  const char *dir = std::getenv("APPROX_PERFORATION_KERNELS");
+  if (!dir || !*dir) {
+    std::printf("SKIPPED: APPROX_PERFORATION_KERNELS is not set (the "
+                "directory approx-to-ptx compiled data/kernels.mlir into; "
+                "scripts/gpu-prepare.sh makes .carry/perforation)\n");
+    return 77;
+  }
+  gManifest = std::string(dir) + "/perforation_check.manifest.json";
+  struct stat st;
+  if (::stat(gManifest.c_str(), &st) != 0) {
+    std::printf("SKIPPED: %s does not exist\n", gManifest.c_str());
+    return 77;
+  }
+  Expected<std::shared_ptr<Context>> ctx = Context::create(0);
+  if (!ctx.isOk()) {
+    std::printf("SKIPPED: no usable CUDA GPU: %s\n",
+                ctx.status().toString().c_str());
+    return ctx.status().code() == StatusCode::Unavailable ? 77 : 1;
+  }
+  gCtx = *ctx;
+  std::printf("device: %s\n", gCtx->device().name.c_str());
+  int rc = RUN_ALL_TESTS();
+  gCtx.reset();
+  return rc;
+}
