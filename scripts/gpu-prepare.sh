@@ -5,7 +5,7 @@
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
 # GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py)
 # the LNS examples and the perforation check kernels
-# (test/runtime/perforation/data). Run after scripts/setup.sh.
+# (test/runtime/perforation/Inputs). Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
@@ -22,7 +22,7 @@ python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > 
 python3 bench/lns/gen-kernels.py "$BUILD/bin/approx-opt" .carry/lns
 bash examples/lns/compile.sh "$BUILD/bin/approx-opt" .carry/lns-examples
 mkdir -p .carry/perforation
-"$BUILD/bin/approx-opt" test/runtime/perforation/data/kernels.mlir \
+"$BUILD/bin/approx-opt" test/runtime/perforation/Inputs/kernels.mlir \
   --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=perforation_check" -o /dev/null
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest

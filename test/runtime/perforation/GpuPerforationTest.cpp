@@ -1,6 +1,6 @@
 //===- GpuPerforationTest.cpp - perforation lowering vs CPU reference ----===//
 //
-// Runs the kernels of data/kernels.mlir, compiled by approx-to-ptx (where
+// Runs the kernels of Inputs/kernels.mlir, compiled by approx-to-ptx (where
 // MLIR is: scripts/gpu-prepare.sh) into $APPROX_PERFORATION_KERNELS, on a
 // GPU, for every scheme and several image sizes (odd ones, and ones that are
 // not multiples of the tile), and compares each block's reconstructed shared
@@ -34,7 +34,7 @@ std::string gManifest;
     ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
   } while (0)
 
-/// Knob orders, as in data/kernels.mlir.
+/// Knob orders, as in Inputs/kernels.mlir.
 const std::vector<std::string> k2d = {
     "accurate", "rows1:nn", "rows1:linear", "rows2:linear",
     "rows3:nn", "cols1:nn", "cols2:linear", "stencil:nn"};
@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
   const char *dir = std::getenv("APPROX_PERFORATION_KERNELS");
   if (!dir || !*dir) {
     std::printf("SKIPPED: APPROX_PERFORATION_KERNELS is not set (the "
-                "directory approx-to-ptx compiled data/kernels.mlir into; "
+                "directory approx-to-ptx compiled Inputs/kernels.mlir into; "
                 "scripts/gpu-prepare.sh makes .carry/perforation)\n");
     return 77;
   }
