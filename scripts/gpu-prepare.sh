@@ -3,7 +3,7 @@
 # needs on a GPU machine that has no MLIR: the examples compiled here, the
 # corpus compiled by approx-to-ptx and by upstream (compare-upstream.sh
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
-# GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py)
+# GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py),
 # the LNS examples and the perforation check kernels
 # (test/runtime/perforation/Inputs). Run after scripts/setup.sh.
 set -eu
