@@ -32,10 +32,14 @@ namespace {
 /// (a chain of selects); wider gaps divide at run time.
 constexpr int64_t kMaxConstantWeights = 16;
 
+/// The most elements one thread fetches in an unrolled tile fetch; more
+/// (tiny blocks, huge tiles) keep the loop.
+constexpr int64_t kMaxUnroll = 16;
+
 /// Builds the IR of one perforation op, at the op.
 class Emitter {
 public:
-  explicit Emitter(Operation *op) : b(op->getLoc(), op) {}
+  explicit Emitter(Operation *op) : b(op->getLoc(), op), anchor(op) {}
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
 
@@ -69,7 +73,90 @@ public:
                 arith::MulIOp::create(b, by, id(gpu::Dimension::z)))));
     Value count = arith::MulIOp::create(
         b, arith::MulIOp::create(b, bx, by), dim(gpu::Dimension::z));
+    if (auto func = anchor->getParentOfType<gpu::GPUFuncOp>()) {
+      if (std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize()) {
+        int64_t total = 1;
+        for (int32_t d : *known)
+          total *= d;
+        staticThreads = total;
+      }
+    }
     return {tid, count};
+  }
+
+  /// Fetches the elements e in [0, n) of a list laid out `cols` per row
+  /// (n <= maxN): element e is list position (e / cols, e % cols), `place`
+  /// maps it to buffer coordinates, `read` loads it, `write` stores it.
+  /// Thread tid takes e = tid, tid + T, ... With a block size known at
+  /// compile time and at most kMaxUnroll elements per thread, the loop is
+  /// unrolled and every thread issues all its loads before its first store:
+  /// several loads in flight per thread instead of one, which is what keeps
+  /// DRAM busy; the div/rem is done once per thread, later positions step by
+  /// constants. Otherwise, a loop.
+  void fetchList(Value n, int64_t maxN, int64_t cols,
+                 function_ref<std::pair<Value, Value>(Value, Value)> place,
+                 function_ref<Value(Value, Value)> read,
+                 function_ref<void(Value, Value, Value)> write,
+                 std::optional<int64_t> minN = std::nullopt) {
+    const int64_t perThread =
+        staticThreads ? (maxN + *staticThreads - 1) / *staticThreads : 0;
+    if (!staticThreads || perThread > kMaxUnroll) {
+      forEach(n, [&](Value e) {
+        auto [i, j] = place(arith::DivUIOp::create(b, e, idx(cols)),
+                            arith::RemUIOp::create(b, e, idx(cols)));
+        write(i, j, read(i, j));
+      });
+      return;
+    }
+    const int64_t T = *staticThreads;
+    Value r0 = arith::DivUIOp::create(b, tid, idx(cols));
+    Value c0 = arith::RemUIOp::create(b, tid, idx(cols));
+    struct Item {
+      Value guard, i, j, v;
+    };
+    SmallVector<Item> items;
+    for (int64_t k = 0; k < perThread; ++k) {
+      // Position of tid + k*T: (r0 + q, c0 + m), carrying when c0 + m wraps.
+      int64_t q = k * T / cols, m = k * T % cols;
+      Value c = arith::AddIOp::create(b, c0, idx(m));
+      Value wrap =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, idx(cols));
+      c = arith::SelectOp::create(b, wrap, arith::SubIOp::create(b, c, idx(cols)),
+                                  c);
+      Value r = arith::AddIOp::create(
+          b, arith::AddIOp::create(b, r0, idx(q)),
+          arith::IndexCastUIOp::create(b, b.getIndexType(), wrap));
+      Item it;
+      std::tie(it.i, it.j) = place(r, c);
+      // Threads past the list's end take no element: a guard unless every
+      // thread's k-th element exists for every n.
+      if (!minN || (k + 1) * T > *minN)
+        it.guard = arith::CmpIOp::create(
+            b, arith::CmpIPredicate::ult,
+            arith::AddIOp::create(b, tid, idx(k * T)), n);
+      items.push_back(it);
+    }
+    for (Item &it : items) {
+      if (!it.guard) {
+        it.v = read(it.i, it.j);
+        continue;
+      }
+      Type type = cast<MemRefType>(loadType).getElementType();
+      auto op = scf::IfOp::create(b, type, it.guard, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(op.thenBlock());
+      scf::YieldOp::create(b, ValueRange{read(it.i, it.j)});
+      b.setInsertionPointToStart(op.elseBlock());
+      scf::YieldOp::create(
+          b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(type))});
+      it.v = op.getResult(0);
+    }
+    for (Item &it : items) {
+      if (!it.guard)
+        write(it.i, it.j, it.v);
+      else
+        ifThen(it.guard, [&] { write(it.i, it.j, it.v); });
+    }
   }
 
   /// for (e = tid; e < n; e += threads) body(e).
@@ -193,7 +280,12 @@ public:
   }
 
   ImplicitLocOpBuilder b;
+  Operation *anchor; ///< the op being lowered
   Value tid, nthreads;
+  /// The block's thread count where the kernel's known_block_size says it.
+  std::optional<int64_t> staticThreads;
+  /// The memref type fetched from (its element type types the guards).
+  Type loadType;
   SmallVector<Value> dims; ///< the source's sizes (readSizes)
 };
 
@@ -286,33 +378,42 @@ static void lowerTileLoad(TileLoadOp op) {
   // Image coordinate of buffer element (0, 0).
   Value gy0 = arith::SubIOp::create(b, op.getRow(), e.idx(hy));
   Value gx0 = arith::SubIOp::create(b, op.getCol(), e.idx(hx));
-  auto fetch = [&](Value i, Value j) {
+  e.loadType = source.getType();
+  auto read = [&](Value i, Value j) {
     Value gy = arith::AddIOp::create(b, gy0, i);
     Value gx = arith::AddIOp::create(b, gx0, j);
-    Value v = e.loadBorder(source, {gy, gx}, op.getBorder());
+    return e.loadBorder(source, {gy, gx}, op.getBorder());
+  };
+  auto write = [&](Value i, Value j, Value v) {
     memref::StoreOp::create(b, v, tile, ValueRange{i, j});
   };
+  auto fetch = [&](Value i, Value j) { write(i, j, read(i, j)); };
   // Fetch: consecutive e on consecutive columns of the loaded rows.
   auto fetchScheme = [&](PerforationSchemeAttr scheme) {
     int64_t span = scheme.getSkip() + 1;
     switch (scheme.getKind()) {
     case PerforationKind::accurate:
-      e.forEach(e.idx(by * bx), [&](Value k) {
-        fetch(arith::DivUIOp::create(b, k, e.idx(bx)),
-              arith::RemUIOp::create(b, k, e.idx(bx)));
-      });
+      e.fetchList(
+          e.idx(by * bx), by * bx, bx,
+          [](Value r, Value c) { return std::make_pair(r, c); }, read, write,
+          by * bx);
       break;
     case PerforationKind::rows: {
       // First loaded row i0 (gy0 + i0 ≡ 0), and how many rows load.
       Value i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
       Value n = arith::CeilDivSIOp::create(
           b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
-      e.forEach(arith::MulIOp::create(b, n, e.idx(bx)), [&](Value k) {
-        Value r = arith::DivUIOp::create(b, k, e.idx(bx));
-        fetch(arith::AddIOp::create(b, i0,
-                                    arith::MulIOp::create(b, r, e.idx(span))),
-              arith::RemUIOp::create(b, k, e.idx(bx)));
-      });
+      const int64_t maxRows = (by + span - 1) / span, minRows = by / span;
+      e.fetchList(
+          arith::MulIOp::create(b, n, e.idx(bx)), maxRows * bx, bx,
+          [&](Value r, Value c) {
+            return std::make_pair(
+                arith::AddIOp::create(b, i0,
+                                      arith::MulIOp::create(b, r, e.idx(span)))
+                    .getResult(),
+                c);
+          },
+          read, write, minRows * bx);
       break;
     }
     case PerforationKind::cols: {
@@ -328,12 +429,14 @@ static void lowerTileLoad(TileLoadOp op) {
       break;
     }
     case PerforationKind::stencil:
-      e.forEach(e.idx(ty * tx), [&](Value k) {
-        fetch(arith::AddIOp::create(b, e.idx(hy),
-                                    arith::DivUIOp::create(b, k, e.idx(tx))),
-              arith::AddIOp::create(b, e.idx(hx),
-                                    arith::RemUIOp::create(b, k, e.idx(tx))));
-      });
+      e.fetchList(
+          e.idx(ty * tx), ty * tx, tx,
+          [&](Value r, Value c) {
+            return std::make_pair(
+                arith::AddIOp::create(b, r, e.idx(hy)).getResult(),
+                arith::AddIOp::create(b, c, e.idx(hx)).getResult());
+          },
+          read, write, ty * tx);
       break;
     case PerforationKind::center:
       llvm_unreachable("refused by the verifier");
@@ -564,9 +667,11 @@ static void lowerOutput(OutputPerforationOp op) {
 // The pass.
 //===----------------------------------------------------------------------===//
 
-/// The site of one perforation op: its schemes in knob order.
+/// The site of one perforation op: its schemes in knob order, and `extra`
+/// facts (a tile load's halo, which the runtime's guard needs).
 template <typename OpTy>
-static SiteAttr siteOf(OpTy op, StringRef what, Type element) {
+static SiteAttr siteOf(OpTy op, StringRef what, Type element,
+                       ArrayRef<NamedAttribute> extra = {}) {
   Builder b(op.getContext());
   SmallVector<Attribute> names;
   for (auto scheme : op.getSchemes().template getAsRange<PerforationSchemeAttr>())
@@ -582,8 +687,12 @@ static SiteAttr siteOf(OpTy op, StringRef what, Type element) {
                          : "one scheme, pinned by the input IR";
   return makeSite(op, "perforation", what, element, op.getKnobAttr(), form,
                   reason,
-                  b.getDictionaryAttr(
-                      {b.getNamedAttr("schemes", b.getArrayAttr(names))}));
+                  [&] {
+                    SmallVector<NamedAttribute> data(extra);
+                    data.push_back(
+                        b.getNamedAttr("schemes", b.getArrayAttr(names)));
+                    return b.getDictionaryAttr(data);
+                  }());
 }
 
 struct ApproxPerforationLowerPass final
@@ -600,8 +709,12 @@ struct ApproxPerforationLowerPass final
     SmallVector<Attribute> sites;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<TileLoadOp>(op)) {
-        sites.push_back(siteOf(load, "tile_load",
-                               load.getTile().getType().getElementType()));
+        Builder b(load.getContext());
+        sites.push_back(siteOf(
+            load, "tile_load", load.getTile().getType().getElementType(),
+            {b.getNamedAttr("halo", b.getI64ArrayAttr(
+                                        {int64_t(load.getHaloRows()),
+                                         int64_t(load.getHaloCols())}))}));
         lowerTileLoad(load);
       } else if (auto load = dyn_cast<Load1DOp>(op)) {
         sites.push_back(siteOf(load, "load_1d",

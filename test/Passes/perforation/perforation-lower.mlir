@@ -4,7 +4,7 @@
 // RUN: approx-opt %s --pass-pipeline='builtin.module(gpu.module(approx-perforation-lower,canonicalize))' | FileCheck %s
 
 // CHECK: gpu.module @m attributes {approx.sites = [
-// CHECK-SAME: #approx.site<technique = "perforation", function = "tile", op = "tile_load", type = f32, knob = @scheme, form = tunable, {{.*}} data = {schemes = ["accurate", "rows2:linear", "stencil:nn"]}>
+// CHECK-SAME: #approx.site<technique = "perforation", function = "tile", op = "tile_load", type = f32, knob = @scheme, form = tunable, {{.*}} data = {halo = [1, 2], schemes = ["accurate", "rows2:linear", "stencil:nn"]}>
 // CHECK-SAME: #approx.site<technique = "perforation", function = "line", op = "load_1d", type = f32, knob = @one, form = tunable, {{.*}} data = {schemes = ["accurate", "rows1:linear"]}>
 // CHECK-SAME: #approx.site<technique = "perforation", function = "paraprox", op = "output", type = f32, form = approximate, reason = "one scheme, pinned by the input IR", {{.*}} data = {schemes = ["rows2:nn"]}>
 gpu.module @m {
