@@ -76,12 +76,26 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
 
   // 3. Inline helpers. LNS values become (log, sign) pairs, known signs
   // fold away the db they make unnecessary, and sb/db are evaluated as their
-  // impl says (docs/lns.md). Perforated tile loads become block-wide loops
+  // impl says (docs/lns.md). With perforate=, plain stencil kernels get
+  // perforated tile loads, with perforate-output= output perforation (the
+  // Paraprox comparison); tile loads become block-wide loops
   // (docs/perforation.md). Then Algorithm 1: version on slot < knob.
   pm.addPass(createInlinerPass());
   pm.addPass(createApproxLnsExpand());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsLower());
+  if (!o.perforate.empty()) {
+    ApproxPerforationRaiseOptions raise;
+    raise.schemes.assign(o.perforate.begin(), o.perforate.end());
+    raise.blockShapes.assign(o.perforateBlocks.begin(),
+                             o.perforateBlocks.end());
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationRaise(raise));
+  }
+  if (!o.perforateOutput.empty()) {
+    ApproxPerforationOutputOptions output;
+    output.schemes.assign(o.perforateOutput.begin(), o.perforateOutput.end());
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationOutput(output));
+  }
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationLower());
   ApproxWarpSplitOptions split;
   split.slot = o.slot;

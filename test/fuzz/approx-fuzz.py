@@ -897,7 +897,8 @@ def add_checks(case, rng, cfg, force=False):
 def gen_opt_ir(case, rng, corpus, cfg):
     mode = weighted(rng, [("pipeline", 10), ("from-math", 3), ("warp-split", 3),
                           ("to-nvvm", 2), ("record", 2), ("chain", 2), ("lns-expand", 2), ("lns-lower", 2),
-                          ("perforation-lower", 2),
+                          ("perforation-lower", 2), ("perforation-raise", 2),
+                          ("perforation-output", 2),
                           ("export", 3 if corpus.binaries else 0)])
     if mode == "export":
         seed = rng.choice(corpus.binaries)
@@ -940,6 +941,10 @@ def gen_opt_ir(case, rng, corpus, cfg):
             "lns-expand": "builtin.module(approx-lns-expand)",
             "lns-lower": "builtin.module(gpu.module(approx-lns-lower))",
             "perforation-lower": "builtin.module(gpu.module(approx-perforation-lower))",
+            "perforation-raise": ("builtin.module(gpu.module(approx-perforation-raise{%s},"
+                                  "approx-perforation-lower))"),
+            "perforation-output": ("builtin.module(gpu.module(approx-perforation-output{%s},"
+                                   "approx-perforation-lower))"),
         }
         opts = {}
         if mode == "from-math":
@@ -949,6 +954,20 @@ def gen_opt_ir(case, rng, corpus, cfg):
                 opts[key] = rng.choice(OPT_BAD.get(key, []) + OPT_BENIGN.get(key, []))
         elif mode == "warp-split":
             opts["slot"] = rng.choice(OPT_BENIGN["slot"] + OPT_BAD["slot"][:2])
+        elif mode == "perforation-raise":
+            if rng.random() < 0.5:
+                opts["schemes"] = rng.choice(["accurate", "accurate,rows1:nn",
+                                              "stencil:linear,accurate", "rows0:nn",
+                                              "center1", "accurate,accurate"])
+            if rng.random() < 0.3:
+                opts["block-shapes"] = rng.choice(["32x8,64x4", "16x16", "0x4", "32x8,32x8"])
+        elif mode == "perforation-output":
+            if rng.random() < 0.5:
+                opts["schemes"] = rng.choice(["accurate", "accurate,rows1,center2",
+                                              "cols3,accurate", "rows1:nn", "stencil:nn",
+                                              "rows1,rows1", "center0"])
+            if rng.random() < 0.2:
+                opts["knob"] = rng.choice(["k2", "1bad", "perforation_output"])
         elif mode == "record" and rng.random() < 0.3:
             opts["bare-ptr"] = "true"
         elif mode == "export":

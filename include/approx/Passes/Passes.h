@@ -79,6 +79,20 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       *this, "newton-steps",
       llvm::cl::desc("Newton steps for f64 div/rcp/sqrt/rsqrt (0-3)"),
       llvm::cl::init(0)};
+  ListOption<std::string> perforate{
+      *this, "perforate",
+      llvm::cl::desc("Perforate plain stencil kernels with these schemes, "
+                     "in knob order (approx-perforation-raise; e.g. "
+                     "accurate,rows1:nn; empty: off)")};
+  ListOption<std::string> perforateBlocks{
+      *this, "perforate-blocks",
+      llvm::cl::desc("With perforate: block shapes XxY to compile each "
+                     "perforated kernel for (two or more: a variant knob)")};
+  ListOption<std::string> perforateOutput{
+      *this, "perforate-output",
+      llvm::cl::desc("Output-perforate (Paraprox) plain kernels with these "
+                     "schemes, in knob order (approx-perforation-output; "
+                     "e.g. accurate,rows1,center1; empty: off)")};
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
                            llvm::cl::init("sm_90")};
   Option<unsigned> optLevel{*this, "O", llvm::cl::desc("LLVM opt level"),

@@ -1,0 +1,723 @@
+//===- ApproxPerforationRaise.cpp - plain stencils -> tile loads ----------===//
+//
+// The transparent pass: finds, in an unmodified kernel, the window loads of
+// each 2-D input array -- in[clamp(y+dy)][clamp(x+dx)], or the zero-border
+// form, at constant offsets around the thread's global coordinate -- and
+// rewrites them into one approx.perforation.tile_load per array at the start
+// of the kernel plus reads of its workgroup buffer. Every load it replaces
+// reads, from the buffer, the value it read from global memory wherever
+// that read was in bounds, so with the `accurate` scheme the kernel computes
+// what it computed before, bit for bit. What it cannot prove it leaves
+// alone, with a remark naming the cause. Optionally it clones each kernel
+// per block shape behind an approx.variant_knob (docs/perforation.md, "The
+// transparent pass").
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPatterns.h"
+
+#include "approx/Passes/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_APPROXPERFORATIONRAISE
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+using namespace mlir::approx::perforation;
+
+namespace {
+
+/// The static shared memory one block may declare without opting in (the
+/// tile_load verifier's bound, here for all buffers of a kernel together).
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// Used when the `schemes` option is empty.
+constexpr const char *kDefaultSchemes[] = {
+    "accurate", "rows1:nn", "rows1:linear", "rows2:nn", "stencil:nn"};
+
+/// An index expression: the thread's global coordinate along `axis` (-1:
+/// none) plus a constant.
+struct Affine {
+  int axis = -1;
+  int64_t offset = 0;
+};
+
+/// One window load to replace: the memref.load, or the scf.if of the
+/// zero-border form (whose result is the loaded value or 0).
+struct Access {
+  Operation *op;
+  int64_t dy, dx;
+};
+
+/// One input array of a kernel and its window.
+struct ArrayPlan {
+  BlockArgument arg;
+  SmallVector<Access> accesses;
+  int64_t hy = 0, hx = 0;
+  bool clamped = false; ///< some load clamps its coordinates
+  bool zero = false;    ///< some load is in the zero-border form
+};
+
+/// The window analysis of one kernel.
+struct KernelPlan {
+  SmallVector<ArrayPlan> arrays;
+};
+
+/// A refusal: the op to blame and why.
+struct Refusal {
+  Operation *at = nullptr;
+  std::string why;
+};
+
+/// The SSA name of `v` as the kernel prints it (%arg0, %5).
+static std::string nameOf(Value v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  v.printAsOperand(os, OpPrintingFlags());
+  return s;
+}
+
+/// Recognises the pieces of window indices in one kernel.
+class WindowMatcher {
+public:
+  /// `known` is the kernel's known_block_size (X, Y, Z); with `constOk` a
+  /// constant equal to it stands for gpu.block_dim (not when the kernel is
+  /// cloned to other block shapes).
+  WindowMatcher(gpu::GPUFuncOp func, ArrayRef<int32_t> known, bool constOk)
+      : func(func), known(known), constOk(constOk) {}
+
+  static bool isConstant(Value v, int64_t c) {
+    APInt value;
+    return matchPattern(v, m_ConstantInt(&value)) && value.getSExtValue() == c;
+  }
+
+  /// The thread's global coordinate along the axis (KernelPatterns.h).
+  bool isGlobal(Value v, int axis, bool allowConst) const {
+    return isThreadCoordinate(v, axis, known, allowConst);
+  }
+
+  /// A coordinate plus a constant, through addi / subi; nullopt otherwise.
+  std::optional<Affine> affine(Value v) const {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return Affine{-1, value.getSExtValue()};
+    for (int axis : {0, 1})
+      if (isGlobal(v, axis, constOk))
+        return Affine{axis, 0};
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      auto l = affine(add.getLhs()), r = affine(add.getRhs());
+      if (!l || !r || (l->axis >= 0 && r->axis >= 0))
+        return std::nullopt;
+      return Affine{std::max(l->axis, r->axis), l->offset + r->offset};
+    }
+    if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+      auto l = affine(sub.getLhs()), r = affine(sub.getRhs());
+      if (!l || !r || r->axis >= 0)
+        return std::nullopt;
+      return Affine{l->axis, l->offset - r->offset};
+    }
+    return std::nullopt;
+  }
+
+  /// Whether a global coordinate occurs in v's addi/subi/muli tree, and
+  /// whether only through a constant block size (`viaConst`).
+  bool mentionsGlobal(Value v, bool &viaConst, int depth = 0) const {
+    if (depth > 8)
+      return false;
+    for (int axis : {0, 1}) {
+      if (isGlobal(v, axis, /*allowConst=*/false))
+        return true;
+      if (isGlobal(v, axis, /*allowConst=*/true)) {
+        viaConst = true;
+        return true;
+      }
+    }
+    Operation *op = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
+      return false;
+    return mentionsGlobal(op->getOperand(0), viaConst, depth + 1) ||
+           mentionsGlobal(op->getOperand(1), viaConst, depth + 1);
+  }
+
+  /// memref.dim of a 2-D kernel argument along the axis (the arrays are
+  /// assumed to have the same sizes, so any of them will do).
+  bool isExtent(Value v, int axis) const {
+    auto dim = v.getDefiningOp<memref::DimOp>();
+    if (!dim)
+      return false;
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    return arg && arg.getOwner() == &func.getBody().front() &&
+           arg.getArgNumber() < func.getNumArguments() &&
+           cast<MemRefType>(arg.getType()).getRank() == 2 && index &&
+           *index == axis;
+  }
+
+  /// extent - 1 (subi or addi of -1).
+  bool isLast(Value v, int axis) const {
+    if (auto sub = v.getDefiningOp<arith::SubIOp>())
+      return isExtent(sub.getLhs(), axis) && isConstant(sub.getRhs(), 1);
+    if (auto add = v.getDefiningOp<arith::AddIOp>())
+      return (isExtent(add.getLhs(), axis) && isConstant(add.getRhs(), -1)) ||
+             (isExtent(add.getRhs(), axis) && isConstant(add.getLhs(), -1));
+    return false;
+  }
+
+  /// Strips min(max(e, 0), n-1) or max(min(e, n-1), 0) (either operand
+  /// order): the clamped expression, or v itself when it is no clamp.
+  /// nullopt for a min/max with other bounds.
+  std::optional<Value> stripClamp(Value v, int axis, bool &clamped) const {
+    clamped = false;
+    auto inner = [&](Operation *op, auto boundOk) -> Value {
+      if (boundOk(op->getOperand(1)))
+        return op->getOperand(0);
+      if (boundOk(op->getOperand(0)))
+        return op->getOperand(1);
+      return nullptr;
+    };
+    auto isZero = [](Value b) { return isConstant(b, 0); };
+    auto isHi = [&](Value b) { return isLast(b, axis); };
+    Operation *outer = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::MinSIOp, arith::MaxSIOp>(outer))
+      return v;
+    bool minOuter = isa<arith::MinSIOp>(outer);
+    Value mid = minOuter ? inner(outer, isHi) : inner(outer, isZero);
+    if (!mid)
+      return std::nullopt;
+    Operation *in = mid.getDefiningOp();
+    if (minOuter ? !isa_and_nonnull<arith::MaxSIOp>(in)
+                 : !isa_and_nonnull<arith::MinSIOp>(in))
+      return std::nullopt;
+    Value e = minOuter ? inner(in, isZero) : inner(in, isHi);
+    if (!e)
+      return std::nullopt;
+    clamped = true;
+    return e;
+  }
+
+  /// One index of a load along `axis`: its offset, whether it is clamped.
+  FailureOr<int64_t> index(Value v, int axis, Operation *load, bool &clamped,
+                           Refusal &refusal) const {
+    StringRef what = axis == 0 ? "row" : "column";
+    StringRef coord = axis == 0 ? "y" : "x";
+    auto fail = [&](const Twine &why) {
+      refusal = {load, why.str()};
+      return failure();
+    };
+    std::optional<Value> e = stripClamp(v, axis, clamped);
+    if (!e)
+      return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+                  "window load: its " + what + " index " + nameOf(v) +
+                  " is a min/max that is not the clamp to [0, " +
+                  (axis == 0 ? "H" : "W") + "-1]");
+    std::optional<Affine> a = affine(*e);
+    if (a && a->axis == axis)
+      return a->offset;
+    if (a && a->axis >= 0)
+      return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+                  "window load: its " + what + " index " + nameOf(*e) +
+                  " follows the thread's " + (axis == 0 ? "x" : "y"));
+    bool viaConst = false;
+    if (!a && mentionsGlobal(*e, viaConst)) {
+      if (viaConst && !constOk)
+        return fail("the " + what + " index " + nameOf(*e) + " uses the " +
+                    "block size as a constant; with block-shapes the kernel " +
+                    "must use gpu.block_dim");
+      return fail("the " + what + " offset of " + nameOf(*e) +
+                  " is not a constant (data-dependent)");
+    }
+    return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+                "window load: its " + what + " index " + nameOf(*e) +
+                " is not the thread's global " + coord + " (block_id * " +
+                "block_dim + thread_id) plus a constant");
+  }
+
+  mutable gpu::GPUFuncOp func;
+  ArrayRef<int32_t> known;
+  bool constOk;
+};
+
+/// The predicate of the comparison with its operands swapped.
+static arith::CmpIPredicate swapped(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::slt:
+    return P::sgt;
+  case P::sgt:
+    return P::slt;
+  case P::sle:
+    return P::sge;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ugt:
+    return P::ult;
+  case P::ule:
+    return P::uge;
+  case P::uge:
+    return P::ule;
+  default:
+    return p;
+  }
+}
+
+/// Whether `cond`, an and-tree of cmpi, says exactly "(row, col) lies in
+/// the image" for a load at `row` / `col` (each bound either checked or
+/// left out; any other comparison makes it no zero-border guard).
+static bool isInImageCondition(const WindowMatcher &m, Value cond, Affine row,
+                               Affine col) {
+  if (auto band = cond.getDefiningOp<arith::AndIOp>())
+    return isInImageCondition(m, band.getLhs(), row, col) &&
+           isInImageCondition(m, band.getRhs(), row, col);
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return false;
+  auto same = [&](Value v, int axis) {
+    std::optional<Affine> a = m.affine(v);
+    Affine want = axis == 0 ? row : col;
+    return a && a->axis == want.axis && a->offset == want.offset;
+  };
+  using P = arith::CmpIPredicate;
+  // Normalise to `e pred bound` with e an index of the load.
+  for (int axis : {0, 1}) {
+    Value e = cmp.getLhs(), bound = cmp.getRhs();
+    P pred = cmp.getPredicate();
+    if (!same(e, axis)) {
+      std::swap(e, bound);
+      pred = swapped(pred);
+      if (!same(e, axis))
+        continue;
+    }
+    bool lower = (pred == P::sge && WindowMatcher::isConstant(bound, 0)) ||
+                 (pred == P::sgt && WindowMatcher::isConstant(bound, -1));
+    bool upper =
+        ((pred == P::slt || pred == P::ult) && m.isExtent(bound, axis)) ||
+        (pred == P::sle && m.isLast(bound, axis));
+    if (lower || upper)
+      return true;
+  }
+  return false;
+}
+
+/// The analysis of one kernel's window loads, independent of block shape.
+static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
+                                           ArrayRef<int32_t> known,
+                                           bool constOk, Refusal &refusal) {
+  KernelPlan plan;
+  WindowMatcher m(func, known, constOk);
+  Block &entry = func.getBody().front();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = entry.getArgument(i);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType()))
+      continue;
+    // In program order, so that a remark names the first offending op.
+    SmallVector<memref::LoadOp> loads;
+    Operation *other = nullptr;
+    func.walk([&](Operation *op) {
+      if (other || !llvm::is_contained(op->getOperands(), Value(arg)) ||
+          isa<memref::DimOp>(op))
+        return;
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (load && load.getMemRef() == arg)
+        loads.push_back(load);
+      else
+        other = op;
+    });
+    if (loads.empty())
+      continue; // an output, or an array the pass does not touch
+    if (other) {
+      refusal = {other, "array " + nameOf(arg) +
+                            " is loaded and also used by '" +
+                            other->getName().getStringRef().str() +
+                            "'; a tile loaded at the kernel's start is only "
+                            "exact for a read-only input"};
+      return failure();
+    }
+    Type element = type.getElementType();
+    if (!element.isF16() && !element.isBF16() && !element.isF32() &&
+        !element.isF64()) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << element;
+      refusal = {loads.front(), "array " + nameOf(arg) + " has element type " +
+                                    name + ", not f16, bf16, f32 or f64"};
+      return failure();
+    }
+    ArrayPlan array;
+    array.arg = arg;
+    for (memref::LoadOp load : loads) {
+      bool clampY = false, clampX = false;
+      FailureOr<int64_t> dy =
+          m.index(load.getIndices()[0], 0, load, clampY, refusal);
+      if (failed(dy))
+        return failure();
+      FailureOr<int64_t> dx =
+          m.index(load.getIndices()[1], 1, load, clampX, refusal);
+      if (failed(dx))
+        return failure();
+      Access access{load, *dy, *dx};
+      // The zero-border form: scf.if (in image) { load } else { +0.0 },
+      // replaced as a whole (the tile holds 0 outside the image). Any other
+      // branch around a load stays, and only the load is replaced.
+      auto guard = dyn_cast<scf::IfOp>(load->getParentOp());
+      bool zeroForm = false;
+      if (guard && !clampY && !clampX && guard.getNumResults() == 1 &&
+          load->getBlock() == guard.thenBlock() &&
+          guard.thenYield().getOperand(0) == load.getResult() &&
+          guard.elseBlock() &&
+          matchPattern(guard.elseYield().getOperand(0), m_PosZeroFloat()) &&
+          llvm::all_of(guard.thenBlock()->without_terminator(),
+                       [&](Operation &op) {
+                         return &op == load.getOperation() || isPure(&op);
+                       }) &&
+          llvm::all_of(guard.elseBlock()->without_terminator(),
+                       [](Operation &op) { return isPure(&op); }) &&
+          isInImageCondition(m, guard.getCondition(), Affine{0, *dy},
+                             Affine{1, *dx})) {
+        zeroForm = true;
+        access.op = guard;
+      }
+      array.clamped |= clampY || clampX;
+      array.zero |= zeroForm;
+      if (array.clamped && array.zero) {
+        refusal = {load, "array " + nameOf(arg) + " mixes border forms: " +
+                             "some loads clamp, some are zero outside the " +
+                             "image"};
+        return failure();
+      }
+      array.hy = std::max(array.hy, std::abs(*dy));
+      array.hx = std::max(array.hx, std::abs(*dx));
+      array.accesses.push_back(access);
+    }
+    plan.arrays.push_back(std::move(array));
+  }
+  if (plan.arrays.empty()) {
+    refusal = {func, "kernel @" + func.getName().str() + " loads no 2-D " +
+                         "float array argument: nothing to perforate"};
+    return failure();
+  }
+  return plan;
+}
+
+/// The schemes of one array: `stencil` on a tile without halo skips
+/// nothing, which the verifier spells `accurate` (same loads, same values).
+static ArrayAttr schemesFor(MLIRContext *ctx,
+                            ArrayRef<PerforationSchemeAttr> schemes,
+                            bool noHalo) {
+  SmallVector<Attribute> list;
+  for (PerforationSchemeAttr s : schemes)
+    list.push_back(noHalo && s.getKind() == PerforationKind::stencil
+                       ? PerforationSchemeAttr::get(ctx,
+                                                    PerforationKind::accurate,
+                                                    1, Reconstruction::nn)
+                       : s);
+  return ArrayAttr::get(ctx, list);
+}
+
+/// The checks that depend on the block shape (bx x by threads): halo no
+/// larger than the tile, buffers within static shared memory, every
+/// scheme fits each buffer -- the tile_load verifier's rules.
+static LogicalResult checkShape(gpu::GPUFuncOp func, const KernelPlan &plan,
+                                int64_t bx, int64_t by,
+                                ArrayRef<PerforationSchemeAttr> schemes,
+                                Refusal &refusal) {
+  std::string shape = std::to_string(bx) + "x" + std::to_string(by);
+  int64_t bytes = 0;
+  for (BlockArgument wg : func.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(wg.getType());
+    if (type && type.hasStaticShape())
+      bytes += type.getNumElements() *
+               (type.getElementType().getIntOrFloatBitWidth() / 8);
+  }
+  for (const ArrayPlan &a : plan.arrays) {
+    if (a.hy > by || a.hx > bx) {
+      refusal = {func, "halo (" + std::to_string(a.hy) + ", " +
+                           std::to_string(a.hx) + ") of " + nameOf(a.arg) +
+                           " is larger than the " + std::to_string(by) + " x " +
+                           std::to_string(bx) + " tile of block " + shape};
+      return failure();
+    }
+    int64_t rows = by + 2 * a.hy, cols = bx + 2 * a.hx;
+    auto type = cast<MemRefType>(a.arg.getType());
+    bytes += rows * cols * (type.getElementType().getIntOrFloatBitWidth() / 8);
+    for (PerforationSchemeAttr s : schemes) {
+      int64_t span = s.getSkip() + 1;
+      bool tooFew = (s.getKind() == PerforationKind::rows && span > rows) ||
+                    (s.getKind() == PerforationKind::cols && span > cols);
+      if (tooFew) {
+        refusal = {
+            func,
+            "scheme " + s.getShortName() + " needs " + std::to_string(span) +
+                " buffer " +
+                (s.getKind() == PerforationKind::rows ? "rows" : "columns") +
+                "; the " + std::to_string(rows) + " x " + std::to_string(cols) +
+                " buffer of " + nameOf(a.arg) + " (block " + shape +
+                ") has fewer"};
+        return failure();
+      }
+    }
+  }
+  if (bytes > kMaxStaticSharedBytes) {
+    refusal = {func, "tile buffers of @" + func.getName().str() + " (block " +
+                         shape + ") need " + std::to_string(bytes) +
+                         " bytes of shared memory; a block's static shared "
+                         "memory is at most " +
+                         std::to_string(kMaxStaticSharedBytes) + " bytes"};
+    return failure();
+  }
+  return success();
+}
+
+/// Erases the index arithmetic the replaced loads leave dead.
+static void eraseDeadIndexOps(gpu::GPUFuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    func.walk([&](Operation *op) {
+      if (isa_and_nonnull<arith::ArithDialect>(op->getDialect()) ||
+          isa<memref::DimOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
+              gpu::GlobalIdOp>(op))
+        if (isOpTriviallyDead(op))
+          dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead))
+      if (op->use_empty()) {
+        op->erase();
+        changed = true;
+      }
+  }
+}
+
+/// Rewrites an analysed kernel for a block of bx x by threads: buffers,
+/// tile loads at the start of the body, buffer reads for the window loads.
+static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
+                          int64_t by, ArrayRef<PerforationSchemeAttr> schemes,
+                          FlatSymbolRefAttr knob) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = func.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(&func.getBody().front());
+  // At block level, before any branch: the tile load holds barriers.
+  auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  Value row = arith::MulIOp::create(
+      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), idx(b, by));
+  Value col = arith::MulIOp::create(
+      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), idx(b, bx));
+  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  for (ArrayPlan &a : plan.arrays) {
+    auto source = cast<MemRefType>(a.arg.getType());
+    auto bufType =
+        MemRefType::get({by + 2 * a.hy, bx + 2 * a.hx}, source.getElementType(),
+                        AffineMap(), workgroup);
+    Value buf = func.addWorkgroupAttribution(bufType, a.arg.getLoc());
+    PerforationBorder border =
+        a.zero ? PerforationBorder::zero : PerforationBorder::clamp;
+    TileLoadOp::create(b, loc, a.arg, row, col, buf, a.hy, a.hx, border,
+                       schemesFor(ctx, schemes, a.hy == 0 && a.hx == 0), knob);
+    for (Access &access : a.accesses) {
+      OpBuilder ab(access.op);
+      auto at = [&](Value t, int64_t k) {
+        return k == 0
+                   ? t
+                   : arith::AddIOp::create(ab, loc, t, idx(ab, k)).getResult();
+      };
+      Value v = memref::LoadOp::create(
+          ab, access.op->getLoc(), buf,
+          ValueRange{at(ty, a.hy + access.dy), at(tx, a.hx + access.dx)});
+      access.op->getResult(0).replaceAllUsesWith(v);
+      access.op->erase();
+    }
+  }
+  eraseDeadIndexOps(func);
+}
+
+struct ApproxPerforationRaisePass final
+    : mlir::approx::impl::ApproxPerforationRaiseBase<
+          ApproxPerforationRaisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto fail = [&](const Twine &msg) {
+      module.emitError(msg);
+      signalPassFailure();
+    };
+
+    // Options first: nothing changes unless they are all valid.
+    SmallVector<std::string> names(schemes.begin(), schemes.end());
+    if (names.empty())
+      names.assign(std::begin(kDefaultSchemes), std::end(kDefaultSchemes));
+    SmallVector<PerforationSchemeAttr> list;
+    for (const std::string &n : names) {
+      std::string why;
+      FailureOr<PerforationSchemeAttr> s =
+          parseSchemeName(ctx, n, SchemeUse::TileLoad, why);
+      if (failed(s))
+        return fail(why);
+      if (llvm::is_contained(list, *s))
+        return fail("scheme '" + n + "' is listed twice");
+      list.push_back(*s);
+    }
+    SmallVector<std::pair<int64_t, int64_t>> shapes; // (x, y)
+    for (const std::string &s : blockShapes) {
+      auto [xs, ys] = StringRef(s).split('x');
+      int64_t x = 0, y = 0;
+      if (xs.getAsInteger(10, x) || ys.getAsInteger(10, y) || x < 1 || y < 1 ||
+          x * y > 1024)
+        return fail("block shape '" + s +
+                    "' is not XxY threads with 1 <= "
+                    "X*Y <= 1024");
+      if (llvm::is_contained(shapes, std::make_pair(x, y)))
+        return fail("block shape '" + s + "' is listed twice");
+      shapes.push_back({x, y});
+    }
+    int64_t n = list.size();
+    FlatSymbolRefAttr knobRef;
+    bool declareKnob = false;
+    if (n > 1) {
+      knobRef = FlatSymbolRefAttr::get(ctx, knob);
+      Operation *existing = SymbolTable::lookupSymbolIn(module, knob);
+      auto decl = dyn_cast_or_null<KnobOp>(existing);
+      if (existing && (!decl || static_cast<int64_t>(decl.getMax()) > n - 1))
+        return fail("symbol @" + knob + " exists and is not an approx.knob " +
+                    "within range(0, " + std::to_string(n - 1) + ")");
+      declareKnob = !existing;
+    }
+    std::string variantName = knob + "_block";
+    if (shapes.size() >= 2 && SymbolTable::lookupSymbolIn(module, variantName))
+      return fail("symbol @" + variantName + " exists; the block-shape " +
+                  "variant knob needs that name");
+
+    SmallVector<gpu::GPUFuncOp> kernels;
+    for (auto func : module.getOps<gpu::GPUFuncOp>())
+      if (func.isKernel())
+        kernels.push_back(func);
+
+    bool raisedAny = false;
+    SmallVector<NamedAttribute> dispatch;
+    for (gpu::GPUFuncOp func : kernels) {
+      Refusal refusal;
+      auto remark = [&] { refusal.at->emitRemark(refusal.why); };
+      // Structural refusals.
+      if (llvm::any_of(func.getArgumentTypes(),
+                       llvm::IsaPred<LLVM::LLVMPointerType>)) {
+        func.emitRemark("kernel arguments are !llvm.ptr; the window "
+                        "analysis needs memref arguments");
+        continue;
+      }
+      DenseI32ArrayAttr known = func.getKnownBlockSizeAttr();
+      if (!known || known.size() < 2) {
+        func.emitRemark("kernel @")
+            << func.getName() << " has no known_block_size; the tile is the "
+            << "block, so the pass needs it";
+        continue;
+      }
+      TileLoadOp existing;
+      func.walk([&](TileLoadOp op) {
+        existing = op;
+        return WalkResult::interrupt();
+      });
+      if (existing) {
+        existing.emitRemark("kernel @")
+            << func.getName() << " already has a tile_load";
+        continue;
+      }
+      FailureOr<KernelPlan> plan =
+          analyzeKernel(func, known.asArrayRef(), shapes.empty(), refusal);
+      if (failed(plan)) {
+        remark();
+        continue;
+      }
+      SmallVector<std::pair<int64_t, int64_t>> kernelShapes(shapes);
+      if (kernelShapes.empty())
+        kernelShapes.push_back({known[0], known[1]});
+      if (llvm::any_of(kernelShapes, [&](auto s) {
+            return failed(
+                checkShape(func, *plan, s.first, s.second, list, refusal));
+          })) {
+        remark();
+        continue;
+      }
+      if (kernelShapes.size() == 1) {
+        // One shape: the kernel keeps its name (with that block size).
+        auto [x, y] = kernelShapes.front();
+        if (x != known[0] || y != known[1]) {
+          SmallVector<int32_t> size(known.asArrayRef());
+          size[0] = x;
+          size[1] = y;
+          func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
+        }
+        rewriteKernel(func, *plan, x, y, list, knobRef);
+        raisedAny = true;
+        continue;
+      }
+      // Several shapes: one clone per shape, the original dispatched by
+      // name. (Host code outside this gpu.module is not looked at: passes
+      // on sibling gpu.modules may run in parallel.)
+      SmallVector<std::string> cloneNames;
+      for (auto [x, y] : kernelShapes)
+        cloneNames.push_back(func.getName().str() + "__" + std::to_string(x) +
+                             "x" + std::to_string(y));
+      if (auto clash =
+              llvm::find_if(cloneNames,
+                            [&](const std::string &c) {
+                              return SymbolTable::lookupSymbolIn(module, c);
+                            });
+          clash != cloneNames.end()) {
+        func.emitRemark("symbol @")
+            << *clash << " exists; it would be a block-shape variant of @"
+            << func.getName();
+        continue;
+      }
+      SmallVector<Attribute> variants;
+      OpBuilder b(func);
+      b.setInsertionPointAfter(func);
+      for (auto [shape, name] : llvm::zip(kernelShapes, cloneNames)) {
+        auto [x, y] = shape;
+        auto clone = cast<gpu::GPUFuncOp>(b.clone(*func));
+        clone.setName(name);
+        SmallVector<int32_t> size(known.asArrayRef());
+        size[0] = x;
+        size[1] = y;
+        clone.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
+        // The clone is the original, op for op: the analysis succeeds again.
+        FailureOr<KernelPlan> clonePlan =
+            analyzeKernel(clone, known.asArrayRef(), false, refusal);
+        rewriteKernel(clone, *clonePlan, x, y, list, knobRef);
+        variants.push_back(FlatSymbolRefAttr::get(ctx, name));
+      }
+      dispatch.push_back(NamedAttribute(StringAttr::get(ctx, func.getName()),
+                                        ArrayAttr::get(ctx, variants)));
+      func.erase();
+      raisedAny = true;
+    }
+
+    if (!raisedAny)
+      return;
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    if (declareKnob)
+      KnobOp::create(b, module.getLoc(), knob, 0, n - 1, 0,
+                     /*warp_slot=*/nullptr);
+    if (!dispatch.empty())
+      VariantKnobOp::create(b, module.getLoc(), variantName, 0,
+                            DictionaryAttr::get(ctx, dispatch));
+  }
+};
+
+} // namespace

@@ -1,0 +1,119 @@
+//===- KernelPatterns.cpp - what the perforation passes recognise ---------===//
+//
+// The thread's global coordinate and scheme names (KernelPatterns.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPatterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::approx;
+
+namespace mlir::approx::perforation {
+
+/// The largest skip the scheme attribute accepts.
+static constexpr int64_t kMaxSkip = 1024;
+
+gpu::Dimension dimOfAxis(int axis) {
+  return axis == 0 ? gpu::Dimension::y : gpu::Dimension::x;
+}
+
+static bool isConstant(Value v, int64_t c) {
+  APInt value;
+  return matchPattern(v, m_ConstantInt(&value)) && value.getSExtValue() == c;
+}
+
+bool isThreadCoordinate(Value v, int axis, ArrayRef<int32_t> known,
+                        bool allowConst) {
+  gpu::Dimension dim = dimOfAxis(axis);
+  if (auto op = v.getDefiningOp<gpu::GlobalIdOp>())
+    return op.getDimension() == dim;
+  auto add = v.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  auto isTid = [&](Value t) {
+    auto op = t.getDefiningOp<gpu::ThreadIdOp>();
+    return op && op.getDimension() == dim;
+  };
+  auto isBlockDim = [&](Value d) {
+    if (auto op = d.getDefiningOp<gpu::BlockDimOp>())
+      return op.getDimension() == dim;
+    return allowConst && known.size() >= 2 &&
+           isConstant(d, known[axis == 0 ? 1 : 0]);
+  };
+  auto isBase = [&](Value m) {
+    auto mul = m.getDefiningOp<arith::MulIOp>();
+    if (!mul)
+      return false;
+    auto isBid = [&](Value b) {
+      auto op = b.getDefiningOp<gpu::BlockIdOp>();
+      return op && op.getDimension() == dim;
+    };
+    return (isBid(mul.getLhs()) && isBlockDim(mul.getRhs())) ||
+           (isBid(mul.getRhs()) && isBlockDim(mul.getLhs()));
+  };
+  return (isTid(add.getLhs()) && isBase(add.getRhs())) ||
+         (isTid(add.getRhs()) && isBase(add.getLhs()));
+}
+
+FailureOr<PerforationSchemeAttr> parseSchemeName(MLIRContext *ctx,
+                                                 StringRef name, SchemeUse use,
+                                                 std::string &why) {
+  const bool output = use == SchemeUse::Output;
+  const char *forms = output ? "accurate, rowsN, colsN or centerN"
+                             : "accurate, rowsN:nn|linear, colsN:nn|linear or "
+                               "stencil:nn|linear";
+  auto [head, recon] = name.split(':');
+  size_t digits = head.find_first_of("0123456789");
+  StringRef word = head.take_front(digits);
+  StringRef number = digits == StringRef::npos ? "" : head.drop_front(digits);
+  std::optional<PerforationKind> kind = symbolizePerforationKind(word);
+  auto bad = [&]() -> FailureOr<PerforationSchemeAttr> {
+    why = "scheme '" + name.str() + "' is not " + forms;
+    return failure();
+  };
+  if (!kind)
+    return bad();
+  if (!output && *kind == PerforationKind::center) {
+    why = "scheme '" + name.str() +
+          "' is output perforation; a tile load takes accurate, rows, cols "
+          "or stencil";
+    return failure();
+  }
+  if (output && *kind == PerforationKind::stencil) {
+    why = "scheme '" + name.str() +
+          "' is input perforation; output perforation takes accurate, rows, "
+          "cols or center";
+    return failure();
+  }
+  int64_t skip = 1;
+  if (!number.empty() && (number.getAsInteger(10, skip) || skip < 1 ||
+                          skip > kMaxSkip)) {
+    why = "scheme '" + name.str() + "' has a skip outside [1, " +
+          std::to_string(kMaxSkip) + "]";
+    return failure();
+  }
+  // Output perforation copies, it never reconstructs: no recon suffix.
+  if (output && !recon.empty())
+    return bad();
+  std::optional<Reconstruction> r =
+      recon.empty() ? Reconstruction::nn : symbolizeReconstruction(recon);
+  if (!r || (*kind == PerforationKind::accurate && *r != Reconstruction::nn))
+    return bad();
+  auto attr = PerforationSchemeAttr::get(ctx, *kind, skip, *r);
+  // Exactly the canonical spelling, so that manifests name what was asked
+  // (output schemes drop getShortName's ":nn").
+  std::string canonical = attr.getShortName();
+  if (output && StringRef(canonical).ends_with(":nn"))
+    canonical.resize(canonical.size() - 3);
+  if (canonical != name) {
+    why = "scheme '" + name.str() + "' is spelled '" + canonical + "'";
+    return failure();
+  }
+  return attr;
+}
+
+} // namespace mlir::approx::perforation
