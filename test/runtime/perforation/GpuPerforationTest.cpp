@@ -10,10 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/perforation/Guard.h"
 #include "approx/runtime/perforation/Reference.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -214,6 +216,86 @@ TEST(Perforation, OutputPerforation) {
       EXPECT_EQ(bad, 0);
     }
   }
+}
+
+/// The guard on @blur (a 3x3 box sum; scheme 1 = rows1:nn): silent where
+/// perforation is harmless (a flat image), triggered and falling back to an
+/// output equal to the accurate one where it is not (1-pixel stripes), and
+/// its sampled error close to the whole image's on random data.
+TEST(Perforation, Guard) {
+  std::unique_ptr<Module> m = load();
+  ASSERT_TRUE(m);
+  const int64_t h = 517, w = 1003;
+  auto run = [&](const std::vector<float> &img, int64_t scheme,
+                 pf::GuardOptions opts, pf::GuardReport &rep,
+                 std::vector<float> &got) {
+    Expected<DeviceBuffer> in =
+        DeviceBuffer::fromHost(gCtx, img.data(), img.size(), ScalarType::F32);
+    ASSERT_TRUE(in.isOk()) << in.status().toString();
+    Expected<DeviceBuffer> out =
+        DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
+    ASSERT_TRUE(out.isOk()) << out.status().toString();
+    ASSERT_OK(out->fill32(0x7fc00001));
+    pf::GuardLaunch l;
+    l.kernel = "blur";
+    l.config = {{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
+                {32, 8, 1}, 0};
+    l.args = {Arg::memref(in->view(), {h, w}), Arg::memref(out->view(), {h, w})};
+    l.images = {0};
+    l.output = 1;
+    l.height = h, l.width = w;
+    l.tileRows = 8, l.tileCols = 32, l.haloRows = 1, l.haloCols = 1;
+    l.perforated.knobs["blurscheme"] = scheme;
+    l.accurate.knobs["blurscheme"] = 0;
+    ASSERT_OK(m->launchSync(l.kernel, l.config, l.args, l.perforated));
+    Expected<pf::GuardReport> r = pf::checkSampledTiles(*m, l, opts);
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    rep = *r;
+    got.assign(size_t(h * w), 0.0f);
+    ASSERT_OK(out->copyToHost(got.data(), got.size() * 4));
+  };
+  pf::GuardOptions opts;
+  opts.bound = 0.01;
+  pf::GuardReport rep;
+  std::vector<float> flat(size_t(h * w), 0.5f), stripes(size_t(h * w)),
+      accurate, perforated, got;
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x)
+      stripes[size_t(y * w + x)] = (y % 2) ? 0.9f : 0.1f;
+  run(flat, 1, opts, rep, got);
+  EXPECT_EQ(rep.samples, 16);
+  EXPECT_EQ(rep.elements, size_t(16 * 8 * 32));
+  EXPECT_EQ(rep.error, 0.0);
+  EXPECT_FALSE(rep.exceeded);
+  EXPECT_FALSE(rep.fellBack);
+
+  run(stripes, 0, opts, rep, accurate);
+  EXPECT_EQ(rep.error, 0.0) << "the accurate scheme against itself";
+  opts.fallback = false;
+  run(stripes, 1, opts, rep, perforated);
+  EXPECT_TRUE(rep.exceeded);
+  EXPECT_GT(rep.error, 0.1);
+  EXPECT_NE(std::memcmp(perforated.data(), accurate.data(), accurate.size() * 4), 0);
+  opts.fallback = true;
+  run(stripes, 1, opts, rep, got);
+  EXPECT_TRUE(rep.exceeded && rep.fellBack);
+  EXPECT_EQ(std::memcmp(got.data(), accurate.data(), accurate.size() * 4), 0)
+      << "the fallback writes the accurate output";
+
+  // Random data: the sample's error estimates the whole image's.
+  std::vector<float> img = randomImage(h * w, 7);
+  for (float &v : img)
+    v = 150.0f + v; // positive, away from zero
+  run(img, 0, opts, rep, accurate);
+  opts.samples = 256;
+  opts.fallback = false;
+  run(img, 1, opts, rep, perforated);
+  double sum = 0;
+  for (size_t i = 0; i < img.size(); ++i)
+    sum += std::fabs(double(perforated[i]) - accurate[i]) / std::fabs(accurate[i]);
+  double whole = sum / double(img.size());
+  EXPECT_NEAR(rep.error, whole, 0.25 * whole)
+      << "sampled " << rep.error << ", whole image " << whole;
 }
 
 int main(int argc, char **argv) {

@@ -9,6 +9,7 @@ gpu.module @perforation_check {
   approx.knob @scheme2z range(0, 3) default(0)
   approx.knob @scheme1d range(0, 4) default(0)
   approx.knob @output range(0, 4) default(0)
+  approx.knob @blurscheme range(0, 1) default(0)
 
   // Each block dumps its whole 10x34 buffer (tile 8 x 32, halo 1, 1,
   // border(clamp)) to dump[block] after the tile load.
@@ -142,6 +143,63 @@ gpu.module @perforation_check {
         %e = arith.addf %d, %one : f32
         approx.perforation.yield %e : f32
       }
+    }
+    gpu.return
+  }
+
+  // For the guard: a 3x3 box sum over a clamped tile load (accurate or
+  // rows1:nn), one output per thread, 32 x 8 threads.
+  gpu.func @blur(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
+      workgroup(%tile: memref<10x34xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %row0 = arith.muli %by, %c8 : index
+    %col0 = arith.muli %bx, %c32 : index
+    approx.perforation.tile_load %in[%row0, %col0] into %tile halo(1, 1)
+        border(clamp)
+        schemes([#approx.perforation<accurate>,
+                 #approx.perforation<rows, skip = 1>])
+        knob(@blurscheme)
+        : memref<?x?xf32> to memref<10x34xf32, #gpu.address_space<workgroup>>
+    %y = arith.addi %row0, %ty : index
+    %x = arith.addi %col0, %tx : index
+    %h = memref.dim %out, %c0 : memref<?x?xf32>
+    %w = memref.dim %out, %c1 : memref<?x?xf32>
+    %iny = arith.cmpi slt, %y, %h : index
+    %inx = arith.cmpi slt, %x, %w : index
+    %inside = arith.andi %iny, %inx : i1
+    scf.if %inside {
+      %zero = arith.constant 0.0 : f32
+      %sum = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zero) -> (f32) {
+        %r = arith.addi %ty, %i : index
+        %s0 = memref.load %tile[%r, %tx] : memref<10x34xf32, #gpu.address_space<workgroup>>
+        %tx1 = arith.addi %tx, %c1 : index
+        %s1 = memref.load %tile[%r, %tx1] : memref<10x34xf32, #gpu.address_space<workgroup>>
+        %tx2 = arith.addi %tx, %c2 : index
+        %s2 = memref.load %tile[%r, %tx2] : memref<10x34xf32, #gpu.address_space<workgroup>>
+        %a1 = arith.addf %a, %s0 : f32
+        %a2 = arith.addf %a1, %s1 : f32
+        %a3 = arith.addf %a2, %s2 : f32
+        scf.yield %a3 : f32
+      }
+      %r2 = arith.addi %ty, %c2 : index
+      %t0 = memref.load %tile[%r2, %tx] : memref<10x34xf32, #gpu.address_space<workgroup>>
+      %tx1b = arith.addi %tx, %c1 : index
+      %t1 = memref.load %tile[%r2, %tx1b] : memref<10x34xf32, #gpu.address_space<workgroup>>
+      %tx2b = arith.addi %tx, %c2 : index
+      %t2 = memref.load %tile[%r2, %tx2b] : memref<10x34xf32, #gpu.address_space<workgroup>>
+      %b1 = arith.addf %sum, %t0 : f32
+      %b2 = arith.addf %b1, %t1 : f32
+      %b3 = arith.addf %b2, %t2 : f32
+      memref.store %b3, %out[%y, %x] : memref<?x?xf32>
     }
     gpu.return
   }

@@ -1,0 +1,323 @@
+//===- Tuner.cpp - choosing a perforation scheme and block shape ----------===//
+//
+// candidatesOf reads the manifest; tune measures, marks the front, picks;
+// the renderers print and draw the result (Tuner.h).
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/perforation/Tuner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace approx::rt::perforation {
+
+std::string Candidate::label() const {
+  return scheme + " " + std::to_string(blockX) + "x" + std::to_string(blockY);
+}
+
+namespace {
+
+/// True when `name` is `kernel` or one of its block-shape clones.
+bool isKernelOrClone(const std::string &name, const std::string &kernel) {
+  return name == kernel || (name.size() > kernel.size() + 2 &&
+                            name.compare(0, kernel.size(), kernel) == 0 &&
+                            name.compare(kernel.size(), 2, "__") == 0);
+}
+
+/// "32x8" of "k__32x8", checked.
+bool parseShape(const std::string &variant, const std::string &kernel,
+                unsigned &x, unsigned &y) {
+  if (!isKernelOrClone(variant, kernel) || variant == kernel)
+    return false;
+  const std::string s = variant.substr(kernel.size() + 2);
+  char tail = 0;
+  return std::sscanf(s.c_str(), "%ux%u%c", &x, &y, &tail) == 2 && x >= 1 &&
+         y >= 1 && uint64_t(x) * y <= 1024;
+}
+
+std::string num(double v, int digits) {
+  if (std::isinf(v))
+    return "inf";
+  if (std::isnan(v))
+    return "nan";
+  char b[48];
+  std::snprintf(b, sizeof b, "%.*g", digits, v);
+  return b;
+}
+
+} // namespace
+
+Expected<std::vector<Candidate>>
+candidatesOf(const Manifest &m, const std::string &kernel,
+             const TuneKnobs &knobs, std::pair<unsigned, unsigned> defaultBlock) {
+  // The scheme list: the kernel's (or its clones') perforation site.
+  std::vector<std::string> schemes;
+  for (const SiteInfo &s : m.sites) {
+    if (s.technique != "perforation" || s.knob != knobs.scheme)
+      continue;
+    bool mine = std::any_of(s.kernels.begin(), s.kernels.end(),
+                            [&](const std::string &k) {
+                              return isKernelOrClone(k, kernel);
+                            });
+    if (!mine)
+      continue;
+    nlohmann::json data = nlohmann::json::parse(s.data, nullptr, false);
+    if (data.is_discarded() || !data.is_object() || !data.contains("schemes") ||
+        !data["schemes"].is_array())
+      return invalidArgument("perforation site of '" + kernel +
+                             "' has no scheme list in its data");
+    std::vector<std::string> list;
+    for (const auto &n : data["schemes"]) {
+      if (!n.is_string())
+        return invalidArgument("perforation site of '" + kernel +
+                               "' lists a scheme that is not a string");
+      list.push_back(n.get<std::string>());
+    }
+    // Several tile loads of one kernel share the knob. A scheme that skips
+    // nothing on one of them (stencil on a tile without halo) is recorded
+    // there as `accurate`: the other site names the knob value.
+    if (!schemes.empty()) {
+      bool same = schemes.size() == list.size();
+      for (size_t i = 0; same && i < list.size(); ++i) {
+        if (schemes[i] == list[i] || list[i] == "accurate")
+          continue;
+        if (schemes[i] == "accurate")
+          schemes[i] = list[i];
+        else
+          same = false;
+      }
+      if (!same)
+        return invalidArgument("the perforation sites of '" + kernel +
+                               "' list different schemes for knob '" +
+                               knobs.scheme + "'");
+      continue;
+    }
+    schemes = list;
+  }
+  if (schemes.empty())
+    return invalidArgument("no perforation site of kernel '" + kernel +
+                           "' is governed by knob '" + knobs.scheme +
+                           "' (compile with approx-perforation-raise)");
+  const KnobInfo *schemeKnob = nullptr;
+  for (const KnobInfo &k : m.knobs)
+    if (k.name == knobs.scheme)
+      schemeKnob = &k;
+  if (!schemeKnob || schemeKnob->kind != KnobKind::Global ||
+      schemeKnob->min != 0 || schemeKnob->max + 1 != int64_t(schemes.size()))
+    return invalidArgument("knob '" + knobs.scheme + "' is not a global knob "
+                           "of range [0, " +
+                           std::to_string(schemes.size() - 1) + "]");
+  if (std::find(schemes.begin(), schemes.end(), "accurate") == schemes.end())
+    return invalidArgument("kernel '" + kernel + "' has no 'accurate' scheme "
+                           "to measure the error against");
+  // Block shapes: the variant knob dispatching the kernel.
+  std::vector<std::pair<unsigned, unsigned>> shapes;
+  for (const KnobInfo &k : m.knobs) {
+    if (k.name != knobs.block || k.kind != KnobKind::Variant)
+      continue;
+    for (const VariantDispatch &d : k.dispatch) {
+      if (d.kernel != kernel)
+        continue;
+      for (const std::string &v : d.variants) {
+        unsigned x = 0, y = 0;
+        if (!parseShape(v, kernel, x, y))
+          return invalidArgument("variant '" + v + "' of '" + kernel +
+                                 "' is not named " + kernel + "__XxY");
+        shapes.push_back({x, y});
+      }
+    }
+  }
+  const bool variants = !shapes.empty();
+  if (!variants) {
+    if (defaultBlock.first < 1 || defaultBlock.second < 1 ||
+        uint64_t(defaultBlock.first) * defaultBlock.second > 1024)
+      return invalidArgument("kernel '" + kernel + "' has no block-shape "
+                             "knob: give its block shape");
+    shapes.push_back(defaultBlock);
+  }
+  std::vector<Candidate> out;
+  for (size_t b = 0; b < shapes.size(); ++b)
+    for (size_t s = 0; s < schemes.size(); ++s)
+      out.push_back({schemes[s], int64_t(s), variants ? int64_t(b) : -1,
+                     shapes[b].first, shapes[b].second});
+  return out;
+}
+
+Expected<std::pair<int64_t, int64_t>> haloOf(const Manifest &m,
+                                             const std::string &kernel) {
+  bool found = false;
+  std::pair<int64_t, int64_t> halo{0, 0};
+  for (const SiteInfo &s : m.sites) {
+    if (s.technique != "perforation" || s.op != "tile_load" ||
+        std::none_of(s.kernels.begin(), s.kernels.end(),
+                     [&](const std::string &k) {
+                       return isKernelOrClone(k, kernel);
+                     }))
+      continue;
+    nlohmann::json data = nlohmann::json::parse(s.data, nullptr, false);
+    if (data.is_discarded() || !data.is_object() || !data.contains("halo") ||
+        !data["halo"].is_array() || data["halo"].size() != 2 ||
+        !data["halo"][0].is_number_integer() ||
+        !data["halo"][1].is_number_integer())
+      continue;
+    int64_t hy = data["halo"][0].get<int64_t>(),
+            hx = data["halo"][1].get<int64_t>();
+    if (hy < 0 || hx < 0 || hy > 65536 || hx > 65536)
+      return invalidArgument("tile-load site of '" + kernel +
+                             "' records a bad halo");
+    halo = {std::max(halo.first, hy), std::max(halo.second, hx)};
+    found = true;
+  }
+  if (!found)
+    return invalidArgument("no tile-load site of kernel '" + kernel +
+                           "' records its halo");
+  return halo;
+}
+
+void markPareto(std::vector<Point> &points) {
+  for (Point &p : points) {
+    p.pareto = std::isfinite(p.error) && std::isfinite(p.ms);
+    for (const Point &q : points)
+      if (&q != &p && q.ms <= p.ms && q.error <= p.error &&
+          (q.ms < p.ms || q.error < p.error))
+        p.pareto = false;
+  }
+}
+
+Expected<TuneResult> tune(const std::vector<Candidate> &candidates,
+                          const MeasureFn &measure, double qos) {
+  if (candidates.empty())
+    return invalidArgument("tune: no candidate");
+  if (!(qos >= 0))
+    return invalidArgument("tune: the QoS bound must be >= 0");
+  TuneResult r;
+  r.qos = qos;
+  for (const Candidate &c : candidates) {
+    Expected<std::pair<double, double>> m = measure(c);
+    if (!m)
+      return Status(m.status().code(),
+                    c.label() + ": " + m.status().message());
+    Point p;
+    p.candidate = c;
+    p.ms = m->first;
+    p.error = std::isnan(m->second) ? INFINITY : m->second;
+    p.feasible = p.error <= qos;
+    r.points.push_back(p);
+  }
+  markPareto(r.points);
+  for (size_t i = 0; i < r.points.size(); ++i) {
+    const Point &p = r.points[i];
+    if (!p.feasible)
+      continue;
+    if (r.best < 0 || p.ms < r.points[size_t(r.best)].ms ||
+        (p.ms == r.points[size_t(r.best)].ms &&
+         p.error < r.points[size_t(r.best)].error))
+      r.best = int(i);
+  }
+  return r;
+}
+
+std::string renderTable(const TuneResult &r, const std::string &metric,
+                        double baselineMs) {
+  std::ostringstream os;
+  os << "| version | ms |" << (baselineMs > 0 ? " speedup |" : "") << " "
+     << metric << " | |\n|---|---|" << (baselineMs > 0 ? "---|" : "")
+     << "---|---|\n";
+  for (size_t i = 0; i < r.points.size(); ++i) {
+    const Point &p = r.points[i];
+    os << "| " << p.candidate.label() << " | " << num(p.ms, 4) << " |";
+    if (baselineMs > 0)
+      os << " " << num(baselineMs / p.ms, 4) << " |";
+    os << " " << num(p.error, 4) << " | "
+       << (int(i) == r.best ? "**pick** " : "") << (p.pareto ? "front" : "")
+       << (p.feasible ? "" : " (over QoS)") << " |\n";
+  }
+  return os.str();
+}
+
+std::string renderParetoSvg(const TuneResult &r, const std::string &title,
+                            const std::string &metric) {
+  const double W = 640, H = 420, L = 80, B = 50, T = 30, R = 20;
+  double t0 = INFINITY, t1 = 0, e0 = INFINITY, e1 = 0;
+  for (const Point &p : r.points) {
+    if (!std::isfinite(p.error))
+      continue;
+    t0 = std::min(t0, p.ms), t1 = std::max(t1, p.ms);
+    double e = std::max(p.error, 1e-7);
+    e0 = std::min(e0, e), e1 = std::max(e1, e);
+  }
+  if (!std::isfinite(t0)) // nothing finite to draw
+    t0 = 0, t1 = 1, e0 = 1e-7, e1 = 1;
+  if (t1 <= t0)
+    t1 = t0 * 1.1 + 1e-9;
+  double l0 = std::log10(e0) - 0.2, l1 = std::log10(e1) + 0.2;
+  auto X = [&](double t) { return L + (t - t0) / (t1 - t0) * (W - L - R); };
+  auto Y = [&](double e) {
+    return H - B - (std::log10(std::max(e, 1e-7)) - l0) / (l1 - l0) * (H - B - T);
+  };
+  auto esc = [](const std::string &s) {
+    std::string o;
+    for (char c : s)
+      o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+    return o;
+  };
+  std::ostringstream os;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
+     << "\" height=\"" << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+     << "<text x=\"" << W / 2 << "\" y=\"18\" text-anchor=\"middle\" font-size=\"13\">"
+     << esc(title) << "</text>\n"
+     << "<line x1=\"" << L << "\" y1=\"" << H - B << "\" x2=\"" << W - R
+     << "\" y2=\"" << H - B << "\" stroke=\"black\"/>\n"
+     << "<line x1=\"" << L << "\" y1=\"" << H - B << "\" x2=\"" << L
+     << "\" y2=\"" << T << "\" stroke=\"black\"/>\n"
+     << "<text x=\"" << W / 2 << "\" y=\"" << H - 12
+     << "\" text-anchor=\"middle\">time (ms)</text>\n"
+     << "<text x=\"16\" y=\"" << H / 2 << "\" transform=\"rotate(-90 16 " << H / 2
+     << ")\" text-anchor=\"middle\">" << esc(metric) << " (log)</text>\n";
+  for (int k = 0; k <= 4; ++k) {
+    double t = t0 + (t1 - t0) * k / 4;
+    os << "<text x=\"" << X(t) << "\" y=\"" << H - B + 15
+       << "\" text-anchor=\"middle\">" << num(t, 3) << "</text>\n";
+  }
+  for (int e = int(std::ceil(l0)); e <= int(std::floor(l1)); ++e)
+    os << "<text x=\"" << L - 5 << "\" y=\"" << Y(std::pow(10.0, e)) + 4
+       << "\" text-anchor=\"end\">1e" << e << "</text>\n";
+  if (r.qos > 0)
+    os << "<line x1=\"" << L << "\" y1=\"" << Y(r.qos) << "\" x2=\"" << W - R
+       << "\" y2=\"" << Y(r.qos)
+       << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/><text x=\"" << W - R
+       << "\" y=\"" << Y(r.qos) - 3 << "\" text-anchor=\"end\">QoS</text>\n";
+  std::vector<const Point *> front;
+  for (const Point &p : r.points)
+    if (p.pareto)
+      front.push_back(&p);
+  std::sort(front.begin(), front.end(),
+            [](const Point *a, const Point *b) { return a->ms < b->ms; });
+  os << "<polyline fill=\"none\" stroke=\"#c33\" stroke-width=\"1.5\" points=\"";
+  for (const Point *p : front)
+    os << X(p->ms) << "," << Y(p->error) << " ";
+  os << "\"/>\n";
+  for (size_t i = 0; i < r.points.size(); ++i) {
+    const Point &p = r.points[i];
+    if (!std::isfinite(p.error))
+      continue;
+    os << "<circle cx=\"" << X(p.ms) << "\" cy=\"" << Y(p.error) << "\" r=\""
+       << (p.pareto ? 4 : 2.5) << "\" fill=\"" << (p.pareto ? "#c33" : "#69c")
+       << "\"><title>" << esc(p.candidate.label()) << "</title></circle>\n";
+    if (p.pareto)
+      os << "<text x=\"" << X(p.ms) + 6 << "\" y=\"" << Y(p.error) - 4 << "\">"
+         << esc(p.candidate.label()) << "</text>\n";
+    if (int(i) == r.best)
+      os << "<circle cx=\"" << X(p.ms) << "\" cy=\"" << Y(p.error)
+         << "\" r=\"8\" fill=\"none\" stroke=\"black\"/>\n";
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+} // namespace approx::rt::perforation

@@ -1,0 +1,396 @@
+//===- approx-perforation-tune.cpp - pick a perforation scheme on the GPU -===//
+//
+// Loads a module compiled with approx-perforation-raise (PTX + manifest),
+// binds the kernel's image arguments to .npy files, and measures every
+// scheme x block shape (runtime/perforation/Tuner.h): median time, error
+// against the accurate scheme's output, the Pareto front, the fastest
+// version under the QoS. Prints a table; writes JSON and an SVG. With
+// --guard-samples it also runs the sampled-tile guard (Guard.h) on the pick
+// and reports its cost. Every error is one line on stderr and exit 2.
+//
+//===----------------------------------------------------------------------===//
+#include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/perforation/Guard.h"
+#include "approx/runtime/perforation/Tuner.h"
+#include "approx/runtime/tune/ImageIO.h"
+#include "approx/runtime/tune/ImageMetrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <tuple>
+
+using namespace approx::rt;
+namespace pf = approx::rt::perforation;
+using json = nlohmann::json;
+
+namespace {
+
+const char *kUsage = R"(usage: approx-perforation-tune MANIFEST --kernel NAME
+         --image I=FILE.npy [--image J=FILE.npy ...] --output I
+         [--scalar I=VALUE ...] [--block XxY] [--metric mre|mean-error|ssim]
+         [--near-zero X] [--qos X] [--reps N] [--warmup N]
+         [--guard-samples N] [--json PATH] [--svg PATH]
+
+Measures every scheme x block shape of a kernel compiled with
+approx-perforation-raise (knobs `perforation` and `perforation_block`):
+median time, error against the `accurate` output, the Pareto front, and
+the fastest version whose error is at most --qos (default 0.05).
+  --image I=FILE   argument I is a 2-D image read from a .npy file (uint8
+                   scaled to [0, 1], float32 or float64); all one size
+  --output I       argument I is the output image (allocated, that size)
+  --scalar I=V     argument I is a scalar
+  --block XxY      the block shape when the module has no block-shape knob
+  --metric         mre: mean relative error over |ref| > --near-zero
+                   (default 1e-3); mean-error: mean |error| over the
+                   reference's range; ssim: 1 - SSIM (range 1)
+  --guard-samples  also check the pick with N sampled tiles (Guard.h) and
+                   report the guard's cost
+)";
+
+[[noreturn]] void fail(const std::string &msg) {
+  std::fprintf(stderr, "approx-perforation-tune: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+template <typename T> T must(Expected<T> e, const std::string &what) {
+  if (!e)
+    fail(what + ": " + e.status().toString());
+  return e.take();
+}
+
+void must(const Status &s, const std::string &what) {
+  if (!s.isOk())
+    fail(what + ": " + s.toString());
+}
+
+/// "I=REST" -> (I, REST), I a small argument index.
+std::pair<size_t, std::string> indexed(const std::string &opt,
+                                       const std::string &v) {
+  size_t eq = v.find('=');
+  char *end = nullptr;
+  unsigned long i = std::strtoul(v.c_str(), &end, 10);
+  if (eq == std::string::npos || eq == 0 || end != v.c_str() + eq || i > 4096)
+    fail(opt + " wants I=VALUE with I an argument index, got '" + v + "'");
+  return {size_t(i), v.substr(eq + 1)};
+}
+
+double number(const std::string &opt, const std::string &v) {
+  char *end = nullptr;
+  double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || !std::isfinite(d))
+    fail(opt + " wants a number, got '" + v + "'");
+  return d;
+}
+
+int integer(const std::string &opt, const std::string &v, int lo, int hi) {
+  double d = number(opt, v);
+  if (d != std::floor(d) || d < lo || d > hi)
+    fail(opt + " wants an integer in [" + std::to_string(lo) + ", " +
+         std::to_string(hi) + "], got '" + v + "'");
+  return int(d);
+}
+
+void writeFile(const std::string &path, const std::string &text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f)
+    fail("cannot write " + path);
+  std::printf("wrote %s\n", path.c_str());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string manifestPath, kernel, metric = "mre", jsonPath, svgPath;
+  std::map<size_t, std::string> imageFiles;
+  std::map<size_t, double> scalars;
+  long output = -1;
+  std::pair<unsigned, unsigned> block{0, 0};
+  double nearZero = 1e-3, qos = 0.05;
+  TimingOptions timing;
+  int guardSamples = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (a.rfind("--", 0) != 0) {
+      if (!manifestPath.empty())
+        fail("more than one manifest: '" + manifestPath + "' and '" + a + "'");
+      manifestPath = a;
+      continue;
+    }
+    if (i + 1 >= argc)
+      fail(a + " needs a value");
+    std::string v = argv[++i];
+    if (a == "--kernel")
+      kernel = v;
+    else if (a == "--image") {
+      auto [idx, file] = indexed(a, v);
+      if (!imageFiles.emplace(idx, file).second)
+        fail("argument " + std::to_string(idx) + " is given twice");
+    } else if (a == "--scalar") {
+      auto [idx, val] = indexed(a, v);
+      if (!scalars.emplace(idx, number(a, val)).second)
+        fail("argument " + std::to_string(idx) + " is given twice");
+    } else if (a == "--output")
+      output = integer(a, v, 0, 4096);
+    else if (a == "--block") {
+      unsigned x = 0, y = 0;
+      char tail = 0;
+      if (std::sscanf(v.c_str(), "%ux%u%c", &x, &y, &tail) != 2 || x < 1 ||
+          y < 1 || uint64_t(x) * y > 1024)
+        fail("--block wants XxY with 1 <= X*Y <= 1024, got '" + v + "'");
+      block = {x, y};
+    } else if (a == "--metric") {
+      if (v != "mre" && v != "mean-error" && v != "ssim")
+        fail("--metric is mre, mean-error or ssim, not '" + v + "'");
+      metric = v;
+    } else if (a == "--near-zero")
+      nearZero = number(a, v);
+    else if (a == "--qos")
+      qos = number(a, v);
+    else if (a == "--reps")
+      timing.reps = integer(a, v, 1, 10000);
+    else if (a == "--warmup")
+      timing.warmup = integer(a, v, 0, 10000);
+    else if (a == "--guard-samples")
+      guardSamples = integer(a, v, 1, 4096);
+    else if (a == "--json")
+      jsonPath = v;
+    else if (a == "--svg")
+      svgPath = v;
+    else
+      fail("unknown option " + a + " (see --help)");
+  }
+  if (manifestPath.empty() || kernel.empty() || imageFiles.empty() || output < 0)
+    fail("a manifest, --kernel, at least one --image and --output are "
+         "required (see --help)");
+  if (nearZero < 0 || qos < 0)
+    fail("--near-zero and --qos must be >= 0");
+  if (imageFiles.count(size_t(output)) || scalars.count(size_t(output)))
+    fail("argument " + std::to_string(output) +
+         " is the output and also an input");
+
+  // Images first: bad files fail before the GPU is touched.
+  std::map<size_t, Image2D> images;
+  int64_t H = 0, W = 0;
+  for (auto &[idx, file] : imageFiles) {
+    Image2D img = must(readNpy(file), "image");
+    if (H && (img.height != H || img.width != W))
+      fail(file + " is " + std::to_string(img.height) + "x" +
+           std::to_string(img.width) + ", the other images " +
+           std::to_string(H) + "x" + std::to_string(W));
+    H = img.height, W = img.width;
+    images.emplace(idx, std::move(img));
+  }
+
+  std::shared_ptr<Context> ctx = must(Context::create(0), "GPU");
+  std::unique_ptr<Module> mod = must(Module::load(ctx, manifestPath), "load");
+  std::vector<pf::Candidate> candidates =
+      must(pf::candidatesOf(mod->manifest(), kernel, {}, block), "candidates");
+  const KernelInfo *info =
+      must(mod->resolveKernel(kernel, {}), "kernel " + kernel);
+  // Bind every argument.
+  std::vector<DeviceBuffer> buffers;
+  std::vector<Arg> args(info->args.size(), Arg::integer(0));
+  for (size_t i = 0; i < info->args.size(); ++i) {
+    const ArgInfo &ai = info->args[i];
+    bool isImage = images.count(i), isOut = long(i) == output;
+    if (isImage || isOut) {
+      if (ai.kind != ArgInfo::Kind::Memref || ai.rank != 2 ||
+          ai.type != ValueType(ScalarType::F32))
+        fail("argument " + std::to_string(i) + " of '" + kernel + "' is " +
+             ai.type.name() + " of rank " + std::to_string(ai.rank) +
+             "; images must be 2-D f32 memrefs");
+      std::vector<float> zero;
+      const std::vector<float> &px =
+          isImage ? images[i].pixels : (zero.assign(size_t(H * W), 0.0f), zero);
+      buffers.push_back(must(DeviceBuffer::fromHost(ctx, px.data(), px.size(),
+                                                    ScalarType::F32),
+                             "upload"));
+      args[i] = Arg::memref(buffers.back().view(), {H, W});
+    } else if (scalars.count(i)) {
+      if (ai.kind != ArgInfo::Kind::Scalar)
+        fail("argument " + std::to_string(i) + " is not a scalar");
+      ScalarType t = ai.type.scalar;
+      bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
+                     t == ScalarType::F32 || t == ScalarType::F64;
+      args[i] = isFloat ? Arg::floating(scalars[i])
+                        : Arg::integer(int64_t(scalars[i]));
+    } else {
+      fail("argument " + std::to_string(i) + " (" + ai.type.name() +
+           ") of '" + kernel + "' is not given (--image, --output, --scalar)");
+    }
+  }
+  DeviceBuffer *out = nullptr;
+  {
+    size_t k = 0;
+    for (size_t i = 0; i < info->args.size(); ++i)
+      if (images.count(i) || long(i) == output) {
+        if (long(i) == output)
+          out = &buffers[k];
+        ++k;
+      }
+  }
+  auto configOf = [&](const pf::Candidate &c) {
+    return LaunchConfig{{unsigned((W + c.blockX - 1) / c.blockX),
+                         unsigned((H + c.blockY - 1) / c.blockY), 1},
+                        {c.blockX, c.blockY, 1},
+                        0};
+  };
+  auto optionsOf = [&](const pf::Candidate &c) {
+    LaunchOptions o;
+    o.knobs["perforation"] = c.schemeValue;
+    if (c.blockValue >= 0)
+      o.knobs["perforation_block"] = c.blockValue;
+    return o;
+  };
+  auto runOnce = [&](const pf::Candidate &c) -> Expected<std::vector<double>> {
+    APPROX_RETURN_IF_ERROR(out->fill32(0x7fc00001)); // NaN: unwritten shows
+    APPROX_RETURN_IF_ERROR(
+        mod->launchSync(kernel, configOf(c), args, optionsOf(c)));
+    std::vector<float> got(size_t(H * W));
+    APPROX_RETURN_IF_ERROR(out->copyToHost(got.data(), got.size() * 4));
+    return std::vector<double>(got.begin(), got.end());
+  };
+  // The reference: `accurate` at the first block shape.
+  const pf::Candidate *accurate = nullptr;
+  for (const pf::Candidate &c : candidates)
+    if (c.scheme == "accurate" && !accurate)
+      accurate = &c;
+  std::vector<double> ref = must(runOnce(*accurate), "reference run");
+  for (double v : ref)
+    if (std::isnan(v))
+      fail("the accurate output has unwritten (NaN) elements: is --output "
+           "the kernel's output?");
+  const double lo = *std::min_element(ref.begin(), ref.end());
+  const double hi = *std::max_element(ref.begin(), ref.end());
+  auto errorOf = [&](const std::vector<double> &got) -> Expected<double> {
+    for (double v : got)
+      if (std::isnan(v))
+        return INFINITY;
+    if (metric == "mre") {
+      Expected<RelativeError> e = meanRelativeError(ref, got, nearZero);
+      if (!e)
+        return e.status();
+      return e->mean;
+    }
+    if (metric == "mean-error") {
+      Expected<double> e = meanAbsError(ref, got);
+      if (!e)
+        return e.status();
+      return hi > lo ? *e / (hi - lo) : *e;
+    }
+    Expected<double> s = ssim(ref, got, H, W, 1.0);
+    if (!s)
+      return s.status();
+    return 1.0 - *s;
+  };
+  std::printf("%s: %zu versions, %lldx%lld, QoS %s <= %g\n", kernel.c_str(),
+              candidates.size(), (long long)H, (long long)W, metric.c_str(), qos);
+  pf::MeasureFn measure =
+      [&](const pf::Candidate &c) -> Expected<std::pair<double, double>> {
+    Expected<std::vector<double>> got = runOnce(c);
+    if (!got)
+      return got.status();
+    Expected<double> err = errorOf(*got);
+    if (!err)
+      return err.status();
+    Expected<Timing> t = mod->time(kernel, configOf(c), args, timing,
+                                   [&] { return out->fill32(0x7fc00001); },
+                                   optionsOf(c));
+    if (!t)
+      return t.status();
+    std::printf("  %-22s %9.4f ms  %s %.4g\n", c.label().c_str(), t->medianMs,
+                metric.c_str(), *err);
+    std::fflush(stdout);
+    return std::make_pair(t->medianMs, *err);
+  };
+  pf::TuneResult r = must(pf::tune(candidates, measure, qos), "tune");
+  double base = INFINITY;
+  for (const pf::Point &p : r.points)
+    if (p.candidate.scheme == "accurate")
+      base = std::min(base, p.ms);
+  std::printf("\n%s", pf::renderTable(r, metric, base).c_str());
+  json j = {{"kernel", kernel},     {"metric", metric}, {"qos", qos},
+            {"height", H},          {"width", W},       {"reps", timing.reps},
+            {"device", ctx->device().name}};
+  for (const pf::Point &p : r.points)
+    j["points"].push_back({{"scheme", p.candidate.scheme},
+                           {"block", {p.candidate.blockX, p.candidate.blockY}},
+                           {"ms", p.ms},
+                           {"error", std::isfinite(p.error) ? json(p.error)
+                                                            : json("inf")},
+                           {"pareto", p.pareto},
+                           {"feasible", p.feasible}});
+  if (r.best < 0) {
+    std::printf("\nno version meets %s <= %g\n", metric.c_str(), qos);
+    j["pick"] = nullptr;
+  } else {
+    const pf::Point &p = r.points[size_t(r.best)];
+    std::printf("\npick: %s, %.4f ms (%.3fx the best accurate tiling), %s %.4g\n",
+                p.candidate.label().c_str(), p.ms, base / p.ms, metric.c_str(),
+                p.error);
+    j["pick"] = p.candidate.label();
+    if (guardSamples > 0) {
+      // The guard on the pick: its answer and its cost beside the kernel's.
+      pf::GuardLaunch g;
+      g.kernel = kernel;
+      g.config = configOf(p.candidate);
+      g.args = args;
+      for (auto &[idx, img] : images)
+        g.images.push_back(idx);
+      g.output = size_t(output);
+      g.height = H, g.width = W;
+      g.tileRows = p.candidate.blockY, g.tileCols = p.candidate.blockX;
+      std::tie(g.haloRows, g.haloCols) =
+          must(pf::haloOf(mod->manifest(), kernel), "guard");
+      g.perforated = optionsOf(p.candidate);
+      pf::Candidate acc = p.candidate;
+      acc.schemeValue = accurate->schemeValue;
+      g.accurate = optionsOf(acc);
+      pf::GuardOptions go;
+      go.samples = guardSamples;
+      go.bound = qos;
+      go.metric = metric == "mre" ? pf::GuardMetric::MeanRelative
+                                  : pf::GuardMetric::MeanAbsolute;
+      go.nearZero = nearZero;
+      go.fallback = false;
+      must(mod->launchSync(kernel, g.config, args, g.perforated), "launch");
+      std::vector<double> costs;
+      pf::GuardReport rep;
+      for (int k = 0; k < 7; ++k) {
+        must(ctx->synchronize(), "sync");
+        auto t0 = std::chrono::steady_clock::now();
+        rep = must(pf::checkSampledTiles(*mod, g, go), "guard");
+        auto t1 = std::chrono::steady_clock::now();
+        costs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
+      std::sort(costs.begin(), costs.end());
+      std::printf("guard: %d tiles, sampled %s %.4g (%s), %.3f ms median "
+                  "(%.0f%% of the kernel's %.4f ms)\n",
+                  rep.samples, metric.c_str(), rep.error,
+                  rep.exceeded ? "over the bound" : "within the bound",
+                  costs[3], 100.0 * costs[3] / p.ms, p.ms);
+      j["guard"] = {{"samples", rep.samples}, {"error", rep.error},
+                    {"exceeded", rep.exceeded}, {"ms", costs[3]}};
+    }
+  }
+  if (!jsonPath.empty())
+    writeFile(jsonPath, j.dump(2) + "\n");
+  if (!svgPath.empty())
+    writeFile(svgPath, pf::renderParetoSvg(r, kernel + ", " + std::to_string(H) +
+                                                  "x" + std::to_string(W),
+                                           metric));
+  return 0;
+}
