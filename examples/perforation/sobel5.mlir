@@ -1,0 +1,176 @@
+// Sobel 5x5 edge magnitude sqrt(Gx^2 + Gy^2) (the 5x5 Sobel-Feldman
+// operator, Gx rows -1 -2 0 2 1 / -4 -8 0 8 4 / -6 -12 0 12 6 / ..., Gy its
+// transpose), borders clamped; a halo of 2 for approx-perforation-raise:
+//
+//   approx-opt sobel5.mlir --approx-to-ptx="chip=sm_90 output-dir=DIR perforate=accurate,rows1:nn,rows1:linear,stencil:nn"
+//
+// Without `perforate` the same file compiles to the direct global-load kernel,
+// the baseline of bench/perforation.
+gpu.module @sobel5 {
+  gpu.func @sobel5(%in: memref<?x?xf32>, %out: memref<?x?xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %h = memref.dim %out, %c0 : memref<?x?xf32>
+    %w = memref.dim %out, %c1 : memref<?x?xf32>
+    %hm1 = arith.subi %h, %c1 : index
+    %wm1 = arith.subi %w, %c1 : index
+    %bidy = gpu.block_id y
+    %bdimy = gpu.block_dim y
+    %tidy = gpu.thread_id y
+    %bidx = gpu.block_id x
+    %bdimx = gpu.block_dim x
+    %tidx = gpu.thread_id x
+    %y0 = arith.muli %bidy, %bdimy : index
+    %y = arith.addi %y0, %tidy : index
+    %x0 = arith.muli %bidx, %bdimx : index
+    %x = arith.addi %x0, %tidx : index
+    %iny = arith.cmpi slt, %y, %h : index
+    %inx = arith.cmpi slt, %x, %w : index
+    %inside = arith.andi %iny, %inx : i1
+    scf.if %inside {
+      %cm2 = arith.constant -2 : index
+      %cm1 = arith.constant -1 : index
+      %cp1 = arith.constant 1 : index
+      %cp2 = arith.constant 2 : index
+      %ym2 = arith.addi %y, %cm2 : index
+      %ylom2 = arith.maxsi %ym2, %c0 : index
+      %ycm2 = arith.minsi %ylom2, %hm1 : index
+      %ym1 = arith.addi %y, %cm1 : index
+      %ylom1 = arith.maxsi %ym1, %c0 : index
+      %ycm1 = arith.minsi %ylom1, %hm1 : index
+      %ylop0 = arith.maxsi %y, %c0 : index
+      %ycp0 = arith.minsi %ylop0, %hm1 : index
+      %yp1 = arith.addi %y, %cp1 : index
+      %ylop1 = arith.maxsi %yp1, %c0 : index
+      %ycp1 = arith.minsi %ylop1, %hm1 : index
+      %yp2 = arith.addi %y, %cp2 : index
+      %ylop2 = arith.maxsi %yp2, %c0 : index
+      %ycp2 = arith.minsi %ylop2, %hm1 : index
+      %xm2 = arith.addi %x, %cm2 : index
+      %xlom2 = arith.maxsi %xm2, %c0 : index
+      %xcm2 = arith.minsi %xlom2, %wm1 : index
+      %xm1 = arith.addi %x, %cm1 : index
+      %xlom1 = arith.maxsi %xm1, %c0 : index
+      %xcm1 = arith.minsi %xlom1, %wm1 : index
+      %xlop0 = arith.maxsi %x, %c0 : index
+      %xcp0 = arith.minsi %xlop0, %wm1 : index
+      %xp1 = arith.addi %x, %cp1 : index
+      %xlop1 = arith.maxsi %xp1, %c0 : index
+      %xcp1 = arith.minsi %xlop1, %wm1 : index
+      %xp2 = arith.addi %x, %cp2 : index
+      %xlop2 = arith.maxsi %xp2, %c0 : index
+      %xcp2 = arith.minsi %xlop2, %wm1 : index
+      %vm2m2 = memref.load %in[%ycm2, %xcm2] : memref<?x?xf32>
+      %vm2m1 = memref.load %in[%ycm2, %xcm1] : memref<?x?xf32>
+      %vm2p0 = memref.load %in[%ycm2, %xcp0] : memref<?x?xf32>
+      %vm2p1 = memref.load %in[%ycm2, %xcp1] : memref<?x?xf32>
+      %vm2p2 = memref.load %in[%ycm2, %xcp2] : memref<?x?xf32>
+      %vm1m2 = memref.load %in[%ycm1, %xcm2] : memref<?x?xf32>
+      %vm1m1 = memref.load %in[%ycm1, %xcm1] : memref<?x?xf32>
+      %vm1p0 = memref.load %in[%ycm1, %xcp0] : memref<?x?xf32>
+      %vm1p1 = memref.load %in[%ycm1, %xcp1] : memref<?x?xf32>
+      %vm1p2 = memref.load %in[%ycm1, %xcp2] : memref<?x?xf32>
+      %vp0m2 = memref.load %in[%ycp0, %xcm2] : memref<?x?xf32>
+      %vp0m1 = memref.load %in[%ycp0, %xcm1] : memref<?x?xf32>
+      %vp0p0 = memref.load %in[%ycp0, %xcp0] : memref<?x?xf32>
+      %vp0p1 = memref.load %in[%ycp0, %xcp1] : memref<?x?xf32>
+      %vp0p2 = memref.load %in[%ycp0, %xcp2] : memref<?x?xf32>
+      %vp1m2 = memref.load %in[%ycp1, %xcm2] : memref<?x?xf32>
+      %vp1m1 = memref.load %in[%ycp1, %xcm1] : memref<?x?xf32>
+      %vp1p0 = memref.load %in[%ycp1, %xcp0] : memref<?x?xf32>
+      %vp1p1 = memref.load %in[%ycp1, %xcp1] : memref<?x?xf32>
+      %vp1p2 = memref.load %in[%ycp1, %xcp2] : memref<?x?xf32>
+      %vp2m2 = memref.load %in[%ycp2, %xcm2] : memref<?x?xf32>
+      %vp2m1 = memref.load %in[%ycp2, %xcm1] : memref<?x?xf32>
+      %vp2p0 = memref.load %in[%ycp2, %xcp0] : memref<?x?xf32>
+      %vp2p1 = memref.load %in[%ycp2, %xcp1] : memref<?x?xf32>
+      %vp2p2 = memref.load %in[%ycp2, %xcp2] : memref<?x?xf32>
+      %gxw0 = arith.constant -1.0 : f32
+      %gxs0 = arith.mulf %gxw0, %vm2m2 : f32
+      %gxw1 = arith.constant -2.0 : f32
+      %gxs1 = math.fma %gxw1, %vm2m1, %gxs0 : f32
+      %gxw2 = arith.constant 2.0 : f32
+      %gxs2 = math.fma %gxw2, %vm2p1, %gxs1 : f32
+      %gxw3 = arith.constant 1.0 : f32
+      %gxs3 = math.fma %gxw3, %vm2p2, %gxs2 : f32
+      %gxw4 = arith.constant -4.0 : f32
+      %gxs4 = math.fma %gxw4, %vm1m2, %gxs3 : f32
+      %gxw5 = arith.constant -8.0 : f32
+      %gxs5 = math.fma %gxw5, %vm1m1, %gxs4 : f32
+      %gxw6 = arith.constant 8.0 : f32
+      %gxs6 = math.fma %gxw6, %vm1p1, %gxs5 : f32
+      %gxw7 = arith.constant 4.0 : f32
+      %gxs7 = math.fma %gxw7, %vm1p2, %gxs6 : f32
+      %gxw8 = arith.constant -6.0 : f32
+      %gxs8 = math.fma %gxw8, %vp0m2, %gxs7 : f32
+      %gxw9 = arith.constant -12.0 : f32
+      %gxs9 = math.fma %gxw9, %vp0m1, %gxs8 : f32
+      %gxw10 = arith.constant 12.0 : f32
+      %gxs10 = math.fma %gxw10, %vp0p1, %gxs9 : f32
+      %gxw11 = arith.constant 6.0 : f32
+      %gxs11 = math.fma %gxw11, %vp0p2, %gxs10 : f32
+      %gxw12 = arith.constant -4.0 : f32
+      %gxs12 = math.fma %gxw12, %vp1m2, %gxs11 : f32
+      %gxw13 = arith.constant -8.0 : f32
+      %gxs13 = math.fma %gxw13, %vp1m1, %gxs12 : f32
+      %gxw14 = arith.constant 8.0 : f32
+      %gxs14 = math.fma %gxw14, %vp1p1, %gxs13 : f32
+      %gxw15 = arith.constant 4.0 : f32
+      %gxs15 = math.fma %gxw15, %vp1p2, %gxs14 : f32
+      %gxw16 = arith.constant -1.0 : f32
+      %gxs16 = math.fma %gxw16, %vp2m2, %gxs15 : f32
+      %gxw17 = arith.constant -2.0 : f32
+      %gxs17 = math.fma %gxw17, %vp2m1, %gxs16 : f32
+      %gxw18 = arith.constant 2.0 : f32
+      %gxs18 = math.fma %gxw18, %vp2p1, %gxs17 : f32
+      %gxw19 = arith.constant 1.0 : f32
+      %gxs19 = math.fma %gxw19, %vp2p2, %gxs18 : f32
+      %gyw0 = arith.constant -1.0 : f32
+      %gys0 = arith.mulf %gyw0, %vm2m2 : f32
+      %gyw1 = arith.constant -4.0 : f32
+      %gys1 = math.fma %gyw1, %vm2m1, %gys0 : f32
+      %gyw2 = arith.constant -6.0 : f32
+      %gys2 = math.fma %gyw2, %vm2p0, %gys1 : f32
+      %gyw3 = arith.constant -4.0 : f32
+      %gys3 = math.fma %gyw3, %vm2p1, %gys2 : f32
+      %gyw4 = arith.constant -1.0 : f32
+      %gys4 = math.fma %gyw4, %vm2p2, %gys3 : f32
+      %gyw5 = arith.constant -2.0 : f32
+      %gys5 = math.fma %gyw5, %vm1m2, %gys4 : f32
+      %gyw6 = arith.constant -8.0 : f32
+      %gys6 = math.fma %gyw6, %vm1m1, %gys5 : f32
+      %gyw7 = arith.constant -12.0 : f32
+      %gys7 = math.fma %gyw7, %vm1p0, %gys6 : f32
+      %gyw8 = arith.constant -8.0 : f32
+      %gys8 = math.fma %gyw8, %vm1p1, %gys7 : f32
+      %gyw9 = arith.constant -2.0 : f32
+      %gys9 = math.fma %gyw9, %vm1p2, %gys8 : f32
+      %gyw10 = arith.constant 2.0 : f32
+      %gys10 = math.fma %gyw10, %vp1m2, %gys9 : f32
+      %gyw11 = arith.constant 8.0 : f32
+      %gys11 = math.fma %gyw11, %vp1m1, %gys10 : f32
+      %gyw12 = arith.constant 12.0 : f32
+      %gys12 = math.fma %gyw12, %vp1p0, %gys11 : f32
+      %gyw13 = arith.constant 8.0 : f32
+      %gys13 = math.fma %gyw13, %vp1p1, %gys12 : f32
+      %gyw14 = arith.constant 2.0 : f32
+      %gys14 = math.fma %gyw14, %vp1p2, %gys13 : f32
+      %gyw15 = arith.constant 1.0 : f32
+      %gys15 = math.fma %gyw15, %vp2m2, %gys14 : f32
+      %gyw16 = arith.constant 4.0 : f32
+      %gys16 = math.fma %gyw16, %vp2m1, %gys15 : f32
+      %gyw17 = arith.constant 6.0 : f32
+      %gys17 = math.fma %gyw17, %vp2p0, %gys16 : f32
+      %gyw18 = arith.constant 4.0 : f32
+      %gys18 = math.fma %gyw18, %vp2p1, %gys17 : f32
+      %gyw19 = arith.constant 1.0 : f32
+      %gys19 = math.fma %gyw19, %vp2p2, %gys18 : f32
+      %gxx = arith.mulf %gxs19, %gxs19 : f32
+      %mag2 = math.fma %gys19, %gys19, %gxx : f32
+      %r = math.sqrt %mag2 : f32
+      memref.store %r, %out[%y, %x] : memref<?x?xf32>
+    }
+    gpu.return
+  }
+}
