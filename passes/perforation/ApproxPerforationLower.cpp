@@ -108,32 +108,14 @@ public:
       });
       return;
     }
-    const int64_t T = *staticThreads;
-    Value r0 = arith::DivUIOp::create(b, tid, idx(cols));
-    Value c0 = arith::RemUIOp::create(b, tid, idx(cols));
     struct Item {
       Value guard, i, j, v;
     };
     SmallVector<Item> items;
-    for (int64_t k = 0; k < perThread; ++k) {
-      // Position of tid + k*T: (r0 + q, c0 + m), carrying when c0 + m wraps.
-      int64_t q = k * T / cols, m = k * T % cols;
-      Value c = arith::AddIOp::create(b, c0, idx(m));
-      Value wrap =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, idx(cols));
-      c = arith::SelectOp::create(b, wrap, arith::SubIOp::create(b, c, idx(cols)),
-                                  c);
-      Value r = arith::AddIOp::create(
-          b, arith::AddIOp::create(b, r0, idx(q)),
-          arith::IndexCastUIOp::create(b, b.getIndexType(), wrap));
+    for (const Position &pos : positions(n, perThread, cols, minN)) {
       Item it;
-      std::tie(it.i, it.j) = place(r, c);
-      // Threads past the list's end take no element: a guard unless every
-      // thread's k-th element exists for every n.
-      if (!minN || (k + 1) * T > *minN)
-        it.guard = arith::CmpIOp::create(
-            b, arith::CmpIPredicate::ult,
-            arith::AddIOp::create(b, tid, idx(k * T)), n);
+      std::tie(it.i, it.j) = place(pos.row, pos.col);
+      it.guard = pos.guard;
       items.push_back(it);
     }
     for (Item &it : items) {
@@ -157,6 +139,63 @@ public:
       else
         ifThen(it.guard, [&] { write(it.i, it.j, it.v); });
     }
+  }
+
+  /// The list position (e / cols, e % cols) of this thread's elements e =
+  /// tid + k*T, k < perThread (T the static thread count): the div/rem once,
+  /// then constant steps with a carry. `guard` (null when every thread's
+  /// k-th element exists for every n >= minN) says e < n.
+  struct Position {
+    Value guard, row, col;
+  };
+  SmallVector<Position> positions(Value n, int64_t perThread, int64_t cols,
+                                  std::optional<int64_t> minN) {
+    const int64_t T = *staticThreads;
+    Value r0 = arith::DivUIOp::create(b, tid, idx(cols));
+    Value c0 = arith::RemUIOp::create(b, tid, idx(cols));
+    SmallVector<Position> out;
+    for (int64_t k = 0; k < perThread; ++k) {
+      int64_t q = k * T / cols, m = k * T % cols;
+      Value c = arith::AddIOp::create(b, c0, idx(m));
+      Value wrap =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, idx(cols));
+      c = arith::SelectOp::create(b, wrap, arith::SubIOp::create(b, c, idx(cols)),
+                                  c);
+      Value r = arith::AddIOp::create(
+          b, arith::AddIOp::create(b, r0, idx(q)),
+          arith::IndexCastUIOp::create(b, b.getIndexType(), wrap));
+      Position p{nullptr, r, c};
+      if (!minN || (k + 1) * T > *minN)
+        p.guard = arith::CmpIOp::create(
+            b, arith::CmpIPredicate::ult,
+            arith::AddIOp::create(b, tid, idx(k * T)), n);
+      out.push_back(p);
+    }
+    return out;
+  }
+
+  /// body(i, j) for every element of a rows x cols buffer, spread over the
+  /// block's threads: unrolled as in fetchList where the block size is
+  /// known and each thread has at most kMaxUnroll elements, else a loop.
+  void forEachElement(int64_t rows, int64_t cols,
+                      function_ref<void(Value, Value)> body) {
+    const int64_t total = rows * cols;
+    if (staticThreads &&
+        (total + *staticThreads - 1) / *staticThreads <= kMaxUnroll) {
+      for (const Position &p :
+           positions(idx(total), (total + *staticThreads - 1) / *staticThreads,
+                     cols, total)) {
+        if (p.guard)
+          ifThen(p.guard, [&] { body(p.row, p.col); });
+        else
+          body(p.row, p.col);
+      }
+      return;
+    }
+    forEach(idx(total), [&](Value k) {
+      body(arith::DivUIOp::create(b, k, idx(cols)),
+           arith::RemUIOp::create(b, k, idx(cols)));
+    });
   }
 
   /// for (e = tid; e < n; e += threads) body(e).
@@ -333,14 +372,19 @@ static Value rebuildAlongAxis(Emitter &e, Value pos, Value below, Value above,
 /// switch fetching each scheme's loaded elements; a barrier; where some
 /// scheme skips, a switch rebuilding the skipped elements and a barrier.
 /// Scheme 0 is the default case of both switches.
-static void emitFetchAndRebuild(Emitter &e, ArrayAttr schemeList,
-                                FlatSymbolRefAttr knob,
-                                function_ref<void(PerforationSchemeAttr)> fetch,
-                                function_ref<void(PerforationSchemeAttr)> rebuild) {
+/// `fusedInFetch` says which schemes' fetch also writes the skipped
+/// elements (nearest-neighbour copies made from the register just loaded):
+/// they need no rebuild pass, and when every scheme is so, no second
+/// barrier.
+static void emitFetchAndRebuild(
+    Emitter &e, ArrayAttr schemeList, FlatSymbolRefAttr knob,
+    function_ref<void(PerforationSchemeAttr)> fetch,
+    function_ref<void(PerforationSchemeAttr)> rebuild,
+    function_ref<bool(PerforationSchemeAttr)> fusedInFetch) {
   SmallVector<PerforationSchemeAttr> schemes(
       schemeList.getAsRange<PerforationSchemeAttr>());
-  auto skips = [](PerforationSchemeAttr s) {
-    return s.getKind() != PerforationKind::accurate;
+  auto skips = [&](PerforationSchemeAttr s) {
+    return s.getKind() != PerforationKind::accurate && !fusedInFetch(s);
   };
   SmallVector<int64_t> all, rebuilt;
   for (auto [s, scheme] : llvm::enumerate(schemes)) {
@@ -384,12 +428,96 @@ static void lowerTileLoad(TileLoadOp op) {
     Value gx = arith::AddIOp::create(b, gx0, j);
     return e.loadBorder(source, {gy, gx}, op.getBorder());
   };
-  auto write = [&](Value i, Value j, Value v) {
+  auto store = [&](Value i, Value j, Value v) {
     memref::StoreOp::create(b, v, tile, ValueRange{i, j});
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, p, x, y).getResult();
+  };
+  auto all = [&](Value x, Value y) {
+    return arith::AndIOp::create(b, x, y).getResult();
+  };
+  // nn along one axis, fused: loaded position p (of `extent`) also fills
+  // the skipped positions whose nearest loaded one it is (docs: the nearer
+  // side, the one before on a tie, the other where a side is missing):
+  // after it, floor(span/2), or span-1 when no loaded position follows in
+  // the buffer; before it, ceil(span/2)-1, or span-1 when none precedes.
+  auto replicateAlong = [&](Value p, int64_t span, int64_t extent,
+                            function_ref<void(Value)> storeAt) {
+    using P = arith::CmpIPredicate;
+    Value last = cmp(P::sge, arith::AddIOp::create(b, p, e.idx(span)),
+                     e.idx(extent));
+    Value first = cmp(P::slt, arith::SubIOp::create(b, p, e.idx(span)),
+                      e.idx(0));
+    for (int64_t d = 1; d < span; ++d) {
+      Value after = arith::AddIOp::create(b, p, e.idx(d));
+      Value afterOk = all(cmp(P::slt, after, e.idx(extent)),
+                          d <= span / 2 ? cmp(P::eq, e.idx(0), e.idx(0))
+                                        : last);
+      e.ifThen(afterOk, [&] { storeAt(after); });
+      Value before = arith::SubIOp::create(b, p, e.idx(d));
+      Value beforeOk = all(cmp(P::sge, before, e.idx(0)),
+                           d <= (span + 1) / 2 - 1
+                               ? cmp(P::eq, e.idx(0), e.idx(0))
+                               : first);
+      e.ifThen(beforeOk, [&] { storeAt(before); });
+    }
+  };
+  PerforationSchemeAttr current; // the scheme whose fetch is being emitted
+  auto fused = [](PerforationSchemeAttr s) {
+    return s.getRecon() == Reconstruction::nn &&
+           (s.getKind() == PerforationKind::rows ||
+            s.getKind() == PerforationKind::cols ||
+            s.getKind() == PerforationKind::stencil);
+  };
+  auto write = [&](Value i, Value j, Value v) {
+    store(i, j, v);
+    if (!current || !fused(current))
+      return;
+    using P = arith::CmpIPredicate;
+    int64_t span = current.getSkip() + 1;
+    switch (current.getKind()) {
+    case PerforationKind::rows:
+      replicateAlong(i, span, by, [&](Value r) { store(r, j, v); });
+      break;
+    case PerforationKind::cols:
+      replicateAlong(j, span, bx, [&](Value c) { store(i, c, v); });
+      break;
+    case PerforationKind::stencil: {
+      // An interior element on the tile's edge is the nearest interior
+      // element of the halo beyond it (and of the corner beyond both).
+      Value top = cmp(P::eq, i, e.idx(hy)), bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
+      Value left = cmp(P::eq, j, e.idx(hx)), right = cmp(P::eq, j, e.idx(hx + tx - 1));
+      for (int64_t di = -hy; di <= hy; ++di)
+        for (int64_t dj = -hx; dj <= hx; ++dj) {
+          if (di == 0 && dj == 0)
+            continue;
+          Value ok;
+          auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
+          if (di < 0)
+            with(top);
+          if (di > 0)
+            with(bottom);
+          if (dj < 0)
+            with(left);
+          if (dj > 0)
+            with(right);
+          e.ifThen(ok, [&] {
+            store(arith::AddIOp::create(b, i, e.idx(di)),
+                  arith::AddIOp::create(b, j, e.idx(dj)), v);
+          });
+        }
+      break;
+    }
+    case PerforationKind::accurate:
+    case PerforationKind::center:
+      break;
+    }
   };
   auto fetch = [&](Value i, Value j) { write(i, j, read(i, j)); };
   // Fetch: consecutive e on consecutive columns of the loaded rows.
   auto fetchScheme = [&](PerforationSchemeAttr scheme) {
+    current = scheme;
     int64_t span = scheme.getSkip() + 1;
     switch (scheme.getKind()) {
     case PerforationKind::accurate:
@@ -445,9 +573,7 @@ static void lowerTileLoad(TileLoadOp op) {
   // Rebuild: every buffer element, skipped ones replaced.
   auto rebuildScheme = [&](PerforationSchemeAttr scheme) {
     int64_t span = scheme.getSkip() + 1;
-    e.forEach(e.idx(by * bx), [&](Value k) {
-      Value i = arith::DivUIOp::create(b, k, e.idx(bx));
-      Value j = arith::RemUIOp::create(b, k, e.idx(bx));
+    e.forEachElement(by, bx, [&](Value i, Value j) {
       auto at = [&](Value r, Value c) {
         return memref::LoadOp::create(b, tile, ValueRange{r, c}).getResult();
       };
@@ -487,7 +613,7 @@ static void lowerTileLoad(TileLoadOp op) {
     });
   };
   emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchScheme,
-                      rebuildScheme);
+                      rebuildScheme, fused);
   op.erase();
 }
 
@@ -578,7 +704,8 @@ static void lowerLoad1D(Load1DOp op) {
     });
   };
   emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchScheme,
-                      rebuildScheme);
+                      rebuildScheme,
+                      [](PerforationSchemeAttr) { return false; });
   op.erase();
 }
 

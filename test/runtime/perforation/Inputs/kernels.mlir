@@ -12,9 +12,11 @@ gpu.module @perforation_check {
   approx.knob @blurscheme range(0, 1) default(0)
 
   // Each block dumps its whole 10x34 buffer (tile 8 x 32, halo 1, 1,
-  // border(clamp)) to dump[block] after the tile load.
+  // border(clamp)) to dump[block] after the tile load. Its block size is
+  // known (the lowering's unrolled fetch); dump2z's is not (the loop).
   gpu.func @dump2d(%in: memref<?x?xf32>, %dump: memref<?x340xf32>)
-      workgroup(%t: memref<10x34xf32, #gpu.address_space<workgroup>>) kernel {
+      workgroup(%t: memref<10x34xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 32, 8, 1>} {
     %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
     %cbx = arith.constant 34 : index
