@@ -23,12 +23,12 @@ EXAMPLES=${EXAMPLES:-gaussian3_plain sobel3 sobel5 median3 inversion hotspot}
 mkdir -p "$OUT"
 for ex in $EXAMPLES; do
   "$OPT" "examples/perforation/$ex.mlir" \
-    --approx-to-ptx="chip=sm_90 output-dir=$OUT name=${ex}_direct" -o /dev/null
+    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_direct" -o /dev/null
   "$OPT" "examples/perforation/$ex.mlir" \
-    --approx-to-ptx="chip=sm_90 output-dir=$OUT name=$ex perforate=$SCHEMES perforate-blocks=$BLOCKS" \
+    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=$ex perforate=$SCHEMES perforate-blocks=$BLOCKS" \
     -o /dev/null
   "$OPT" "examples/perforation/$ex.mlir" \
-    --approx-to-ptx="chip=sm_90 output-dir=$OUT name=${ex}_output perforate-output=$OUTPUT" \
+    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_output perforate-output=$OUTPUT" \
     -o /dev/null
   echo "compiled $ex"
 done

@@ -14,7 +14,7 @@ DATA=${DATA:-.carry/perforation-bench}
 mkdir -p "$OUT"
 bash bench/build-runtime.sh "$BUILD" || exit 2
 g++ -O2 -std=c++17 -Iruntime/include bench/perforation/perforation-bench.cpp \
-  "$BUILD/runtime/libapprox_runtime.a" -ldl -lpthread \
+  "$BUILD/runtime/libapprox_runtime.a" -ldl -pthread \
   -o "$BUILD/perforation-bench" || exit 2
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory \
   --format=csv,noheader | tee "$OUT/gpu.txt"
