@@ -3,7 +3,9 @@
 
     python3 bench/perforation/report.py perforation.json OUT_DIR
 
-Reads perforation-bench's JSON; for every example and size prints the
+Reads perforation-bench's JSON; prints a summary (per example and size:
+the direct kernel's bandwidth, the accurate tiling against it, the fastest
+input- and output-perforated versions), then for every example and size the
 Pareto front (speedup over the baseline, median error over the input set;
 a version is on the front when no other is both faster and at most as
 wrong) and the fastest version under each quality bound, and draws
@@ -80,12 +82,47 @@ def svg(path, title, points, front):
         f.write("\n".join(out))
 
 
+def summary(data):
+    """One row per example and size: the baselines' bandwidth, and the best
+    input- and output-perforated versions (speedup over the baseline, the
+    primary error's median over the input set)."""
+    copy = data["copy_gbs"]
+    print(f"| example | size | direct GB/s (% of copy) | best accurate tiling / direct "
+          f"| best input perforation | best output perforation |")
+    print("|---|---|---|---|---|---|")
+    for ex in data["examples"]:
+        vs = ex["versions"]
+        nin = 2 if ex["name"] == "hotspot" else 1
+        for size in sorted(vs[0]["ms"], key=int):
+            n = int(size)
+            direct = vs[0]["ms"][size]
+            gbs = (nin + 1) * n * n * 4 / direct / 1e6
+            acc = min((v for v in vs if v["scheme"] == "accurate"),
+                      key=lambda v: v["ms"][size])
+            base = min(direct, acc["ms"][size])
+
+            def best(pred):
+                c = [v for v in vs if pred(v)]
+                if not c:
+                    return "none"
+                v = min(c, key=lambda v: v["ms"][size])
+                return (f"{v['label']}: {base / v['ms'][size]:.2f}x, "
+                        f"{100 * primary(v, ex['metric']):.2f}%")
+
+            print(f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
+                  f"| {direct / acc['ms'][size]:.2f} ({acc['label']}) "
+                  f"| {best(lambda v: v['scheme'] not in ('', 'accurate') and not v['label'].startswith('out:'))} "
+                  f"| {best(lambda v: v['label'].startswith('out:'))} |")
+    print()
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: report.py perforation.json OUT_DIR")
     with open(sys.argv[1]) as f:
         data = json.load(f)
     os.makedirs(sys.argv[2], exist_ok=True)
+    summary(data)
     for ex in data["examples"]:
         name, metric = ex["name"], ex["metric"]
         versions = ex["versions"]
