@@ -219,20 +219,13 @@ struct ApproxPerforationOutputPass final
       module.emitError(msg);
       signalPassFailure();
     };
-    SmallVector<std::string> names(schemes.begin(), schemes.end());
-    if (names.empty())
-      names.assign(std::begin(kDefaultSchemes), std::end(kDefaultSchemes));
-    SmallVector<Attribute> list;
-    for (const std::string &n : names) {
-      std::string why;
-      FailureOr<PerforationSchemeAttr> s =
-          parseSchemeName(ctx, n, SchemeUse::Output, why);
-      if (failed(s))
-        return fail(why);
-      if (llvm::is_contained(list, *s))
-        return fail("scheme '" + n + "' is listed twice");
-      list.push_back(*s);
-    }
+    std::string why;
+    FailureOr<SmallVector<PerforationSchemeAttr>> parsed = parseSchemeList(
+        ctx, SmallVector<std::string>(schemes.begin(), schemes.end()),
+        kDefaultSchemes, SchemeUse::Output, why);
+    if (failed(parsed))
+      return fail(why);
+    SmallVector<Attribute> list(parsed->begin(), parsed->end());
     if (knob.empty() || !llvm::all_of(knob, [](char c) {
           return llvm::isAlnum(c) || c == '_';
         }) || llvm::isDigit(knob.front()))

@@ -559,20 +559,13 @@ struct ApproxPerforationRaisePass final
     };
 
     // Options first: nothing changes unless they are all valid.
-    SmallVector<std::string> names(schemes.begin(), schemes.end());
-    if (names.empty())
-      names.assign(std::begin(kDefaultSchemes), std::end(kDefaultSchemes));
-    SmallVector<PerforationSchemeAttr> list;
-    for (const std::string &n : names) {
-      std::string why;
-      FailureOr<PerforationSchemeAttr> s =
-          parseSchemeName(ctx, n, SchemeUse::TileLoad, why);
-      if (failed(s))
-        return fail(why);
-      if (llvm::is_contained(list, *s))
-        return fail("scheme '" + n + "' is listed twice");
-      list.push_back(*s);
-    }
+    std::string why;
+    FailureOr<SmallVector<PerforationSchemeAttr>> parsed = parseSchemeList(
+        ctx, SmallVector<std::string>(schemes.begin(), schemes.end()),
+        kDefaultSchemes, SchemeUse::TileLoad, why);
+    if (failed(parsed))
+      return fail(why);
+    SmallVector<PerforationSchemeAttr> list = *parsed;
     SmallVector<std::pair<int64_t, int64_t>> shapes; // (x, y)
     for (const std::string &s : blockShapes) {
       auto [xs, ys] = StringRef(s).split('x');

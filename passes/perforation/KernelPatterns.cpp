@@ -116,4 +116,25 @@ FailureOr<PerforationSchemeAttr> parseSchemeName(MLIRContext *ctx,
   return attr;
 }
 
+FailureOr<SmallVector<PerforationSchemeAttr>>
+parseSchemeList(MLIRContext *ctx, ArrayRef<std::string> names,
+                ArrayRef<const char *> defaults, SchemeUse use,
+                std::string &why) {
+  SmallVector<std::string> list(names.begin(), names.end());
+  if (list.empty())
+    list.assign(defaults.begin(), defaults.end());
+  SmallVector<PerforationSchemeAttr> out;
+  for (const std::string &n : list) {
+    FailureOr<PerforationSchemeAttr> s = parseSchemeName(ctx, n, use, why);
+    if (failed(s))
+      return failure();
+    if (llvm::is_contained(out, *s)) {
+      why = "scheme '" + n + "' is listed twice";
+      return failure();
+    }
+    out.push_back(*s);
+  }
+  return out;
+}
+
 } // namespace mlir::approx::perforation

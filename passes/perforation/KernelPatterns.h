@@ -38,6 +38,13 @@ FailureOr<PerforationSchemeAttr> parseSchemeName(MLIRContext *ctx,
                                                  StringRef name, SchemeUse use,
                                                  std::string &why);
 
+/// Parses a pass's `schemes` option: each name as parseSchemeName does
+/// (`defaults` when `names` is empty), refusing duplicates.
+FailureOr<SmallVector<PerforationSchemeAttr>>
+parseSchemeList(MLIRContext *ctx, ArrayRef<std::string> names,
+                ArrayRef<const char *> defaults, SchemeUse use,
+                std::string &why);
+
 } // namespace mlir::approx::perforation
 
 #endif // APPROX_PASSES_PERFORATION_KERNELPATTERNS_H
