@@ -48,6 +48,20 @@ struct Affine {
   int64_t offset = 0;
 };
 
+/// A block shape: X x Y threads, each computing K rows of outputs (the
+/// tile is X x (Y*K)).
+struct Shape {
+  int64_t x = 0, y = 0, k = 1;
+  bool operator==(const Shape &o) const {
+    return x == o.x && y == o.y && k == o.k;
+  }
+  /// "32x8", or "32x8r4" with K > 1 (the clone's suffix).
+  std::string name() const {
+    return std::to_string(x) + "x" + std::to_string(y) +
+           (k > 1 ? "r" + std::to_string(k) : "");
+  }
+};
+
 /// One window load to replace: the memref.load, or the scf.if of the
 /// zero-border form (whose result is the loaded value or 0).
 struct Access {
@@ -499,8 +513,64 @@ static void eraseDeadIndexOps(gpu::GPUFuncOp func) {
 
 /// Rewrites an analysed kernel for a block of bx x by threads: buffers,
 /// tile loads at the start of the body, buffer reads for the window loads.
+/// With k > 1 rows per thread: everything after the tile loads (the
+/// per-output work) becomes the body of `scf.for %i = 0 to k`, in which the
+/// thread's y is thread_id y + i*by and the block's y is block_id y * k (so
+/// its global y, and its buffer row, move down by i*by). One barrier-bound
+/// tile load then serves k outputs per thread. The caller checked that the
+/// body holds no barrier.
+static void coarsenRows(gpu::GPUFuncOp func, int64_t by, int64_t k) {
+  Block &body = func.getBody().front();
+  Operation *lastLoad = nullptr;
+  for (Operation &op : body)
+    if (isa<TileLoadOp>(op))
+      lastLoad = &op;
+  Location loc = func.getLoc();
+  OpBuilder b(&body, std::next(lastLoad->getIterator()));
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value bidK = arith::MulIOp::create(
+      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), idx(k));
+  Value cby = idx(by);
+  auto loop = scf::ForOp::create(b, loc, idx(0), idx(k), idx(1));
+  SmallVector<Operation *> work;
+  for (auto it = std::next(Block::iterator(loop.getOperation()));
+       &*it != body.getTerminator(); ++it)
+    work.push_back(&*it);
+  for (Operation *op : work)
+    op->moveBefore(loop.getBody()->getTerminator());
+  b.setInsertionPointToStart(loop.getBody());
+  Value tidI = arith::AddIOp::create(
+      b, loc, tid,
+      arith::MulIOp::create(b, loc, loop.getInductionVar(), cby));
+  Value gidI = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, bidK, cby), tidI);
+  DenseSet<Operation *> mine = {tidI.getDefiningOp(), gidI.getDefiningOp(),
+                                tidI.getDefiningOp()->getOperand(1).getDefiningOp(),
+                                gidI.getDefiningOp()->getOperand(0).getDefiningOp()};
+  loop.getBody()->walk([&](Operation *op) {
+    if (mine.contains(op))
+      return;
+    for (OpOperand &o : op->getOpOperands()) {
+      Value v = o.get();
+      if (auto t = v.getDefiningOp<gpu::ThreadIdOp>();
+          t && t.getDimension() == gpu::Dimension::y)
+        o.set(tidI);
+      else if (auto g = v.getDefiningOp<gpu::BlockIdOp>();
+               g && g.getDimension() == gpu::Dimension::y)
+        o.set(bidK);
+      else if (auto g = v.getDefiningOp<gpu::GlobalIdOp>();
+               g && g.getDimension() == gpu::Dimension::y)
+        o.set(gidI);
+    }
+  });
+}
+
 static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
-                          int64_t by, ArrayRef<PerforationSchemeAttr> schemes,
+                          int64_t by, int64_t k,
+                          ArrayRef<PerforationSchemeAttr> schemes,
                           FlatSymbolRefAttr knob) {
   MLIRContext *ctx = func.getContext();
   Location loc = func.getLoc();
@@ -510,8 +580,10 @@ static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
   auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(ob, loc, v);
   };
+  // A block computes by * k rows (k rows per thread).
   Value row = arith::MulIOp::create(
-      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), idx(b, by));
+      b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
+      idx(b, by * k));
   Value col = arith::MulIOp::create(
       b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), idx(b, bx));
   Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
@@ -521,7 +593,7 @@ static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
   for (ArrayPlan &a : plan.arrays) {
     auto source = cast<MemRefType>(a.arg.getType());
     auto bufType =
-        MemRefType::get({by + 2 * a.hy, bx + 2 * a.hx}, source.getElementType(),
+        MemRefType::get({by * k + 2 * a.hy, bx + 2 * a.hx}, source.getElementType(),
                         AffineMap(), workgroup);
     Value buf = func.addWorkgroupAttribution(bufType, a.arg.getLoc());
     PerforationBorder border =
@@ -543,6 +615,10 @@ static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
     }
   }
   eraseDeadIndexOps(func);
+  if (k > 1) {
+    coarsenRows(func, by, k);
+    eraseDeadIndexOps(func);
+  }
 }
 
 struct ApproxPerforationRaisePass final
@@ -566,18 +642,21 @@ struct ApproxPerforationRaisePass final
     if (failed(parsed))
       return fail(why);
     SmallVector<PerforationSchemeAttr> list = *parsed;
-    SmallVector<std::pair<int64_t, int64_t>> shapes; // (x, y)
+    SmallVector<Shape> shapes;
     for (const std::string &s : blockShapes) {
-      auto [xs, ys] = StringRef(s).split('x');
-      int64_t x = 0, y = 0;
+      auto [xs, rest] = StringRef(s).split('x');
+      auto [ys, ks] = rest.split('r');
+      int64_t x = 0, y = 0, k = 1;
       if (xs.getAsInteger(10, x) || ys.getAsInteger(10, y) || x < 1 || y < 1 ||
-          x * y > 1024)
+          x * y > 1024 ||
+          (rest.contains('r') && (ks.getAsInteger(10, k) || k < 1 || k > 64)))
         return fail("block shape '" + s +
-                    "' is not XxY threads with 1 <= "
-                    "X*Y <= 1024");
-      if (llvm::is_contained(shapes, std::make_pair(x, y)))
+                    "' is not XxY or XxYrK (X*Y threads, 1 <= X*Y <= 1024, "
+                    "K rows per thread, 1 <= K <= 64)");
+      Shape shape{x, y, k};
+      if (llvm::is_contained(shapes, shape))
         return fail("block shape '" + s + "' is listed twice");
-      shapes.push_back({x, y});
+      shapes.push_back(shape);
     }
     int64_t n = list.size();
     FlatSymbolRefAttr knobRef;
@@ -636,26 +715,43 @@ struct ApproxPerforationRaisePass final
         remark();
         continue;
       }
-      SmallVector<std::pair<int64_t, int64_t>> kernelShapes(shapes);
+      SmallVector<Shape> kernelShapes(shapes);
       if (kernelShapes.empty())
-        kernelShapes.push_back({known[0], known[1]});
-      if (llvm::any_of(kernelShapes, [&](auto s) {
+        kernelShapes.push_back({known[0], known[1], 1});
+      // The tile is the block's X x (Y*K) outputs.
+      if (llvm::any_of(kernelShapes, [&](const Shape &s) {
             return failed(
-                checkShape(func, *plan, s.first, s.second, list, refusal));
+                checkShape(func, *plan, s.x, s.y * s.k, list, refusal));
           })) {
         remark();
         continue;
       }
+      // K rows per thread repeat the per-output work under a loop: a
+      // barrier in it would no longer be reached by every thread equally.
+      if (llvm::any_of(kernelShapes, [](const Shape &s) { return s.k > 1; })) {
+        gpu::BarrierOp barrier;
+        func.walk([&](gpu::BarrierOp op) {
+          barrier = op;
+          return WalkResult::interrupt();
+        });
+        if (barrier) {
+          barrier.emitRemark("kernel @")
+              << func.getName()
+              << " holds a barrier; several rows per thread (XxYrK) "
+                 "would repeat it under a loop";
+          continue;
+        }
+      }
       if (kernelShapes.size() == 1) {
         // One shape: the kernel keeps its name (with that block size).
-        auto [x, y] = kernelShapes.front();
-        if (x != known[0] || y != known[1]) {
+        Shape sh = kernelShapes.front();
+        if (sh.x != known[0] || sh.y != known[1]) {
           SmallVector<int32_t> size(known.asArrayRef());
-          size[0] = x;
-          size[1] = y;
+          size[0] = sh.x;
+          size[1] = sh.y;
           func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
         }
-        rewriteKernel(func, *plan, x, y, list, knobRef);
+        rewriteKernel(func, *plan, sh.x, sh.y, sh.k, list, knobRef);
         raisedAny = true;
         continue;
       }
@@ -663,9 +759,8 @@ struct ApproxPerforationRaisePass final
       // name. (Host code outside this gpu.module is not looked at: passes
       // on sibling gpu.modules may run in parallel.)
       SmallVector<std::string> cloneNames;
-      for (auto [x, y] : kernelShapes)
-        cloneNames.push_back(func.getName().str() + "__" + std::to_string(x) +
-                             "x" + std::to_string(y));
+      for (const Shape &sh : kernelShapes)
+        cloneNames.push_back(func.getName().str() + "__" + sh.name());
       if (auto clash =
               llvm::find_if(cloneNames,
                             [&](const std::string &c) {
@@ -681,17 +776,17 @@ struct ApproxPerforationRaisePass final
       OpBuilder b(func);
       b.setInsertionPointAfter(func);
       for (auto [shape, name] : llvm::zip(kernelShapes, cloneNames)) {
-        auto [x, y] = shape;
         auto clone = cast<gpu::GPUFuncOp>(b.clone(*func));
         clone.setName(name);
         SmallVector<int32_t> size(known.asArrayRef());
-        size[0] = x;
-        size[1] = y;
+        size[0] = shape.x;
+        size[1] = shape.y;
         clone.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
         // The clone is the original, op for op: the analysis succeeds again.
         FailureOr<KernelPlan> clonePlan =
             analyzeKernel(clone, known.asArrayRef(), false, refusal);
-        rewriteKernel(clone, *clonePlan, x, y, list, knobRef);
+        rewriteKernel(clone, *clonePlan, shape.x, shape.y, shape.k, list,
+                      knobRef);
         variants.push_back(FlatSymbolRefAttr::get(ctx, name));
       }
       dispatch.push_back(NamedAttribute(StringAttr::get(ctx, func.getName()),

@@ -8,7 +8,11 @@
 // CENTER: error: scheme 'center1' is output perforation; a tile load takes accurate, rows, cols or stencil
 // BADNAME: error: scheme 'rows:nn' is spelled 'rows1:nn'
 // TWICE: error: scheme 'accurate' is listed twice
-// SHAPE: error: block shape '0x4' is not XxY threads with 1 <= X*Y <= 1024
+// RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{block-shapes=32x8r0}))' 2>&1 | FileCheck %s --check-prefix=SHAPE0
+// RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{block-shapes=32x8r}))' 2>&1 | FileCheck %s --check-prefix=SHAPER
+// SHAPE: error: block shape '0x4' is not XxY or XxYrK (X*Y threads, 1 <= X*Y <= 1024, K rows per thread, 1 <= K <= 64)
+// SHAPE0: error: block shape '32x8r0' is not XxY or XxYrK
+// SHAPER: error: block shape '32x8r' is not XxY or XxYrK
 
 // Refused kernels are untouched, and no knob is declared for them.
 // CHECK-NOT: approx.knob
