@@ -176,7 +176,7 @@ struct Version {
   std::string scheme; ///< "" for direct
   Source source = Source::Direct;
   int64_t schemeValue = -1, blockValue = -1;
-  unsigned bx = 32, by = 8;
+  unsigned bx = 32, by = 8, rows = 1; ///< threads, and rows per thread
   double loadedFraction = 1; ///< of the tile buffer (Reference.h)
   double dramSkip = 0;       ///< of the input's DRAM sectors
 };
@@ -203,7 +203,7 @@ const std::vector<Example> kExamples = {
 std::vector<Version> versionsOf(const Example &ex, const Module &perf,
                                 const Module &output) {
   std::vector<Version> out;
-  out.push_back({"direct", "", Source::Direct, -1, -1, 32, 8, 1, 0});
+  out.push_back({"direct", "", Source::Direct, -1, -1, 32, 8, 1, 1, 0});
   for (const pf::Candidate &c :
        must(pf::candidatesOf(perf.manifest(), ex.name, {}, {32, 8}),
             ex.name + " candidates")) {
@@ -211,10 +211,10 @@ std::vector<Version> versionsOf(const Example &ex, const Module &perf,
     v.source = Source::Input;
     v.scheme = c.scheme;
     v.schemeValue = c.schemeValue, v.blockValue = c.blockValue;
-    v.bx = c.blockX, v.by = c.blockY;
+    v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
     v.label = c.label();
     pf::Scheme sc = must(pf::parseScheme(c.scheme), "scheme " + c.scheme);
-    pf::Tile2D tile{int64_t(v.by), int64_t(v.bx), ex.hy, ex.hx};
+    pf::Tile2D tile{int64_t(v.by * v.rows), int64_t(v.bx), ex.hy, ex.hx};
     v.loadedFraction = pf::loadedFraction2D(tile, sc);
     // Whole rows are never fetched; cols and stencil leave no 32-byte
     // sector of the input untouched.
@@ -280,7 +280,7 @@ struct Runner {
 
   LaunchConfig config(const Version &v, const Buffers &b) {
     return LaunchConfig{{unsigned((b.w + v.bx - 1) / v.bx),
-                         unsigned((b.h + v.by - 1) / v.by), 1},
+                         unsigned((b.h + v.by * v.rows - 1) / (v.by * v.rows)), 1},
                         {v.bx, v.by, 1},
                         0};
   }

@@ -16,7 +16,8 @@
 namespace approx::rt::perforation {
 
 std::string Candidate::label() const {
-  return scheme + " " + std::to_string(blockX) + "x" + std::to_string(blockY);
+  return scheme + " " + std::to_string(blockX) + "x" + std::to_string(blockY) +
+         (rowsPerThread > 1 ? "r" + std::to_string(rowsPerThread) : "");
 }
 
 namespace {
@@ -28,15 +29,20 @@ bool isKernelOrClone(const std::string &name, const std::string &kernel) {
                             name.compare(kernel.size(), 2, "__") == 0);
 }
 
-/// "32x8" of "k__32x8", checked.
+/// "32x8" of "k__32x8" (k = 1), "32x8r4" of "k__32x8r4", checked.
 bool parseShape(const std::string &variant, const std::string &kernel,
-                unsigned &x, unsigned &y) {
+                unsigned &x, unsigned &y, unsigned &k) {
   if (!isKernelOrClone(variant, kernel) || variant == kernel)
     return false;
   const std::string s = variant.substr(kernel.size() + 2);
   char tail = 0;
-  return std::sscanf(s.c_str(), "%ux%u%c", &x, &y, &tail) == 2 && x >= 1 &&
-         y >= 1 && uint64_t(x) * y <= 1024;
+  k = 1;
+  int n = std::sscanf(s.c_str(), "%ux%ur%u%c", &x, &y, &k, &tail);
+  if (n != 2 && n != 3)
+    return false;
+  if (n == 2 && s.find('r') != std::string::npos)
+    return false;
+  return x >= 1 && y >= 1 && uint64_t(x) * y <= 1024 && k >= 1 && k <= 64;
 }
 
 std::string num(double v, int digits) {
@@ -115,7 +121,10 @@ candidatesOf(const Manifest &m, const std::string &kernel,
     return invalidArgument("kernel '" + kernel + "' has no 'accurate' scheme "
                            "to measure the error against");
   // Block shapes: the variant knob dispatching the kernel.
-  std::vector<std::pair<unsigned, unsigned>> shapes;
+  struct Shape {
+    unsigned x, y, k;
+  };
+  std::vector<Shape> shapes;
   for (const KnobInfo &k : m.knobs) {
     if (k.name != knobs.block || k.kind != KnobKind::Variant)
       continue;
@@ -123,11 +132,11 @@ candidatesOf(const Manifest &m, const std::string &kernel,
       if (d.kernel != kernel)
         continue;
       for (const std::string &v : d.variants) {
-        unsigned x = 0, y = 0;
-        if (!parseShape(v, kernel, x, y))
+        unsigned x = 0, y = 0, k = 1;
+        if (!parseShape(v, kernel, x, y, k))
           return invalidArgument("variant '" + v + "' of '" + kernel +
-                                 "' is not named " + kernel + "__XxY");
-        shapes.push_back({x, y});
+                                 "' is not named " + kernel + "__XxY[rK]");
+        shapes.push_back({x, y, k});
       }
     }
   }
@@ -137,13 +146,13 @@ candidatesOf(const Manifest &m, const std::string &kernel,
         uint64_t(defaultBlock.first) * defaultBlock.second > 1024)
       return invalidArgument("kernel '" + kernel + "' has no block-shape "
                              "knob: give its block shape");
-    shapes.push_back(defaultBlock);
+    shapes.push_back({defaultBlock.first, defaultBlock.second, 1});
   }
   std::vector<Candidate> out;
   for (size_t b = 0; b < shapes.size(); ++b)
     for (size_t s = 0; s < schemes.size(); ++s)
       out.push_back({schemes[s], int64_t(s), variants ? int64_t(b) : -1,
-                     shapes[b].first, shapes[b].second});
+                     shapes[b].x, shapes[b].y, shapes[b].k});
   return out;
 }
 

@@ -244,7 +244,7 @@ int main(int argc, char **argv) {
   }
   auto configOf = [&](const pf::Candidate &c) {
     return LaunchConfig{{unsigned((W + c.blockX - 1) / c.blockX),
-                         unsigned((H + c.blockY - 1) / c.blockY), 1},
+                         unsigned((H + c.tileRows() - 1) / c.tileRows()), 1},
                         {c.blockX, c.blockY, 1},
                         0};
   };
@@ -352,7 +352,7 @@ int main(int argc, char **argv) {
         g.images.push_back(idx);
       g.output = size_t(output);
       g.height = H, g.width = W;
-      g.tileRows = p.candidate.blockY, g.tileCols = p.candidate.blockX;
+      g.tileRows = p.candidate.tileRows(), g.tileCols = p.candidate.blockX;
       std::tie(g.haloRows, g.haloCols) =
           must(pf::haloOf(mod->manifest(), kernel), "guard");
       g.perforated = optionsOf(p.candidate);

@@ -80,8 +80,19 @@ TEST(PerforationTuner, CandidatesRefusals) {
   EXPECT_NE(refusal(m).find("no scheme list"), std::string::npos);
   m = manifest(true);
   m.knobs[1].dispatch[0].variants[1] = "blur_wide";
-  EXPECT_NE(refusal(m).find("variant 'blur_wide' of 'blur' is not named blur__XxY"),
+  EXPECT_NE(refusal(m).find("variant 'blur_wide' of 'blur' is not named blur__XxY[rK]"),
             std::string::npos);
+  m.knobs[1].dispatch[0].variants[1] = "blur__64x4r";
+  EXPECT_NE(refusal(m).find("is not named"), std::string::npos);
+  m.knobs[1].dispatch[0].variants[1] = "blur__64x4r0";
+  EXPECT_NE(refusal(m).find("is not named"), std::string::npos);
+  // K rows per thread: the label says it, the tile is Y*K rows high.
+  m.knobs[1].dispatch[0].variants[1] = "blur__32x8r4";
+  auto rk = pf::candidatesOf(m, "blur", {}, {0, 0});
+  ASSERT_TRUE(rk.isOk()) << rk.status().toString();
+  EXPECT_EQ((*rk)[3].label(), "accurate 32x8r4");
+  EXPECT_EQ((*rk)[3].tileRows(), 32u);
+  EXPECT_EQ((*rk)[0].tileRows(), 8u);
   m = manifest(true);
   m.sites[1].data = R"({"schemes":["accurate","rows2:nn","stencil:nn"]})";
   EXPECT_NE(refusal(m).find("list different schemes"), std::string::npos);

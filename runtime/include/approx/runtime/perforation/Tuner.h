@@ -29,7 +29,11 @@ struct Candidate {
   int64_t schemeValue = 0; ///< the scheme knob's value
   int64_t blockValue = -1; ///< the block knob's value; -1: no block knob
   unsigned blockX = 0, blockY = 0; ///< threads per block
-  /// "rows1:nn 32x8".
+  unsigned rowsPerThread = 1; ///< outputs per thread along y (KERNEL__XxYrK)
+  /// The rows of outputs a block computes: blockY * rowsPerThread (the
+  /// launch's grid is ceil(H / tileRows()) blocks high).
+  unsigned tileRows() const { return blockY * rowsPerThread; }
+  /// "rows1:nn 32x8", "rows1:nn 32x8r4".
   std::string label() const;
 };
 
@@ -43,7 +47,7 @@ struct TuneKnobs {
 /// the block shapes of the variant knob that dispatches it (or
 /// `defaultBlock` where none does). Errors name what is missing (no
 /// perforation site for the kernel, no scheme knob, a variant not named
-/// KERNEL__XxY, no `accurate` scheme to measure against).
+/// KERNEL__XxY[rK], no `accurate` scheme to measure against).
 Expected<std::vector<Candidate>>
 candidatesOf(const Manifest &m, const std::string &kernel,
              const TuneKnobs &knobs, std::pair<unsigned, unsigned> defaultBlock);
