@@ -86,8 +86,9 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                      "accurate,rows1:nn; empty: off)")};
   ListOption<std::string> perforateBlocks{
       *this, "perforate-blocks",
-      llvm::cl::desc("With perforate: block shapes XxY to compile each "
-                     "perforated kernel for (two or more: a variant knob)")};
+      llvm::cl::desc("With perforate: block shapes XxY or XxYrK (K output "
+                     "rows per thread) to compile each perforated kernel "
+                     "for (two or more: a variant knob)")};
   ListOption<std::string> perforateOutput{
       *this, "perforate-output",
       llvm::cl::desc("Output-perforate (Paraprox) plain kernels with these "

@@ -95,7 +95,11 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
     @k__XxY, one per shape (known_block_size rewritten, own buffers), and an
     `approx.variant_knob @<knob>_block` dispatches the logical name k among
     them; kernels must then use gpu.block_dim, not the block size as a
-    constant. docs/perforation.md ("The transparent pass") has the details.
+    constant. A shape XxYrK makes each of the X x Y threads compute K rows
+    of outputs: one tile load of X x (Y*K) outputs, then the per-output work
+    in a loop of K iterations (the launch grid is ceil(H / (Y*K)) blocks
+    high; a kernel holding a barrier is refused). docs/perforation.md ("The
+    transparent pass") has the details.
 
     Before:
     ```mlir
@@ -128,9 +132,9 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
       "The scheme knob (approx.knob range(0, n-1)); @<knob>_block names the "
       "block-shape variant knob">,
     ListOption<"blockShapes", "block-shapes", "std::string",
-      "Block shapes XxY (threads) to compile each kernel for; empty: its "
-      "known_block_size; two or more: one clone per shape behind a variant "
-      "knob">
+      "Block shapes XxY (threads) or XxYrK (K output rows per thread) to "
+      "compile each kernel for; empty: its known_block_size; two or more: "
+      "one clone per shape behind a variant knob">
   ];
   let dependentDialects = ["::mlir::approx::ApproxDialect",
                            "::mlir::arith::ArithDialect",
