@@ -24,6 +24,15 @@ bash examples/lns/compile.sh "$BUILD/bin/approx-opt" .carry/lns-examples
 mkdir -p .carry/perforation
 "$BUILD/bin/approx-opt" test/runtime/perforation/Inputs/kernels.mlir \
   --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=perforation_check" -o /dev/null
+# The transparent pass against the plain kernel (gpu.Perforation,
+# RaisedMatchesDirect): two examples as written and raised, with block
+# shapes that include several rows per thread.
+for ex in gaussian3_plain hotspot; do
+  "$BUILD/bin/approx-opt" examples/perforation/$ex.mlir \
+    --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=${ex}_direct" -o /dev/null
+  "$BUILD/bin/approx-opt" examples/perforation/$ex.mlir \
+    --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=${ex}_raised perforate=accurate,rows1:nn,rows1:linear,stencil:nn perforate-blocks=32x8,16x16r3,64x4r2" -o /dev/null
+done
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi

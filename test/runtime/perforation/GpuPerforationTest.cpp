@@ -12,6 +12,7 @@
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/perforation/Guard.h"
 #include "approx/runtime/perforation/Reference.h"
+#include "approx/runtime/perforation/Tuner.h"
 
 #include <gtest/gtest.h>
 
@@ -296,6 +297,86 @@ TEST(Perforation, Guard) {
   double whole = sum / double(img.size());
   EXPECT_NEAR(rep.error, whole, 0.25 * whole)
       << "sampled " << rep.error << ", whole image " << whole;
+}
+
+/// The transparent pass keeps the kernel's meaning: examples/perforation's
+/// Gaussian (one input) and HotSpot (two inputs, scalars), raised with
+/// block shapes 32x8, 16x16r3 and 64x4r2 (scripts/gpu-prepare.sh), compute
+/// with `accurate` exactly what the plain kernel computes, bit for bit, on
+/// every size (odd ones, smaller than a tile); every other scheme writes
+/// every element.
+TEST(Perforation, RaisedMatchesDirect) {
+  const char *dir = std::getenv("APPROX_PERFORATION_KERNELS");
+  for (const std::string ex : {"gaussian3_plain", "hotspot"}) {
+    SCOPED_TRACE(ex);
+    std::string raisedPath = std::string(dir) + "/" + ex + "_raised.manifest.json";
+    struct stat st;
+    if (::stat(raisedPath.c_str(), &st) != 0)
+      GTEST_SKIP() << raisedPath << " does not exist (scripts/gpu-prepare.sh)";
+    Expected<std::unique_ptr<Module>> direct = Module::load(
+        gCtx, std::string(dir) + "/" + ex + "_direct.manifest.json");
+    ASSERT_TRUE(direct.isOk()) << direct.status().toString();
+    Expected<std::unique_ptr<Module>> raised = Module::load(gCtx, raisedPath);
+    ASSERT_TRUE(raised.isOk()) << raised.status().toString();
+    auto candidates =
+        pf::candidatesOf((*raised)->manifest(), ex, {}, {32, 8});
+    ASSERT_TRUE(candidates.isOk()) << candidates.status().toString();
+    ASSERT_EQ(candidates->size(), 12u);
+    const int inputs = ex == "hotspot" ? 2 : 1;
+    unsigned seed = 500;
+    for (auto [h, w] : kSizes) {
+      std::vector<DeviceBuffer> in;
+      for (int i = 0; i < inputs; ++i) {
+        std::vector<float> img = randomImage(h * w, seed++);
+        Expected<DeviceBuffer> b = DeviceBuffer::fromHost(
+            gCtx, img.data(), img.size(), ScalarType::F32);
+        ASSERT_TRUE(b.isOk()) << b.status().toString();
+        in.push_back(b.take());
+      }
+      Expected<DeviceBuffer> out =
+          DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
+      ASSERT_TRUE(out.isOk()) << out.status().toString();
+      std::vector<Arg> args;
+      for (DeviceBuffer &b : in)
+        args.push_back(Arg::memref(b.view(), {h, w}));
+      args.push_back(Arg::memref(out->view(), {h, w}));
+      if (ex == "hotspot")
+        for (double c : {0.125, 0.25, 0.5, 0.0625})
+          args.push_back(Arg::floating(c));
+      auto runOn = [&](Module &m, unsigned bx, unsigned by, unsigned rows,
+                       const LaunchOptions &opts) {
+        std::vector<float> got(size_t(h * w));
+        EXPECT_TRUE(out->fill32(0x7fc00001).isOk());
+        LaunchConfig cfg{{unsigned((w + bx - 1) / bx),
+                          unsigned((h + by * rows - 1) / (by * rows)), 1},
+                         {bx, by, 1}, 0};
+        Status s = m.launchSync(ex, cfg, args, opts);
+        EXPECT_TRUE(s.isOk()) << s.toString();
+        EXPECT_TRUE(out->copyToHost(got.data(), got.size() * 4).isOk());
+        return got;
+      };
+      std::vector<float> want = runOn(**direct, 32, 8, 1, {});
+      for (const pf::Candidate &c : *candidates) {
+        SCOPED_TRACE(c.label() + " on " + std::to_string(h) + "x" +
+                     std::to_string(w));
+        LaunchOptions opts;
+        opts.knobs["perforation"] = c.schemeValue;
+        opts.knobs["perforation_block"] = c.blockValue;
+        std::vector<float> got =
+            runOn(**raised, c.blockX, c.blockY, c.rowsPerThread, opts);
+        int64_t bad = 0;
+        for (size_t k = 0; k < got.size(); ++k) {
+          bool wrong = c.scheme == "accurate"
+                           ? std::memcmp(&got[k], &want[k], 4) != 0
+                           : std::isnan(got[k]);
+          if (wrong && bad++ < 3)
+            ADD_FAILURE() << "element " << k << ": raised " << got[k]
+                          << ", plain " << want[k];
+        }
+        EXPECT_EQ(bad, 0);
+      }
+    }
+  }
 }
 
 int main(int argc, char **argv) {
