@@ -6,9 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 namespace approx::rt {
 
@@ -134,53 +132,6 @@ Status DeviceBuffer::copyFrom(const DeviceBuffer &src) {
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
   APPROX_CU_RETURN_IF_ERROR(detail::driverOf(*ctx_), cuMemcpyDtoD, ptr_, src.ptr_,
                             bytes_);
-  return Status::ok();
-}
-
-/// Whether a rectangle of `height` rows of `width` bytes, `pitch` apart from
-/// `offset`, lies inside `size` bytes (without overflow).
-static bool rectInside(size_t size, size_t offset, size_t pitch, size_t width,
-                       size_t height) {
-  if (height == 0 || width == 0)
-    return offset <= size;
-  if (width > pitch && height > 1)
-    return false;
-  // last byte: offset + (height - 1) * pitch + width <= size
-  size_t rows = height - 1;
-  if (pitch != 0 && rows > (size - std::min(size, width)) / pitch)
-    return false;
-  size_t end = rows * pitch + width;
-  return end <= size && offset <= size - end;
-}
-
-Status DeviceBuffer::copyRectFrom(BufferView src, size_t srcOffset,
-                                  size_t srcPitch, size_t dstOffset,
-                                  size_t dstPitch, size_t widthBytes,
-                                  size_t height) {
-  if (!rectInside(src.bytes, srcOffset, srcPitch, widthBytes, height))
-    return invalidArgument("copyRectFrom: the " + std::to_string(height) +
-                           " x " + std::to_string(widthBytes) +
-                           " byte source rectangle leaves its " +
-                           std::to_string(src.bytes) + "-byte buffer");
-  if (!rectInside(bytes_, dstOffset, dstPitch, widthBytes, height))
-    return invalidArgument("copyRectFrom: the " + std::to_string(height) +
-                           " x " + std::to_string(widthBytes) +
-                           " byte destination rectangle leaves its " +
-                           std::to_string(bytes_) + "-byte buffer");
-  if (height == 0 || widthBytes == 0)
-    return Status::ok();
-  APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
-  CUDA_MEMCPY2D cp;
-  std::memset(&cp, 0, sizeof cp);
-  cp.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-  cp.srcDevice = CUdeviceptr(src.ptr + srcOffset);
-  cp.srcPitch = srcPitch;
-  cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  cp.dstDevice = CUdeviceptr(ptr_ + dstOffset);
-  cp.dstPitch = dstPitch;
-  cp.WidthInBytes = widthBytes;
-  cp.Height = height;
-  APPROX_CU_RETURN_IF_ERROR(detail::driverOf(*ctx_), cuMemcpy2D, &cp);
   return Status::ok();
 }
 

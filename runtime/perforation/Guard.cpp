@@ -1,11 +1,15 @@
 //===- Guard.cpp - sampled-tile check of a perforated launch --------------===//
 //
-// checkSampledTiles (Guard.h): sample interior tiles, stack their input
-// windows, run the kernel accurately on the stack, compare the centres with
-// the perforated output, fall back when the error exceeds the bound.
+// SampledTileGuard::check (Guard.h): sample interior tiles, gather their
+// input windows into a stack (window s in rows [s*BH, (s+1)*BH) of a
+// k*BH x BW image, BH = TY + 2 hy, BW = TX + 2 hx), run the kernel
+// accurately on it, gather the centres and the launch's tiles, compare, fall
+// back when the error exceeds the bound.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/perforation/Guard.h"
+
+#include "../core/Driver.h" // the driver table: private to the runtime
 
 #include <algorithm>
 #include <cmath>
@@ -16,13 +20,6 @@
 namespace approx::rt::perforation {
 
 namespace {
-
-/// The sampled windows are stacked vertically: window s occupies rows
-/// [s*BH, (s+1)*BH) of a k*BH x BW image, BH = TY + 2 hy, BW = TX + 2 hx.
-struct Stack {
-  int64_t bh = 0, bw = 0;
-  std::vector<std::pair<int64_t, int64_t>> tiles; ///< (row, col) of each tile
-};
 
 /// Decodes `n` elements of `elem` to double (f32 and f64 only: checked).
 std::vector<double> toDouble(const std::vector<uint8_t> &raw, ScalarType elem) {
@@ -120,10 +117,155 @@ sampleTiles(int64_t height, int64_t width, int64_t tileRows, int64_t tileCols,
   return tiles;
 }
 
-Expected<GuardReport> checkSampledTiles(Module &module,
-                                        const GuardLaunch &launch,
-                                        const GuardOptions &opts) {
+namespace {
+
+/// out[idx] = src[(origin[s].row + i) * pitch + origin[s].col + j] for
+/// idx = (s * bh + i) * bw + j < total; origins are (row, col) u64 pairs;
+/// element size 4 or 8 bytes. Hand-written PTX (JIT-compiled for the device
+/// at load), so the runtime needs no CUDA compiler.
+const char kGatherPtx[] = R"PTX(.version 7.0
+.target sm_50
+.address_size 64
+
+.visible .entry approx_guard_gather(
+	.param .u64 p_src,
+	.param .u64 p_dst,
+	.param .u64 p_origins,
+	.param .u64 p_pitch,
+	.param .u64 p_bh,
+	.param .u64 p_bw,
+	.param .u64 p_total,
+	.param .u32 p_es
+)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<24>;
+
+	ld.param.u64 %rd1, [p_src];
+	ld.param.u64 %rd2, [p_dst];
+	ld.param.u64 %rd3, [p_origins];
+	ld.param.u64 %rd4, [p_pitch];
+	ld.param.u64 %rd5, [p_bh];
+	ld.param.u64 %rd6, [p_bw];
+	ld.param.u64 %rd7, [p_total];
+	ld.param.u32 %r1, [p_es];
+	mov.u32 %r2, %ctaid.x;
+	mov.u32 %r3, %ntid.x;
+	mov.u32 %r4, %tid.x;
+	mul.wide.u32 %rd8, %r2, %r3;
+	cvt.u64.u32 %rd9, %r4;
+	add.u64 %rd10, %rd8, %rd9;
+	setp.ge.u64 %p1, %rd10, %rd7;
+	@%p1 bra DONE;
+	mul.lo.u64 %rd11, %rd5, %rd6;
+	div.u64 %rd12, %rd10, %rd11;
+	rem.u64 %rd13, %rd10, %rd11;
+	div.u64 %rd14, %rd13, %rd6;
+	rem.u64 %rd15, %rd13, %rd6;
+	shl.b64 %rd16, %rd12, 4;
+	add.u64 %rd16, %rd3, %rd16;
+	ld.global.u64 %rd17, [%rd16];
+	ld.global.u64 %rd18, [%rd16+8];
+	add.u64 %rd17, %rd17, %rd14;
+	add.u64 %rd18, %rd18, %rd15;
+	mad.lo.u64 %rd19, %rd17, %rd4, %rd18;
+	cvt.u64.u32 %rd20, %r1;
+	mad.lo.u64 %rd21, %rd19, %rd20, %rd1;
+	mad.lo.u64 %rd22, %rd10, %rd20, %rd2;
+	setp.eq.u32 %p2, %r1, 8;
+	@%p2 bra WIDE;
+	ld.global.u32 %r5, [%rd21];
+	st.global.u32 [%rd22], %r5;
+	bra.uni DONE;
+WIDE:
+	ld.global.u64 %rd23, [%rd21];
+	st.global.u64 [%rd22], %rd23;
+DONE:
+	ret;
+}
+)PTX";
+
+} // namespace
+
+struct SampledTileGuard::Impl {
+  std::shared_ptr<Context> ctx;
+  CUmodule module = nullptr;
+  CUfunction gather = nullptr;
+  DeviceBuffer origins, tiles, outStack;
+  std::vector<DeviceBuffer> stacks;
+
+  const detail::Driver *drv() const { return ctx->impl().drv; }
+
+  /// `buf` holds at least `bytes` (reallocated larger when not).
+  Status ensure(DeviceBuffer &buf, size_t bytes, ValueType elem) {
+    if (buf.view().bytes >= bytes && buf.view().elem == elem)
+      return Status::ok();
+    APPROX_RETURN_IF_ERROR(buf.free());
+    Expected<DeviceBuffer> b = DeviceBuffer::allocate(ctx, bytes, elem);
+    if (!b)
+      return b.status();
+    buf = b.take();
+    return Status::ok();
+  }
+
+  /// One gather launch on the legacy default stream (ordered with the
+  /// module's launches there).
+  Status gatherInto(uint64_t src, uint64_t dst, uint64_t origins,
+                    uint64_t pitch, uint64_t bh, uint64_t bw, uint64_t total,
+                    uint32_t es) {
+    if (total == 0)
+      return Status::ok();
+    const unsigned threads = 256;
+    const uint64_t blocks = (total + threads - 1) / threads;
+    if (blocks > 0x7fffffffu)
+      return invalidArgument("guard: " + std::to_string(total) +
+                             " elements to gather is too many");
+    void *params[] = {&src, &dst, &origins, &pitch, &bh, &bw, &total, &es};
+    APPROX_CU_RETURN_IF_ERROR(drv(), cuLaunchKernel, gather,
+                              unsigned(blocks), 1, 1, threads, 1, 1, 0,
+                              nullptr, params, nullptr);
+    return Status::ok();
+  }
+};
+
+Expected<std::unique_ptr<SampledTileGuard>>
+SampledTileGuard::create(std::shared_ptr<Context> ctx) {
+  if (!ctx)
+    return invalidArgument("guard: no context");
+  std::unique_ptr<SampledTileGuard> g(new SampledTileGuard());
+  g->impl_ = std::make_unique<Impl>();
+  g->impl_->ctx = ctx;
+  APPROX_RETURN_IF_ERROR(ctx->makeCurrent());
+  const detail::Driver *drv = g->impl_->drv();
+  APPROX_CU_RETURN_IF_ERROR(drv, cuModuleLoadDataEx, &g->impl_->module,
+                            kGatherPtx, 0, nullptr, nullptr);
+  APPROX_CU_RETURN_IF_ERROR(drv, cuModuleGetFunction, &g->impl_->gather,
+                            g->impl_->module, "approx_guard_gather");
+  return g;
+}
+
+SampledTileGuard::~SampledTileGuard() {
+  if (!impl_ || !impl_->module)
+    return;
+  // Buffers first (their frees wait for the work), then the kernel.
+  impl_->stacks.clear();
+  impl_->origins = DeviceBuffer();
+  impl_->tiles = DeviceBuffer();
+  impl_->outStack = DeviceBuffer();
+  if (impl_->ctx->makeCurrent().isOk()) {
+    (void)impl_->ctx->synchronize();
+    (void)impl_->drv()->cuModuleUnload(impl_->module);
+  }
+}
+
+Expected<GuardReport> SampledTileGuard::check(Module &module,
+                                              const GuardLaunch &launch,
+                                              const GuardOptions &opts) {
   APPROX_RETURN_IF_ERROR(validateGuardLaunch(launch, opts));
+  if (module.context() != impl_->ctx)
+    return invalidArgument("guard: the module lives on another context");
+  Impl &g = *impl_;
   const int64_t W = launch.width;
   const int64_t TY = launch.tileRows, TX = launch.tileCols;
   const int64_t hy = launch.haloRows, hx = launch.haloCols;
@@ -133,74 +275,77 @@ Expected<GuardReport> checkSampledTiles(Module &module,
       sampleTiles(launch.height, W, TY, TX, hy, hx, opts.samples, opts.seed);
   if (!sampled)
     return sampled.status();
+  const std::vector<std::pair<int64_t, int64_t>> &tiles = *sampled;
+  const int64_t k = int64_t(tiles.size());
+  const int64_t bh = TY + 2 * hy, bw = TX + 2 * hx;
 
-  Stack st;
-  st.bh = TY + 2 * hy, st.bw = TX + 2 * hx;
-  st.tiles = sampled.take();
-  const int64_t k = int64_t(st.tiles.size());
-  const size_t stackBytes = size_t(k * st.bh * st.bw) * es;
+  // Origins, three runs of k (row, col): the windows in the images, the
+  // tiles in the output, the centres in the stacked output.
+  std::vector<uint64_t> origins;
+  for (auto [r0, c0] : tiles)
+    origins.insert(origins.end(), {uint64_t(r0 - hy), uint64_t(c0 - hx)});
+  for (auto [r0, c0] : tiles)
+    origins.insert(origins.end(), {uint64_t(r0), uint64_t(c0)});
+  for (int64_t s = 0; s < k; ++s)
+    origins.insert(origins.end(), {uint64_t(s * bh + hy), uint64_t(hx)});
+  APPROX_RETURN_IF_ERROR(g.ctx->makeCurrent());
+  APPROX_RETURN_IF_ERROR(
+      g.ensure(g.origins, origins.size() * 8, ScalarType::I64));
+  APPROX_RETURN_IF_ERROR(
+      g.origins.copyFromHost(origins.data(), origins.size() * 8));
+  const uint64_t org = g.origins.view().ptr;
+  const uint64_t runBytes = uint64_t(k) * 16;
 
-  // The stacked inputs, the stacked accurate output.
-  std::shared_ptr<Context> ctx = module.context();
+  // The stacked inputs and output.
   std::vector<Arg> args = launch.args;
-  std::vector<DeviceBuffer> owned;
-  for (size_t i : launch.images) {
+  if (g.stacks.size() < launch.images.size())
+    g.stacks.resize(launch.images.size());
+  for (size_t n = 0; n < launch.images.size(); ++n) {
+    size_t i = launch.images[n];
     const BufferView src = launch.args[i].buffer();
-    const size_t ies = size_t(src.elem.size());
-    Expected<DeviceBuffer> buf =
-        DeviceBuffer::allocate(ctx, size_t(k * st.bh * st.bw) * ies, src.elem);
-    if (!buf)
-      return buf.status();
-    for (int64_t s = 0; s < k; ++s) {
-      auto [r0, c0] = st.tiles[size_t(s)];
-      APPROX_RETURN_IF_ERROR(buf->copyRectFrom(
-          src, size_t((r0 - hy) * W + (c0 - hx)) * ies, size_t(W) * ies,
-          size_t(s * st.bh * st.bw) * ies, size_t(st.bw) * ies,
-          size_t(st.bw) * ies, size_t(st.bh)));
-    }
-    args[i] = Arg::memref(buf->view(), {k * st.bh, st.bw});
-    owned.push_back(buf.take());
+    const uint64_t ies = src.elem.size();
+    if (ies != 4 && ies != 8)
+      return invalidArgument("guard: argument " + std::to_string(i) + " is " +
+                             src.elem.name() +
+                             "; the guard gathers 4- and 8-byte elements");
+    APPROX_RETURN_IF_ERROR(
+        g.ensure(g.stacks[n], size_t(k * bh * bw) * ies, src.elem));
+    APPROX_RETURN_IF_ERROR(g.gatherInto(src.ptr, g.stacks[n].view().ptr, org,
+                                        uint64_t(W), uint64_t(bh),
+                                        uint64_t(bw), uint64_t(k * bh * bw),
+                                        uint32_t(ies)));
+    BufferView v = g.stacks[n].view();
+    v.bytes = size_t(k * bh * bw) * ies;
+    args[i] = Arg::memref(v, {k * bh, bw});
   }
-  Expected<DeviceBuffer> outStack =
-      DeviceBuffer::allocate(ctx, stackBytes, elem);
-  if (!outStack)
-    return outStack.status();
-  args[launch.output] = Arg::memref(outStack->view(), {k * st.bh, st.bw});
+  APPROX_RETURN_IF_ERROR(g.ensure(g.outStack, size_t(k * bh * bw) * es, elem));
+  BufferView outView = g.outStack.view();
+  outView.bytes = size_t(k * bh * bw) * es;
+  args[launch.output] = Arg::memref(outView, {k * bh, bw});
   const Dim3 block = launch.config.block;
   LaunchConfig cfg = launch.config;
-  cfg.grid = {unsigned((st.bw + block.x - 1) / block.x),
-              unsigned((k * st.bh + block.y - 1) / block.y), 1};
+  cfg.grid = {unsigned((bw + block.x - 1) / block.x),
+              unsigned((k * bh + block.y - 1) / block.y), 1};
   APPROX_RETURN_IF_ERROR(
-      module.launchSync(launch.kernel, cfg, args, launch.accurate));
+      module.launch(launch.kernel, cfg, args, launch.accurate));
 
-  // The centres, and the perforated output's tiles, side by side on the host.
-  Expected<DeviceBuffer> gotTiles =
-      DeviceBuffer::allocate(ctx, size_t(k * TY * TX) * es, elem);
-  Expected<DeviceBuffer> refTiles =
-      DeviceBuffer::allocate(ctx, size_t(k * TY * TX) * es, elem);
-  if (!gotTiles)
-    return gotTiles.status();
-  if (!refTiles)
-    return refTiles.status();
+  // The launch's tiles and the accurate centres, side by side, one copy.
+  const size_t tileBytes = size_t(k * TY * TX) * es;
+  APPROX_RETURN_IF_ERROR(g.ensure(g.tiles, 2 * tileBytes, elem));
   const BufferView out = launch.args[launch.output].buffer();
-  for (int64_t s = 0; s < k; ++s) {
-    auto [r0, c0] = st.tiles[size_t(s)];
-    APPROX_RETURN_IF_ERROR(gotTiles->copyRectFrom(
-        out, size_t(r0 * W + c0) * es, size_t(W) * es,
-        size_t(s * TY * TX) * es, size_t(TX) * es, size_t(TX) * es,
-        size_t(TY)));
-    APPROX_RETURN_IF_ERROR(refTiles->copyRectFrom(
-        outStack->view(), size_t((s * st.bh + hy) * st.bw + hx) * es,
-        size_t(st.bw) * es, size_t(s * TY * TX) * es, size_t(TX) * es,
-        size_t(TX) * es, size_t(TY)));
-  }
-  std::vector<uint8_t> rawGot(size_t(k * TY * TX) * es),
-      rawRef(rawGot.size());
-  APPROX_RETURN_IF_ERROR(gotTiles->copyToHost(rawGot.data(), rawGot.size()));
-  APPROX_RETURN_IF_ERROR(refTiles->copyToHost(rawRef.data(), rawRef.size()));
+  APPROX_RETURN_IF_ERROR(g.gatherInto(
+      out.ptr, g.tiles.view().ptr, org + runBytes, uint64_t(W), uint64_t(TY),
+      uint64_t(TX), uint64_t(k * TY * TX), uint32_t(es)));
+  APPROX_RETURN_IF_ERROR(g.gatherInto(
+      g.outStack.view().ptr, g.tiles.view().ptr + tileBytes,
+      org + 2 * runBytes, uint64_t(bw), uint64_t(TY), uint64_t(TX),
+      uint64_t(k * TY * TX), uint32_t(es)));
+  std::vector<uint8_t> raw(2 * tileBytes);
+  APPROX_RETURN_IF_ERROR(g.tiles.copyToHost(raw.data(), raw.size()));
+  std::vector<uint8_t> rawGot(raw.begin(), raw.begin() + long(tileBytes)),
+      rawRef(raw.begin() + long(tileBytes), raw.end());
   std::vector<double> got = toDouble(rawGot, elem.scalar),
                       ref = toDouble(rawRef, elem.scalar);
-
   GuardReport rep;
   rep.samples = int(k);
   double sum = 0;
@@ -236,6 +381,18 @@ Expected<GuardReport> checkSampledTiles(Module &module,
     rep.fellBack = true;
   }
   return rep;
+}
+
+
+Expected<GuardReport> checkSampledTiles(Module &module,
+                                        const GuardLaunch &launch,
+                                        const GuardOptions &opts) {
+  APPROX_RETURN_IF_ERROR(validateGuardLaunch(launch, opts));
+  Expected<std::unique_ptr<SampledTileGuard>> g =
+      SampledTileGuard::create(module.context());
+  if (!g)
+    return g.status();
+  return (*g)->check(module, launch, opts);
 }
 
 } // namespace approx::rt::perforation

@@ -367,12 +367,14 @@ int main(int argc, char **argv) {
       go.nearZero = nearZero;
       go.fallback = false;
       must(mod->launchSync(kernel, g.config, args, g.perforated), "launch");
+      std::unique_ptr<pf::SampledTileGuard> guard =
+          must(pf::SampledTileGuard::create(ctx), "guard");
       std::vector<double> costs;
       pf::GuardReport rep;
       for (int k = 0; k < 7; ++k) {
         must(ctx->synchronize(), "sync");
         auto t0 = std::chrono::steady_clock::now();
-        rep = must(pf::checkSampledTiles(*mod, g, go), "guard");
+        rep = must(guard->check(*mod, g, go), "guard");
         auto t1 = std::chrono::steady_clock::now();
         costs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       }

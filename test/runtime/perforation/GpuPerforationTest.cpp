@@ -227,6 +227,11 @@ TEST(Perforation, Guard) {
   std::unique_ptr<Module> m = load();
   ASSERT_TRUE(m);
   const int64_t h = 517, w = 1003;
+  // One guard for every check: its kernel loaded once, its buffers grown
+  // from 16 to 256 samples.
+  Expected<std::unique_ptr<pf::SampledTileGuard>> guard =
+      pf::SampledTileGuard::create(gCtx);
+  ASSERT_TRUE(guard.isOk()) << guard.status().toString();
   auto run = [&](const std::vector<float> &img, int64_t scheme,
                  pf::GuardOptions opts, pf::GuardReport &rep,
                  std::vector<float> &got) {
@@ -249,7 +254,7 @@ TEST(Perforation, Guard) {
     l.perforated.knobs["blurscheme"] = scheme;
     l.accurate.knobs["blurscheme"] = 0;
     ASSERT_OK(m->launchSync(l.kernel, l.config, l.args, l.perforated));
-    Expected<pf::GuardReport> r = pf::checkSampledTiles(*m, l, opts);
+    Expected<pf::GuardReport> r = (*guard)->check(*m, l, opts);
     ASSERT_TRUE(r.isOk()) << r.status().toString();
     rep = *r;
     got.assign(size_t(h * w), 0.0f);
@@ -265,6 +270,30 @@ TEST(Perforation, Guard) {
       stripes[size_t(y * w + x)] = (y % 2) ? 0.9f : 0.1f;
   run(flat, 1, opts, rep, got);
   EXPECT_EQ(rep.samples, 16);
+  {
+    // The one-off form gives the same answer.
+    Expected<DeviceBuffer> in = DeviceBuffer::fromHost(
+        gCtx, flat.data(), flat.size(), ScalarType::F32);
+    Expected<DeviceBuffer> out =
+        DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
+    ASSERT_TRUE(in.isOk() && out.isOk());
+    pf::GuardLaunch l;
+    l.kernel = "blur";
+    l.config = {{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
+                {32, 8, 1}, 0};
+    l.args = {Arg::memref(in->view(), {h, w}), Arg::memref(out->view(), {h, w})};
+    l.images = {0};
+    l.output = 1;
+    l.height = h, l.width = w;
+    l.tileRows = 8, l.tileCols = 32, l.haloRows = 1, l.haloCols = 1;
+    l.perforated.knobs["blurscheme"] = 1;
+    l.accurate.knobs["blurscheme"] = 0;
+    ASSERT_OK(m->launchSync(l.kernel, l.config, l.args, l.perforated));
+    Expected<pf::GuardReport> once = pf::checkSampledTiles(*m, l, opts);
+    ASSERT_TRUE(once.isOk()) << once.status().toString();
+    EXPECT_EQ(once->error, 0.0);
+    EXPECT_EQ(once->samples, 16);
+  }
   EXPECT_EQ(rep.elements, size_t(16 * 8 * 32));
   EXPECT_EQ(rep.error, 0.0);
   EXPECT_FALSE(rep.exceeded);

@@ -116,13 +116,6 @@ public:
   /// Frees now; the buffer becomes empty.
   Status free();
 
-  /// Copies a `height` x `widthBytes` rectangle from `src` (rows
-  /// `srcPitch` bytes apart, starting `srcOffset` bytes in) into this
-  /// buffer (rows `dstPitch` apart from `dstOffset`), on the device,
-  /// synchronously. Both rectangles must lie inside their buffers.
-  Status copyRectFrom(BufferView src, size_t srcOffset, size_t srcPitch,
-                      size_t dstOffset, size_t dstPitch, size_t widthBytes,
-                      size_t height);
   /// A non-owning view for Arg::memref.
   BufferView view() const { return {ptr_, bytes_, elem_}; }
   /// The CUdeviceptr (0 when empty).

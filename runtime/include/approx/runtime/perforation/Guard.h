@@ -9,12 +9,14 @@
 //
 // How, for any stencil kernel of 2-D memref<?x?xT> images: each sampled
 // tile's input window (tile plus halo, from interior tiles only, so no
-// border rule is involved) is copied, for every image argument, into a
+// border rule is involved) is gathered, for every image argument, into a
 // stack of windows; the kernel runs accurately on that small stacked image
 // (same block shape); the centre of window s is then exactly the direct
-// result at sampled tile s, because its reads stay inside window s. Cost:
-// one rectangle copy per sample and image, one small launch, one copy back
-// per sample (docs/perforation.md, "Guard", has the measured cost).
+// result at sampled tile s, because its reads stay inside window s. The
+// gathers are one launch each of a small kernel the runtime carries as PTX
+// (one per image, one for the launch's tiles, one for the centres), then
+// one copy to the host. A SampledTileGuard keeps that kernel loaded and its
+// buffers between checks (docs/perforation.md, "Guard", has the cost).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_PERFORATION_GUARD_H
@@ -23,6 +25,7 @@
 #include "approx/runtime/core/Runtime.h"
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -80,11 +83,36 @@ Expected<std::vector<std::pair<int64_t, int64_t>>>
 sampleTiles(int64_t height, int64_t width, int64_t tileRows, int64_t tileCols,
             int64_t haloRows, int64_t haloCols, int samples, uint64_t seed);
 
+/// A guard for repeated checks on one context: the gather kernel loaded
+/// once, scratch buffers kept and grown as needed. Not thread-safe.
+class SampledTileGuard {
+public:
+  /// Loads the gather kernel on `ctx`.
+  static Expected<std::unique_ptr<SampledTileGuard>>
+  create(std::shared_ptr<Context> ctx);
+  /// Unloads the kernel (after the context's work is done).
+  ~SampledTileGuard();
+  SampledTileGuard(const SampledTileGuard &) = delete;
+  SampledTileGuard &operator=(const SampledTileGuard &) = delete;
+
+  /// As checkSampledTiles; `module` must live on this guard's context.
+  Expected<GuardReport> check(Module &module, const GuardLaunch &launch,
+                              const GuardOptions &opts);
+
+  struct Impl;
+
+private:
+  SampledTileGuard() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Checks `launch`, which has run, by recomputing sampled tiles (see the
 /// file comment); relaunches accurately when the error exceeds the bound
 /// and opts.fallback is set. Errors: arguments that are not 2-D images of
 /// height x width, a tile or halo that does not fit, an image with no
 /// interior tile, and every runtime error of the copies and launches.
+/// A one-off: it creates a SampledTileGuard for the call (loading the
+/// gather kernel); keep one for repeated checks.
 Expected<GuardReport> checkSampledTiles(Module &module,
                                         const GuardLaunch &launch,
                                         const GuardOptions &opts);
