@@ -355,9 +355,9 @@ ErrorStats compare(const std::vector<float> &ref, const std::vector<float> &got,
   Expected<RelativeError> mre = meanRelativeError(r, g, 1e-3);
   if (mre)
     e.mre = mre->mean;
-  Expected<double> mae = meanAbsError(r, g);
-  if (mae && hi > lo)
-    e.meanError = *mae / (hi - lo);
+  Expected<double> me = meanErrorOverRange(r, g);
+  if (me)
+    e.meanError = *me;
   if (image) {
     // PSNR and SSIM over the reference's range (an edge map is not in [0, 1]).
     const double range = hi > lo ? hi - lo : 1.0;

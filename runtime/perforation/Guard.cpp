@@ -10,6 +10,7 @@
 #include "approx/runtime/perforation/Guard.h"
 
 #include "../core/Driver.h" // the driver table: private to the runtime
+#include "approx/runtime/tune/ImageMetrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -348,32 +349,26 @@ Expected<GuardReport> SampledTileGuard::check(Module &module,
                       ref = toDouble(rawRef, elem.scalar);
   GuardReport rep;
   rep.samples = int(k);
-  double sum = 0;
-  size_t used = 0;
+  // A non-finite value where the reference is finite is an unusable
+  // output: an infinite error (the metrics refuse NaN and infinity).
   bool nonFinite = false;
-  if (opts.metric == GuardMetric::MeanRelative) {
-    for (size_t i = 0; i < ref.size(); ++i) {
-      if (!std::isfinite(got[i]) && std::isfinite(ref[i]))
-        nonFinite = true;
-      if (std::fabs(ref[i]) > opts.nearZero) {
-        sum += std::fabs(got[i] - ref[i]) / std::fabs(ref[i]);
-        ++used;
-      }
-    }
+  for (size_t i = 0; i < ref.size(); ++i)
+    nonFinite |= !std::isfinite(got[i]) && std::isfinite(ref[i]);
+  if (nonFinite) {
+    rep.elements = ref.size();
+    rep.error = INFINITY;
+  } else if (opts.metric == GuardMetric::MeanRelative) {
+    Expected<RelativeError> e = meanRelativeError(ref, got, opts.nearZero);
+    // Every reference near zero: nothing to measure, no error seen.
+    rep.elements = e ? e->used : 0;
+    rep.error = e ? e->mean : 0.0;
   } else {
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < ref.size(); ++i) {
-      if (!std::isfinite(got[i]) && std::isfinite(ref[i]))
-        nonFinite = true;
-      lo = std::min(lo, ref[i]), hi = std::max(hi, ref[i]);
-      sum += std::fabs(got[i] - ref[i]);
-      ++used;
-    }
-    if (hi > lo)
-      sum /= hi - lo;
+    Expected<double> e = meanErrorOverRange(ref, got);
+    if (!e)
+      return e.status();
+    rep.elements = ref.size();
+    rep.error = *e;
   }
-  rep.elements = used;
-  rep.error = nonFinite ? INFINITY : used ? sum / double(used) : 0.0;
   rep.exceeded = !(rep.error <= opts.bound);
   if (rep.exceeded && opts.fallback) {
     APPROX_RETURN_IF_ERROR(module.launchSync(launch.kernel, launch.config,

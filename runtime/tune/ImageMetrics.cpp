@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/tune/ImageMetrics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -163,6 +164,18 @@ Expected<double> meanAbsError(const std::vector<double> &ref,
   for (size_t i = 0; i < ref.size(); ++i)
     sum += std::fabs(out[i] - ref[i]);
   return sum / double(ref.size());
+}
+
+Expected<double> meanErrorOverRange(const std::vector<double> &ref,
+                                    const std::vector<double> &out) {
+  Expected<double> mae = meanAbsError(ref, out);
+  if (!mae)
+    return Status(mae.status().code(),
+                  "meanErrorOverRange" +
+                      mae.status().message().substr(
+                          std::string("meanAbsError").size()));
+  auto [lo, hi] = std::minmax_element(ref.begin(), ref.end());
+  return *hi > *lo ? *mae / (*hi - *lo) : *mae;
 }
 
 Expected<RelativeError> meanRelativeError(const std::vector<double> &ref,

@@ -273,11 +273,9 @@ int main(int argc, char **argv) {
     if (std::isnan(v))
       fail("the accurate output has unwritten (NaN) elements: is --output "
            "the kernel's output?");
-  const double lo = *std::min_element(ref.begin(), ref.end());
-  const double hi = *std::max_element(ref.begin(), ref.end());
   auto errorOf = [&](const std::vector<double> &got) -> Expected<double> {
-    for (double v : got)
-      if (std::isnan(v))
+    for (double v : got) // unwritten (NaN) or overflowed: unusable
+      if (!std::isfinite(v))
         return INFINITY;
     if (metric == "mre") {
       Expected<RelativeError> e = meanRelativeError(ref, got, nearZero);
@@ -285,12 +283,8 @@ int main(int argc, char **argv) {
         return e.status();
       return e->mean;
     }
-    if (metric == "mean-error") {
-      Expected<double> e = meanAbsError(ref, got);
-      if (!e)
-        return e.status();
-      return hi > lo ? *e / (hi - lo) : *e;
-    }
+    if (metric == "mean-error")
+      return meanErrorOverRange(ref, got);
     Expected<double> s = ssim(ref, got, H, W, 1.0);
     if (!s)
       return s.status();

@@ -224,6 +224,22 @@ TEST(ImageMetrics, NaNAndInfinity) {
               "ssim: element 77 is NaN in the output");
 }
 
+TEST(ImageMetrics, MeanErrorOverRange) {
+  // Errors 0.5, 0, 1, 0.5 over a range of 5 (-2 .. 3).
+  Expected<double> m = meanErrorOverRange({1, -2, 3, 0}, {1.5, -2, 2, -0.5});
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  EXPECT_DOUBLE_EQ(*m, 0.5 / 5);
+  // A constant reference: the plain mean.
+  Expected<double> c = meanErrorOverRange({2, 2}, {3, 2});
+  ASSERT_TRUE(c.isOk());
+  EXPECT_DOUBLE_EQ(*c, 0.5);
+  expectError(meanErrorOverRange({1, 2}, {1}).status(),
+              "meanErrorOverRange: reference has 2 values, output 1");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expectError(meanErrorOverRange({1, 2}, {nan, 2}).status(),
+              "meanErrorOverRange: element 0 is NaN in the output");
+}
+
 TEST(ImageMetrics, NearZeroThreshold) {
   expectError(meanRelativeError({1}, {1}, -1).status(),
               "meanRelativeError: near-zero threshold -1.000000 must be "

@@ -48,6 +48,12 @@ Expected<double> ssim(const std::vector<double> &ref,
 Expected<double> meanAbsError(const std::vector<double> &ref,
                               const std::vector<double> &out);
 
+/// mean |out - ref| / (max ref - min ref): the "mean error" of the
+/// perforation paper (Sobel), in units of the reference's range; the plain
+/// mean |out - ref| when the reference is constant.
+Expected<double> meanErrorOverRange(const std::vector<double> &ref,
+                                    const std::vector<double> &out);
+
 /// A mean relative error that skips near-zero references.
 struct RelativeError {
   double mean = 0;    ///< mean of |out-ref|/|ref| over the elements used.
