@@ -219,6 +219,24 @@ TEST(Perforation, OutputPerforation) {
   }
 }
 
+/// A launch of @blur (32 x 8 threads, tile 8 x 32, halo 1) for the guard,
+/// `scheme` its perforated knob value, 0 its accurate one.
+pf::GuardLaunch blurLaunch(const DeviceBuffer &in, const DeviceBuffer &out,
+                           int64_t h, int64_t w, int64_t scheme) {
+  pf::GuardLaunch l;
+  l.kernel = "blur";
+  l.config = {{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
+              {32, 8, 1}, 0};
+  l.args = {Arg::memref(in.view(), {h, w}), Arg::memref(out.view(), {h, w})};
+  l.images = {0};
+  l.output = 1;
+  l.height = h, l.width = w;
+  l.tileRows = 8, l.tileCols = 32, l.haloRows = 1, l.haloCols = 1;
+  l.perforated.knobs["blurscheme"] = scheme;
+  l.accurate.knobs["blurscheme"] = 0;
+  return l;
+}
+
 /// The guard on @blur (a 3x3 box sum; scheme 1 = rows1:nn): silent where
 /// perforation is harmless (a flat image), triggered and falling back to an
 /// output equal to the accurate one where it is not (1-pixel stripes), and
@@ -242,17 +260,7 @@ TEST(Perforation, Guard) {
         DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
     ASSERT_TRUE(out.isOk()) << out.status().toString();
     ASSERT_OK(out->fill32(0x7fc00001));
-    pf::GuardLaunch l;
-    l.kernel = "blur";
-    l.config = {{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
-                {32, 8, 1}, 0};
-    l.args = {Arg::memref(in->view(), {h, w}), Arg::memref(out->view(), {h, w})};
-    l.images = {0};
-    l.output = 1;
-    l.height = h, l.width = w;
-    l.tileRows = 8, l.tileCols = 32, l.haloRows = 1, l.haloCols = 1;
-    l.perforated.knobs["blurscheme"] = scheme;
-    l.accurate.knobs["blurscheme"] = 0;
+    pf::GuardLaunch l = blurLaunch(*in, *out, h, w, scheme);
     ASSERT_OK(m->launchSync(l.kernel, l.config, l.args, l.perforated));
     Expected<pf::GuardReport> r = (*guard)->check(*m, l, opts);
     ASSERT_TRUE(r.isOk()) << r.status().toString();
@@ -277,17 +285,7 @@ TEST(Perforation, Guard) {
     Expected<DeviceBuffer> out =
         DeviceBuffer::allocate(gCtx, size_t(h * w) * 4, ScalarType::F32);
     ASSERT_TRUE(in.isOk() && out.isOk());
-    pf::GuardLaunch l;
-    l.kernel = "blur";
-    l.config = {{unsigned((w + 31) / 32), unsigned((h + 7) / 8), 1},
-                {32, 8, 1}, 0};
-    l.args = {Arg::memref(in->view(), {h, w}), Arg::memref(out->view(), {h, w})};
-    l.images = {0};
-    l.output = 1;
-    l.height = h, l.width = w;
-    l.tileRows = 8, l.tileCols = 32, l.haloRows = 1, l.haloCols = 1;
-    l.perforated.knobs["blurscheme"] = 1;
-    l.accurate.knobs["blurscheme"] = 0;
+    pf::GuardLaunch l = blurLaunch(*in, *out, h, w, 1);
     ASSERT_OK(m->launchSync(l.kernel, l.config, l.args, l.perforated));
     Expected<pf::GuardReport> once = pf::checkSampledTiles(*m, l, opts);
     ASSERT_TRUE(once.isOk()) << once.status().toString();
