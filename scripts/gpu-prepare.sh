@@ -33,6 +33,10 @@ for ex in gaussian3_plain hotspot; do
   "$BUILD/bin/approx-opt" examples/perforation/$ex.mlir \
     --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=${ex}_raised perforate=accurate,rows1:nn,rows1:linear,stencil:nn perforate-blocks=32x8,16x16r3,64x4r2" -o /dev/null
 done
+# The same through the CUDA front door (CudaRaisedMatchesDirect).
+"$BUILD/bin/approx-cc" examples/perforation/cuda/stencils.cu -o .carry/perforation --name stencils_direct
+"$BUILD/bin/approx-cc" examples/perforation/cuda/stencils.cu -o .carry/perforation --name stencils_raised \
+  --approx-options="perforate=accurate,rows1:nn,rows1:linear,stencil:nn perforate-blocks=32x8,16x16r3,64x4r2"
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi

@@ -4,6 +4,8 @@
 // `@__nv_expf`) and some builtins to LLVM intrinsics. approx-from-math reads
 // math ops, so each call of a function the SFU table knows becomes that math
 // op again; the precise lowering turns it back into the same libdevice call.
+// CUDA's integer min/max (`min(int, int)` is `@__nv_min`) become arith's, so
+// that index analyses (approx-perforation-raise's clamps) see them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +81,39 @@ static void raise(Operation *op, const FunctionInfo &fn, ValueRange operands,
   rewriter.replaceOp(op, math->getResults());
 }
 
+/// libdevice's integer min / max (int, unsigned, long long and unsigned long
+/// long; the operand width says which) as arith's op; nullptr otherwise.
+static Operation *integerMinMax(LLVM::CallOp call, IRRewriter &rewriter) {
+  std::optional<StringRef> callee = call.getCallee();
+  if (!callee || call.getNumResults() != 1 ||
+      call.getArgOperands().size() != 2)
+    return nullptr;
+  Type type = call.getResult().getType();
+  if (!type.isInteger(32) && !type.isInteger(64))
+    return nullptr;
+  if (!llvm::all_of(call.getArgOperands().getTypes(),
+                    [&](Type t) { return t == type; }))
+    return nullptr;
+  // libdevice's names: [u]min / [u]max on int, [u]llmin / [u]llmax on
+  // long long.
+  StringRef name = *callee;
+  if (!name.consume_front("__nv_"))
+    return nullptr;
+  bool isUnsigned = name.consume_front("u");
+  if (type.isInteger(64) != name.consume_front("ll"))
+    return nullptr;
+  if (name != "min" && name != "max")
+    return nullptr;
+  Value a = call.getArgOperands()[0], b = call.getArgOperands()[1];
+  rewriter.setInsertionPoint(call);
+  Location loc = call.getLoc();
+  if (name == "min")
+    return isUnsigned ? arith::MinUIOp::create(rewriter, loc, a, b).getOperation()
+                      : arith::MinSIOp::create(rewriter, loc, a, b).getOperation();
+  return isUnsigned ? arith::MaxUIOp::create(rewriter, loc, a, b).getOperation()
+                    : arith::MaxSIOp::create(rewriter, loc, a, b).getOperation();
+}
+
 namespace {
 struct ApproxRaiseLibdevicePass final
     : public approx::impl::ApproxRaiseLibdeviceBase<ApproxRaiseLibdevicePass> {
@@ -90,6 +125,11 @@ struct ApproxRaiseLibdevicePass final
     for (Operation *op : ops) {
       if (op->getNumResults() != 1)
         continue;
+      if (auto call = dyn_cast<LLVM::CallOp>(op))
+        if (Operation *minMax = integerMinMax(call, rewriter)) {
+          rewriter.replaceOp(op, minMax->getResults());
+          continue;
+        }
       Type type = op->getResult(0).getType();
       Type elem = elementOf(type);
       if (!elem.isF32() && !elem.isF64())

@@ -18,6 +18,8 @@
 
 #include "approx/Passes/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -62,16 +64,19 @@ struct Shape {
   }
 };
 
-/// One window load to replace: the memref.load, or the scf.if of the
-/// zero-border form (whose result is the loaded value or 0).
+/// One window load to replace: the memref.load (llvm.load in a CUDA
+/// front-door kernel), or the scf.if of the zero-border form (whose result
+/// is the loaded value or 0).
 struct Access {
   Operation *op;
   int64_t dy, dx;
 };
 
-/// One input array of a kernel and its window.
+/// One input array of a kernel and its window: a 2-D memref argument, or
+/// an !llvm.ptr argument read as in[row * W + col] (CUDA front door).
 struct ArrayPlan {
   BlockArgument arg;
+  Type element;
   SmallVector<Access> accesses;
   int64_t hy = 0, hx = 0;
   bool clamped = false; ///< some load clamps its coordinates
@@ -81,6 +86,9 @@ struct ArrayPlan {
 /// The window analysis of one kernel.
 struct KernelPlan {
   SmallVector<ArrayPlan> arrays;
+  /// The integer kernel arguments holding the image's height and width
+  /// (row pitch), when some array is a pointer.
+  Value height, width;
 };
 
 /// A refusal: the op to blame and why.
@@ -97,6 +105,17 @@ static std::string nameOf(Value v) {
   return s;
 }
 
+/// The integer argument of `func`'s entry block `v` is (through casts), or
+/// null.
+static BlockArgument integerArgument(gpu::GPUFuncOp func, Value v) {
+  auto arg = dyn_cast<BlockArgument>(stripIntCasts(v));
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      arg.getArgNumber() >= func.getNumArguments() ||
+      !isa<IntegerType>(arg.getType()))
+    return nullptr;
+  return arg;
+}
+
 /// Recognises the pieces of window indices in one kernel.
 class WindowMatcher {
 public:
@@ -108,7 +127,8 @@ public:
 
   static bool isConstant(Value v, int64_t c) {
     APInt value;
-    return matchPattern(v, m_ConstantInt(&value)) && value.getSExtValue() == c;
+    return matchPattern(stripIntCasts(v), m_ConstantInt(&value)) &&
+           value.getSExtValue() == c;
   }
 
   /// The thread's global coordinate along the axis (KernelPatterns.h).
@@ -116,22 +136,24 @@ public:
     return isThreadCoordinate(v, axis, known, allowConst);
   }
 
-  /// A coordinate plus a constant, through addi / subi; nullopt otherwise.
+  /// A coordinate plus a constant, through add / sub and integer casts;
+  /// nullopt otherwise.
   std::optional<Affine> affine(Value v) const {
+    v = stripIntCasts(v);
     APInt value;
     if (matchPattern(v, m_ConstantInt(&value)))
       return Affine{-1, value.getSExtValue()};
     for (int axis : {0, 1})
       if (isGlobal(v, axis, constOk))
         return Affine{axis, 0};
-    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
-      auto l = affine(add.getLhs()), r = affine(add.getRhs());
+    if (auto add = matchAdd(v)) {
+      auto l = affine(add->first), r = affine(add->second);
       if (!l || !r || (l->axis >= 0 && r->axis >= 0))
         return std::nullopt;
       return Affine{std::max(l->axis, r->axis), l->offset + r->offset};
     }
-    if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
-      auto l = affine(sub.getLhs()), r = affine(sub.getRhs());
+    if (auto sub = matchSub(v)) {
+      auto l = affine(sub->first), r = affine(sub->second);
       if (!l || !r || r->axis >= 0)
         return std::nullopt;
       return Affine{l->axis, l->offset - r->offset};
@@ -139,11 +161,12 @@ public:
     return std::nullopt;
   }
 
-  /// Whether a global coordinate occurs in v's addi/subi/muli tree, and
+  /// Whether a global coordinate occurs in v's add/sub/mul tree, and
   /// whether only through a constant block size (`viaConst`).
   bool mentionsGlobal(Value v, bool &viaConst, int depth = 0) const {
     if (depth > 8)
       return false;
+    v = stripIntCasts(v);
     for (int axis : {0, 1}) {
       if (isGlobal(v, axis, /*allowConst=*/false))
         return true;
@@ -152,42 +175,62 @@ public:
         return true;
       }
     }
-    Operation *op = v.getDefiningOp();
-    if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(op))
-      return false;
-    return mentionsGlobal(op->getOperand(0), viaConst, depth + 1) ||
-           mentionsGlobal(op->getOperand(1), viaConst, depth + 1);
+    auto ops = matchAdd(v);
+    if (!ops)
+      ops = matchSub(v);
+    if (!ops)
+      ops = matchMul(v);
+    return ops && (mentionsGlobal(ops->first, viaConst, depth + 1) ||
+                   mentionsGlobal(ops->second, viaConst, depth + 1));
   }
 
-  /// memref.dim of a 2-D kernel argument along the axis (the arrays are
-  /// assumed to have the same sizes, so any of them will do).
+  /// The image's extent along the axis: memref.dim of a 2-D kernel argument
+  /// (the arrays are assumed to have the same sizes, so any of them will
+  /// do), or, in a kernel reading pointers, an integer kernel argument --
+  /// the first one seen along the axis, and then always that one.
   bool isExtent(Value v, int axis) const {
-    auto dim = v.getDefiningOp<memref::DimOp>();
-    if (!dim)
+    if (auto dim = v.getDefiningOp<memref::DimOp>()) {
+      auto arg = dyn_cast<BlockArgument>(dim.getSource());
+      std::optional<int64_t> index = dim.getConstantIndex();
+      return arg && arg.getOwner() == &func.getBody().front() &&
+             arg.getArgNumber() < func.getNumArguments() &&
+             cast<MemRefType>(arg.getType()).getRank() == 2 && index &&
+             *index == axis;
+    }
+    if (!pointers)
       return false;
-    auto arg = dyn_cast<BlockArgument>(dim.getSource());
-    std::optional<int64_t> index = dim.getConstantIndex();
-    return arg && arg.getOwner() == &func.getBody().front() &&
-           arg.getArgNumber() < func.getNumArguments() &&
-           cast<MemRefType>(arg.getType()).getRank() == 2 && index &&
-           *index == axis;
+    BlockArgument arg = integerArgument(func, v);
+    if (!arg)
+      return false;
+    if (!extent[axis])
+      extent[axis] = arg;
+    return extent[axis] == arg;
   }
 
-  /// extent - 1 (subi or addi of -1).
+  /// extent - 1 (sub of 1 or add of -1).
   bool isLast(Value v, int axis) const {
-    if (auto sub = v.getDefiningOp<arith::SubIOp>())
-      return isExtent(sub.getLhs(), axis) && isConstant(sub.getRhs(), 1);
-    if (auto add = v.getDefiningOp<arith::AddIOp>())
-      return (isExtent(add.getLhs(), axis) && isConstant(add.getRhs(), -1)) ||
-             (isExtent(add.getRhs(), axis) && isConstant(add.getLhs(), -1));
+    v = stripIntCasts(v);
+    if (auto sub = matchSub(v))
+      return isExtent(sub->first, axis) && isConstant(sub->second, 1);
+    if (auto add = matchAdd(v))
+      return (isExtent(add->first, axis) && isConstant(add->second, -1)) ||
+             (isExtent(add->second, axis) && isConstant(add->first, -1));
     return false;
   }
 
   /// Strips min(max(e, 0), n-1) or max(min(e, n-1), 0) (either operand
-  /// order): the clamped expression, or v itself when it is no clamp.
-  /// nullopt for a min/max with other bounds.
+  /// order; arith.minsi / maxsi or llvm.intr.smin / smax): the clamped
+  /// expression, or v itself when it is no clamp. nullopt for a min/max
+  /// with other bounds.
   std::optional<Value> stripClamp(Value v, int axis, bool &clamped) const {
     clamped = false;
+    v = stripIntCasts(v);
+    auto isMin = [](Operation *op) {
+      return isa_and_nonnull<arith::MinSIOp, LLVM::SMinOp>(op);
+    };
+    auto isMax = [](Operation *op) {
+      return isa_and_nonnull<arith::MaxSIOp, LLVM::SMaxOp>(op);
+    };
     auto inner = [&](Operation *op, auto boundOk) -> Value {
       if (boundOk(op->getOperand(1)))
         return op->getOperand(0);
@@ -198,15 +241,14 @@ public:
     auto isZero = [](Value b) { return isConstant(b, 0); };
     auto isHi = [&](Value b) { return isLast(b, axis); };
     Operation *outer = v.getDefiningOp();
-    if (!isa_and_nonnull<arith::MinSIOp, arith::MaxSIOp>(outer))
+    if (!isMin(outer) && !isMax(outer))
       return v;
-    bool minOuter = isa<arith::MinSIOp>(outer);
+    bool minOuter = isMin(outer);
     Value mid = minOuter ? inner(outer, isHi) : inner(outer, isZero);
     if (!mid)
       return std::nullopt;
-    Operation *in = mid.getDefiningOp();
-    if (minOuter ? !isa_and_nonnull<arith::MaxSIOp>(in)
-                 : !isa_and_nonnull<arith::MinSIOp>(in))
+    Operation *in = stripIntCasts(mid).getDefiningOp();
+    if (minOuter ? !isMax(in) : !isMin(in))
       return std::nullopt;
     Value e = minOuter ? inner(in, isZero) : inner(in, isHi);
     if (!e)
@@ -215,9 +257,10 @@ public:
     return e;
   }
 
-  /// One index of a load along `axis`: its offset, whether it is clamped.
-  FailureOr<int64_t> index(Value v, int axis, Operation *load, bool &clamped,
-                           Refusal &refusal) const {
+  /// One index of a load of `array` along `axis`: its offset, whether it
+  /// is clamped.
+  FailureOr<int64_t> index(Value v, int axis, Value array, Operation *load,
+                           bool &clamped, Refusal &refusal) const {
     StringRef what = axis == 0 ? "row" : "column";
     StringRef coord = axis == 0 ? "y" : "x";
     auto fail = [&](const Twine &why) {
@@ -226,7 +269,7 @@ public:
     };
     std::optional<Value> e = stripClamp(v, axis, clamped);
     if (!e)
-      return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+      return fail("load of " + nameOf(array) + " is not a " +
                   "window load: its " + what + " index " + nameOf(v) +
                   " is a min/max that is not the clamp to [0, " +
                   (axis == 0 ? "H" : "W") + "-1]");
@@ -234,7 +277,7 @@ public:
     if (a && a->axis == axis)
       return a->offset;
     if (a && a->axis >= 0)
-      return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+      return fail("load of " + nameOf(array) + " is not a " +
                   "window load: its " + what + " index " + nameOf(*e) +
                   " follows the thread's " + (axis == 0 ? "x" : "y"));
     bool viaConst = false;
@@ -246,7 +289,7 @@ public:
       return fail("the " + what + " offset of " + nameOf(*e) +
                   " is not a constant (data-dependent)");
     }
-    return fail("load of " + nameOf(load->getOperand(0)) + " is not a " +
+    return fail("load of " + nameOf(array) + " is not a " +
                 "window load: its " + what + " index " + nameOf(*e) +
                 " is not the thread's global " + coord + " (block_id * " +
                 "block_dim + thread_id) plus a constant");
@@ -255,6 +298,10 @@ public:
   mutable gpu::GPUFuncOp func;
   ArrayRef<int32_t> known;
   bool constOk;
+  /// Whether the kernel reads a pointer argument (its extents are then
+  /// integer arguments, found as the analysis goes).
+  bool pointers = false;
+  mutable BlockArgument extent[2];
 };
 
 /// The predicate of the comparison with its operands swapped.
@@ -287,22 +334,37 @@ static arith::CmpIPredicate swapped(arith::CmpIPredicate p) {
 /// left out; any other comparison makes it no zero-border guard).
 static bool isInImageCondition(const WindowMatcher &m, Value cond, Affine row,
                                Affine col) {
-  if (auto band = cond.getDefiningOp<arith::AndIOp>())
-    return isInImageCondition(m, band.getLhs(), row, col) &&
-           isInImageCondition(m, band.getRhs(), row, col);
-  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
+  if (auto band = matchAnd(cond))
+    return isInImageCondition(m, band->first, row, col) &&
+           isInImageCondition(m, band->second, row, col);
+  using P = arith::CmpIPredicate;
+  Value lhs, rhs;
+  P predicate;
+  if (auto cmp = cond.getDefiningOp<arith::CmpIOp>()) {
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+    predicate = cmp.getPredicate();
+  } else if (auto icmp = cond.getDefiningOp<LLVM::ICmpOp>()) {
+    // Same predicate names in both dialects.
+    std::optional<P> p = arith::symbolizeCmpIPredicate(
+        LLVM::stringifyICmpPredicate(icmp.getPredicate()));
+    if (!p)
+      return false;
+    lhs = icmp.getLhs();
+    rhs = icmp.getRhs();
+    predicate = *p;
+  } else {
     return false;
+  }
   auto same = [&](Value v, int axis) {
     std::optional<Affine> a = m.affine(v);
     Affine want = axis == 0 ? row : col;
     return a && a->axis == want.axis && a->offset == want.offset;
   };
-  using P = arith::CmpIPredicate;
   // Normalise to `e pred bound` with e an index of the load.
   for (int axis : {0, 1}) {
-    Value e = cmp.getLhs(), bound = cmp.getRhs();
-    P pred = cmp.getPredicate();
+    Value e = lhs, bound = rhs;
+    P pred = predicate;
     if (!same(e, axis)) {
       std::swap(e, bound);
       pred = swapped(pred);
@@ -320,33 +382,299 @@ static bool isInImageCondition(const WindowMatcher &m, Value cond, Affine row,
   return false;
 }
 
+/// A load's element offset from its pointer argument: the sum of `addends`
+/// plus `constant`.
+struct LinearAddress {
+  SmallVector<Value> addends;
+  int64_t constant = 0;
+};
+
+/// Adds v's add tree (through casts) to `out`, folding constants; the
+/// thread's coordinate (itself an add) stays one addend.
+static void flattenSum(Value v, LinearAddress &out) {
+  v = stripIntCasts(v);
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    out.constant += c.getSExtValue();
+    return;
+  }
+  bool coordinate = isThreadCoordinate(v, 0, {}, false) ||
+                    isThreadCoordinate(v, 1, {}, false);
+  if (auto add = matchAdd(v); add && !coordinate) {
+    flattenSum(add->first, out);
+    flattenSum(add->second, out);
+    return;
+  }
+  out.addends.push_back(v);
+}
+
+/// The element offset of `address` from `arg`: a chain of one-index GEPs
+/// over `element`, or constant byte offsets that are whole elements (LLVM
+/// folds `p[i + 1]` into `&p[i]` plus 4 bytes). Failure for anything else.
+static FailureOr<LinearAddress> linearAddress(Value address, Value arg,
+                                              Type element) {
+  LinearAddress out;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  while (address != arg) {
+    auto gep = address.getDefiningOp<LLVM::GEPOp>();
+    if (!gep || gep.getIndices().size() != 1)
+      return failure();
+    auto index = *gep.getIndices().begin();
+    Type step = gep.getElemType();
+    if (step == element) {
+      if (auto attr = dyn_cast<IntegerAttr>(index))
+        out.constant += attr.getInt();
+      else
+        flattenSum(cast<Value>(index), out);
+    } else if (step.isInteger(8)) {
+      APInt c;
+      int64_t offset;
+      if (auto attr = dyn_cast<IntegerAttr>(index))
+        offset = attr.getInt();
+      else if (matchPattern(cast<Value>(index), m_ConstantInt(&c)))
+        offset = c.getSExtValue();
+      else
+        return failure();
+      if (offset % bytes)
+        return failure();
+      out.constant += offset / bytes;
+    } else {
+      return failure();
+    }
+    address = gep.getBase();
+  }
+  return out;
+}
+
+/// Splits a pointer load's address into row * W + column: the one addend
+/// that multiplies an integer kernel argument (W, the row pitch) by the
+/// row index. The rest, addends and constant, is the column.
+static bool splitRowMajor(gpu::GPUFuncOp func, LinearAddress &address,
+                          Value &row, BlockArgument &width) {
+  for (auto it = address.addends.begin(); it != address.addends.end(); ++it) {
+    auto mul = matchMul(*it);
+    if (!mul)
+      continue;
+    for (auto [r, w] : {*mul, std::make_pair(mul->second, mul->first)}) {
+      BlockArgument arg = integerArgument(func, w);
+      if (!arg || integerArgument(func, r))
+        continue;
+      row = r;
+      width = arg;
+      address.addends.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The integer kernel argument the thread's coordinate along `axis` is
+/// compared with (`y < h`, `y >= h - 1`, ...) in `func`, when there is
+/// exactly one: the extent of a kernel whose loads neither clamp nor guard
+/// that axis.
+static BlockArgument guardedExtent(gpu::GPUFuncOp func, const WindowMatcher &m,
+                                   int axis) {
+  SetVector<BlockArgument> found;
+  auto consider = [&](Value e, Value bound) {
+    std::optional<Affine> a = m.affine(e);
+    if (!a || a->axis != axis)
+      return;
+    // h, h - c or h + c.
+    bound = stripIntCasts(bound);
+    APInt c;
+    auto isConst = [&](Value v) {
+      return matchPattern(stripIntCasts(v), m_ConstantInt(&c));
+    };
+    if (auto add = matchAdd(bound)) {
+      if (isConst(add->second))
+        bound = add->first;
+      else if (isConst(add->first))
+        bound = add->second;
+      else
+        return;
+    } else if (auto sub = matchSub(bound)) {
+      if (!isConst(sub->second))
+        return;
+      bound = sub->first;
+    }
+    if (BlockArgument arg = integerArgument(func, bound))
+      found.insert(arg);
+  };
+  func.walk([&](Operation *op) {
+    if (isa<arith::CmpIOp, LLVM::ICmpOp>(op)) {
+      consider(op->getOperand(0), op->getOperand(1));
+      consider(op->getOperand(1), op->getOperand(0));
+    }
+  });
+  return found.size() == 1 ? found.front() : nullptr;
+}
+
+/// The window loads of one pointer argument (CUDA front door): llvm.loads
+/// through GEPs of it, in program order; `other` is the first other use.
+/// Empty when no load reads it as a 2-D array (row * W + column): a 1-D
+/// input, an output, or an argument the pass does not touch.
+static SmallVector<LLVM::LoadOp> pointerLoads(gpu::GPUFuncOp func,
+                                              BlockArgument arg,
+                                              Operation *&other) {
+  SmallVector<LLVM::LoadOp> loads;
+  DenseSet<Value> derived = {arg};
+  other = nullptr;
+  func.walk([&](Operation *op) {
+    if (other || llvm::none_of(op->getOperands(), [&](Value v) {
+          return derived.contains(v);
+        }))
+      return;
+    if (auto gep = dyn_cast<LLVM::GEPOp>(op);
+        gep && derived.contains(gep.getBase()) &&
+        llvm::none_of(gep.getDynamicIndices(),
+                      [&](Value v) { return derived.contains(v); })) {
+      derived.insert(gep.getResult());
+      return;
+    }
+    if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+      loads.push_back(load);
+      return;
+    }
+    other = op;
+  });
+  return loads;
+}
+
+/// Whether `t` is an element type a tile buffer holds.
+static bool isTileElement(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+}
+
+static std::string typeName(Type t) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << t;
+  return name;
+}
+
 /// The analysis of one kernel's window loads, independent of block shape.
 static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
                                            ArrayRef<int32_t> known,
                                            bool constOk, Refusal &refusal) {
   KernelPlan plan;
   WindowMatcher m(func, known, constOk);
+  m.pointers = llvm::any_of(func.getArgumentTypes(),
+                            llvm::IsaPred<LLVM::LLVMPointerType>);
   Block &entry = func.getBody().front();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     BlockArgument arg = entry.getArgument(i);
+    bool pointer = isa<LLVM::LLVMPointerType>(arg.getType());
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType()))
+    if (!pointer &&
+        (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType())))
       continue;
-    // In program order, so that a remark names the first offending op.
-    SmallVector<memref::LoadOp> loads;
+    // The loads, in program order, so that a remark names the first
+    // offending op, and for each its (row, column) indices.
+    SmallVector<Operation *> loads;
+    SmallVector<std::pair<Value, Value>> indices;
+    SmallVector<int64_t> columnShift; // constant added to a pointer's column
     Operation *other = nullptr;
-    func.walk([&](Operation *op) {
-      if (other || !llvm::is_contained(op->getOperands(), Value(arg)) ||
-          isa<memref::DimOp>(op))
-        return;
-      auto load = dyn_cast<memref::LoadOp>(op);
-      if (load && load.getMemRef() == arg)
-        loads.push_back(load);
-      else
-        other = op;
-    });
-    if (loads.empty())
-      continue; // an output, or an array the pass does not touch
+    Type element;
+    if (pointer) {
+      SmallVector<LLVM::LoadOp> raw = pointerLoads(func, arg, other);
+      SmallVector<LinearAddress> addresses;
+      bool any2D = false;
+      Operation *flat = nullptr; // a load not of the form row * W + col
+      for (LLVM::LoadOp load : raw) {
+        FailureOr<LinearAddress> a =
+            linearAddress(load.getAddr(), arg, load.getType());
+        Value row;
+        BlockArgument width;
+        if (succeeded(a) && splitRowMajor(func, *a, row, width)) {
+          any2D = true;
+          if (!m.isExtent(width, 1)) {
+            refusal = {load, "load of " + nameOf(arg) + " has row pitch " +
+                                 nameOf(width) + " but the image width is " +
+                                 nameOf(m.extent[1])};
+            return failure();
+          }
+          loads.push_back(load);
+          indices.push_back({row, nullptr});
+          addresses.push_back(*a);
+        } else if (!flat) {
+          flat = load;
+        }
+      }
+      if (!any2D)
+        continue; // not read as a 2-D array
+      if (flat) {
+        refusal = {flat, "load of " + nameOf(arg) + " is not a window load: " +
+                             "its address is not " + nameOf(arg) +
+                             "[row * W + column]"};
+        return failure();
+      }
+      element = raw.front().getType();
+      for (LLVM::LoadOp load : raw) {
+        if (load.getVolatile_() ||
+            load.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
+          refusal = {load, "load of " + nameOf(arg) +
+                               " is volatile or atomic; a tile load may not "
+                               "replace it"};
+          return failure();
+        }
+        if (load.getType() != element) {
+          refusal = {load, "array " + nameOf(arg) + " is loaded as both " +
+                               typeName(element) + " and " +
+                               typeName(load.getType())};
+          return failure();
+        }
+      }
+      // The column: one index expression (plus a constant), or a sum of
+      // unclamped pieces that is the thread's x plus constants.
+      for (auto [k, a] : llvm::enumerate(addresses)) {
+        columnShift.push_back(a.constant);
+        if (a.addends.size() == 1) {
+          indices[k].second = a.addends.front();
+          continue;
+        }
+        Value x;
+        for (Value addend : a.addends) {
+          std::optional<Affine> piece = m.affine(addend);
+          if (piece && piece->axis == 1 && !x) {
+            x = addend;
+            continue;
+          }
+          if (piece && piece->axis == -1) {
+            columnShift[k] += piece->offset;
+            continue;
+          }
+          bool clamped = false;
+          if (failed(m.index(addend, 1, arg, loads[k], clamped, refusal)))
+            return failure();
+          x = nullptr;
+          break;
+        }
+        if (!x) {
+          refusal = {loads[k], "load of " + nameOf(arg) + " is not a window " +
+                                   "load: its column is not the thread's x " +
+                                   "plus a constant"};
+          return failure();
+        }
+        indices[k].second = x;
+      }
+    } else {
+      func.walk([&](Operation *op) {
+        if (other || !llvm::is_contained(op->getOperands(), Value(arg)) ||
+            isa<memref::DimOp>(op))
+          return;
+        auto load = dyn_cast<memref::LoadOp>(op);
+        if (load && load.getMemRef() == arg) {
+          loads.push_back(load);
+          indices.push_back({load.getIndices()[0], load.getIndices()[1]});
+          columnShift.push_back(0);
+        } else {
+          other = op;
+        }
+      });
+      if (loads.empty())
+        continue; // an output, or an array the pass does not touch
+      element = type.getElementType();
+    }
     if (other) {
       refusal = {other, "array " + nameOf(arg) +
                             " is loaded and also used by '" +
@@ -355,28 +683,32 @@ static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
                             "exact for a read-only input"};
       return failure();
     }
-    Type element = type.getElementType();
-    if (!element.isF16() && !element.isBF16() && !element.isF32() &&
-        !element.isF64()) {
-      std::string name;
-      llvm::raw_string_ostream os(name);
-      os << element;
+    if (!isTileElement(element)) {
       refusal = {loads.front(), "array " + nameOf(arg) + " has element type " +
-                                    name + ", not f16, bf16, f32 or f64"};
+                                    typeName(element) +
+                                    ", not f16, bf16, f32 or f64"};
       return failure();
     }
     ArrayPlan array;
     array.arg = arg;
-    for (memref::LoadOp load : loads) {
+    array.element = element;
+    for (auto [k, load] : llvm::enumerate(loads)) {
       bool clampY = false, clampX = false;
       FailureOr<int64_t> dy =
-          m.index(load.getIndices()[0], 0, load, clampY, refusal);
+          m.index(indices[k].first, 0, arg, load, clampY, refusal);
       if (failed(dy))
         return failure();
       FailureOr<int64_t> dx =
-          m.index(load.getIndices()[1], 1, load, clampX, refusal);
+          m.index(indices[k].second, 1, arg, load, clampX, refusal);
       if (failed(dx))
         return failure();
+      if (clampX && columnShift[k] != 0) {
+        refusal = {load, "load of " + nameOf(arg) + " is not a window load: " +
+                             "a constant is added to its clamped column"};
+        return failure();
+      }
+      *dx += columnShift[k];
+      Value result = load->getResult(0);
       Access access{load, *dy, *dx};
       // The zero-border form: scf.if (in image) { load } else { +0.0 },
       // replaced as a whole (the tile holds 0 outside the image). Any other
@@ -385,13 +717,10 @@ static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
       bool zeroForm = false;
       if (guard && !clampY && !clampX && guard.getNumResults() == 1 &&
           load->getBlock() == guard.thenBlock() &&
-          guard.thenYield().getOperand(0) == load.getResult() &&
-          guard.elseBlock() &&
+          guard.thenYield().getOperand(0) == result && guard.elseBlock() &&
           matchPattern(guard.elseYield().getOperand(0), m_PosZeroFloat()) &&
           llvm::all_of(guard.thenBlock()->without_terminator(),
-                       [&](Operation &op) {
-                         return &op == load.getOperation() || isPure(&op);
-                       }) &&
+                       [&](Operation &op) { return &op == load || isPure(&op); }) &&
           llvm::all_of(guard.elseBlock()->without_terminator(),
                        [](Operation &op) { return isPure(&op); }) &&
           isInImageCondition(m, guard.getCondition(), Affine{0, *dy},
@@ -417,6 +746,21 @@ static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
     refusal = {func, "kernel @" + func.getName().str() + " loads no 2-D " +
                          "float array argument: nothing to perforate"};
     return failure();
+  }
+  if (m.pointers && llvm::any_of(plan.arrays, [](const ArrayPlan &a) {
+        return isa<LLVM::LLVMPointerType>(a.arg.getType());
+      })) {
+    // The view of a pointer needs the image's height: from the row clamps
+    // or guards of the loads, else from the kernel's bounds check.
+    plan.width = m.extent[1];
+    plan.height = m.extent[0] ? m.extent[0] : guardedExtent(func, m, 0);
+    if (!plan.height) {
+      refusal = {func, "kernel @" + func.getName().str() + " reads pointer " +
+                           "arrays, and the image height is not known: " +
+                           "clamp the row index to [0, h-1], or compare the " +
+                           "thread's y with one height argument"};
+      return failure();
+    }
   }
   return plan;
 }
@@ -460,8 +804,7 @@ static LogicalResult checkShape(gpu::GPUFuncOp func, const KernelPlan &plan,
       return failure();
     }
     int64_t rows = by + 2 * a.hy, cols = bx + 2 * a.hx;
-    auto type = cast<MemRefType>(a.arg.getType());
-    bytes += rows * cols * (type.getElementType().getIntOrFloatBitWidth() / 8);
+    bytes += rows * cols * (a.element.getIntOrFloatBitWidth() / 8);
     for (PerforationSchemeAttr s : schemes) {
       int64_t span = s.getSkip() + 1;
       bool tooFew = (s.getKind() == PerforationKind::rows && span > rows) ||
@@ -490,16 +833,20 @@ static LogicalResult checkShape(gpu::GPUFuncOp func, const KernelPlan &plan,
   return success();
 }
 
-/// Erases the index arithmetic the replaced loads leave dead.
+/// Erases the index arithmetic (and, in front-door kernels, the address
+/// arithmetic) the replaced loads leave dead.
 static void eraseDeadIndexOps(gpu::GPUFuncOp func) {
   bool changed = true;
   while (changed) {
     changed = false;
     SmallVector<Operation *> dead;
     func.walk([&](Operation *op) {
-      if (isa_and_nonnull<arith::ArithDialect>(op->getDialect()) ||
+      if (isa_and_nonnull<arith::ArithDialect, LLVM::LLVMDialect>(
+              op->getDialect()) ||
           isa<memref::DimOp, gpu::ThreadIdOp, gpu::BlockIdOp, gpu::BlockDimOp,
-              gpu::GlobalIdOp>(op))
+              gpu::GlobalIdOp, NVVM::ThreadIdXOp, NVVM::ThreadIdYOp,
+              NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockDimXOp,
+              NVVM::BlockDimYOp>(op))
         if (isOpTriviallyDead(op))
           dead.push_back(op);
     });
@@ -547,6 +894,17 @@ static void coarsenRows(gpu::GPUFuncOp func, int64_t by, int64_t k) {
       arith::MulIOp::create(b, loc, loop.getInductionVar(), cby));
   Value gidI = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bidK, cby), tidI);
+  // The same, as the i32 special registers of a front-door kernel.
+  DenseMap<std::pair<Value, Type>, Value> casts;
+  auto nvvmCast = [&](Value reg, Value index) {
+    Value &c = casts[{index, reg.getType()}];
+    if (!c) {
+      OpBuilder cb(tidI.getDefiningOp()->getBlock(),
+                   std::next(gidI.getDefiningOp()->getIterator()));
+      c = arith::IndexCastOp::create(cb, loc, reg.getType(), index);
+    }
+    return c;
+  };
   DenseSet<Operation *> mine = {tidI.getDefiningOp(), gidI.getDefiningOp(),
                                 tidI.getDefiningOp()->getOperand(1).getDefiningOp(),
                                 gidI.getDefiningOp()->getOperand(0).getDefiningOp()};
@@ -564,8 +922,52 @@ static void coarsenRows(gpu::GPUFuncOp func, int64_t by, int64_t k) {
       else if (auto g = v.getDefiningOp<gpu::GlobalIdOp>();
                g && g.getDimension() == gpu::Dimension::y)
         o.set(gidI);
+      else if (isa_and_nonnull<NVVM::ThreadIdYOp, NVVM::BlockIdYOp>(
+                   v.getDefiningOp()))
+        o.set(nvvmCast(v, isa<NVVM::ThreadIdYOp>(v.getDefiningOp()) ? tidI
+                                                                     : bidK));
     }
   });
+}
+
+/// A memref<HxWxT> view of a front-door kernel's pointer argument, so that
+/// the tile load (and its lowering) reads it like any 2-D memref: the
+/// descriptor the NVVM lowering gives memref<?x?xT>, built from the pointer
+/// and the integer arguments H and W (row pitch W, unit column stride), and
+/// cast to the memref; the lowering's own cast back cancels it.
+static Value pointerView(OpBuilder &b, Location loc, Value pointer,
+                         Type element, Value height, Value width) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  auto sizes = LLVM::LLVMArrayType::get(i64, 2);
+  auto descriptor = LLVM::LLVMStructType::getLiteral(
+      ctx, {pointer.getType(), pointer.getType(), i64, sizes, sizes});
+  auto toI64 = [&](Value v) -> Value {
+    if (v.getType() == i64)
+      return v;
+    return LLVM::SExtOp::create(b, loc, i64, v);
+  };
+  auto c = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value h = toI64(height), w = toI64(width);
+  Value d = LLVM::PoisonOp::create(b, loc, descriptor);
+  auto put = [&](Value v, ArrayRef<int64_t> at) {
+    d = LLVM::InsertValueOp::create(b, loc, d, v, at);
+  };
+  put(pointer, {0}); // allocated
+  put(pointer, {1}); // aligned
+  put(c(0), {2});    // offset
+  put(h, {3, 0});
+  put(w, {3, 1});
+  put(w, {4, 0});
+  put(c(1), {4, 1});
+  unsigned space = cast<LLVM::LLVMPointerType>(pointer.getType())
+                       .getAddressSpace();
+  auto type = MemRefType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic}, element, AffineMap(),
+      space ? b.getI64IntegerAttr(space) : Attribute());
+  return UnrealizedConversionCastOp::create(b, loc, type, d).getResult(0);
 }
 
 static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
@@ -591,14 +993,15 @@ static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   for (ArrayPlan &a : plan.arrays) {
-    auto source = cast<MemRefType>(a.arg.getType());
-    auto bufType =
-        MemRefType::get({by * k + 2 * a.hy, bx + 2 * a.hx}, source.getElementType(),
-                        AffineMap(), workgroup);
+    auto bufType = MemRefType::get({by * k + 2 * a.hy, bx + 2 * a.hx},
+                                   a.element, AffineMap(), workgroup);
     Value buf = func.addWorkgroupAttribution(bufType, a.arg.getLoc());
     PerforationBorder border =
         a.zero ? PerforationBorder::zero : PerforationBorder::clamp;
-    TileLoadOp::create(b, loc, a.arg, row, col, buf, a.hy, a.hx, border,
+    Value source = a.arg;
+    if (isa<LLVM::LLVMPointerType>(a.arg.getType()))
+      source = pointerView(b, loc, a.arg, a.element, plan.height, plan.width);
+    TileLoadOp::create(b, loc, source, row, col, buf, a.hy, a.hx, border,
                        schemesFor(ctx, schemes, a.hy == 0 && a.hx == 0), knob);
     for (Access &access : a.accesses) {
       OpBuilder ab(access.op);
@@ -685,18 +1088,40 @@ struct ApproxPerforationRaisePass final
     for (gpu::GPUFuncOp func : kernels) {
       Refusal refusal;
       auto remark = [&] { refusal.at->emitRemark(refusal.why); };
-      // Structural refusals.
-      if (llvm::any_of(func.getArgumentTypes(),
-                       llvm::IsaPred<LLVM::LLVMPointerType>)) {
-        func.emitRemark("kernel arguments are !llvm.ptr; the window "
-                        "analysis needs memref arguments");
-        continue;
-      }
+      // Structural refusals. Without block-shapes the tile is the block
+      // the kernel states; a CUDA kernel states none, so it needs shapes.
       DenseI32ArrayAttr known = func.getKnownBlockSizeAttr();
-      if (!known || known.size() < 2) {
+      if (shapes.empty() && (!known || known.size() < 2)) {
         func.emitRemark("kernel @")
             << func.getName() << " has no known_block_size; the tile is the "
-            << "block, so the pass needs it";
+            << "block, so the pass needs it, or block-shapes";
+        continue;
+      }
+      SmallVector<int32_t> knownSize =
+          known ? SmallVector<int32_t>(known.asArrayRef())
+                : SmallVector<int32_t>{0, 0, 1};
+      if (knownSize.size() < 3)
+        knownSize.resize(3, 1);
+      // CUDA's __launch_bounds__ (nvvm.maxntid) caps the block's threads.
+      if (auto maxntid = func->getAttrOfType<DenseI32ArrayAttr>("nvvm.maxntid")) {
+        int64_t cap = 1;
+        for (int32_t v : maxntid.asArrayRef())
+          cap *= v;
+        auto over = llvm::find_if(shapes, [&](const Shape &sh) {
+          return sh.x * sh.y > cap;
+        });
+        if (over != shapes.end()) {
+          func.emitRemark("block shape ")
+              << over->name() << " has " << over->x * over->y
+              << " threads; kernel @" << func.getName()
+              << " allows at most " << cap << " (__launch_bounds__)";
+          continue;
+        }
+      }
+      if (func->hasAttr("nvvm.reqntid") && !shapes.empty()) {
+        func.emitRemark("kernel @")
+            << func.getName() << " requires its block size (nvvm.reqntid); "
+            << "block-shapes would change it";
         continue;
       }
       TileLoadOp existing;
@@ -710,14 +1135,14 @@ struct ApproxPerforationRaisePass final
         continue;
       }
       FailureOr<KernelPlan> plan =
-          analyzeKernel(func, known.asArrayRef(), shapes.empty(), refusal);
+          analyzeKernel(func, knownSize, shapes.empty(), refusal);
       if (failed(plan)) {
         remark();
         continue;
       }
       SmallVector<Shape> kernelShapes(shapes);
       if (kernelShapes.empty())
-        kernelShapes.push_back({known[0], known[1], 1});
+        kernelShapes.push_back({knownSize[0], knownSize[1], 1});
       // The tile is the block's X x (Y*K) outputs.
       if (llvm::any_of(kernelShapes, [&](const Shape &s) {
             return failed(
@@ -729,6 +1154,12 @@ struct ApproxPerforationRaisePass final
       // K rows per thread repeat the per-output work under a loop: a
       // barrier in it would no longer be reached by every thread equally.
       if (llvm::any_of(kernelShapes, [](const Shape &s) { return s.k > 1; })) {
+        if (!func.getBody().hasOneBlock()) {
+          func.emitRemark("kernel @")
+              << func.getName() << " has an unstructured CFG; several rows "
+              << "per thread (XxYrK) need one block to loop over";
+          continue;
+        }
         gpu::BarrierOp barrier;
         func.walk([&](gpu::BarrierOp op) {
           barrier = op;
@@ -745,8 +1176,8 @@ struct ApproxPerforationRaisePass final
       if (kernelShapes.size() == 1) {
         // One shape: the kernel keeps its name (with that block size).
         Shape sh = kernelShapes.front();
-        if (sh.x != known[0] || sh.y != known[1]) {
-          SmallVector<int32_t> size(known.asArrayRef());
+        if (sh.x != knownSize[0] || sh.y != knownSize[1]) {
+          SmallVector<int32_t> size(knownSize);
           size[0] = sh.x;
           size[1] = sh.y;
           func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
@@ -778,13 +1209,13 @@ struct ApproxPerforationRaisePass final
       for (auto [shape, name] : llvm::zip(kernelShapes, cloneNames)) {
         auto clone = cast<gpu::GPUFuncOp>(b.clone(*func));
         clone.setName(name);
-        SmallVector<int32_t> size(known.asArrayRef());
+        SmallVector<int32_t> size(knownSize);
         size[0] = shape.x;
         size[1] = shape.y;
         clone.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(ctx, size));
         // The clone is the original, op for op: the analysis succeeds again.
         FailureOr<KernelPlan> clonePlan =
-            analyzeKernel(clone, known.asArrayRef(), false, refusal);
+            analyzeKernel(clone, knownSize, false, refusal);
         rewriteKernel(clone, *clonePlan, shape.x, shape.y, shape.k, list,
                       knobRef);
         variants.push_back(FlatSymbolRefAttr::get(ctx, name));

@@ -7,6 +7,8 @@
 #include "KernelPatterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -26,37 +28,85 @@ static bool isConstant(Value v, int64_t c) {
   return matchPattern(v, m_ConstantInt(&value)) && value.getSExtValue() == c;
 }
 
+Value stripIntCasts(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp, LLVM::SExtOp, LLVM::ZExtOp>(op))
+      break;
+    v = op->getOperand(0);
+  }
+  return v;
+}
+
+template <typename ArithOp, typename LLVMOp>
+static std::optional<std::pair<Value, Value>> matchBinary(Value v) {
+  if (auto op = v.getDefiningOp<ArithOp>())
+    return std::make_pair(op.getLhs(), op.getRhs());
+  if (auto op = v.getDefiningOp<LLVMOp>())
+    return std::make_pair(op.getLhs(), op.getRhs());
+  return std::nullopt;
+}
+
+std::optional<std::pair<Value, Value>> matchAdd(Value v) {
+  return matchBinary<arith::AddIOp, LLVM::AddOp>(v);
+}
+std::optional<std::pair<Value, Value>> matchSub(Value v) {
+  return matchBinary<arith::SubIOp, LLVM::SubOp>(v);
+}
+std::optional<std::pair<Value, Value>> matchMul(Value v) {
+  return matchBinary<arith::MulIOp, LLVM::MulOp>(v);
+}
+std::optional<std::pair<Value, Value>> matchAnd(Value v) {
+  return matchBinary<arith::AndIOp, LLVM::AndOp>(v);
+}
+
+/// Whether `v` reads the thread id / block size / block id along `dim`, as a
+/// gpu op or an NVVM special register (through casts).
+static bool isThreadId(Value v, gpu::Dimension dim) {
+  v = stripIntCasts(v);
+  if (auto op = v.getDefiningOp<gpu::ThreadIdOp>())
+    return op.getDimension() == dim;
+  return dim == gpu::Dimension::x ? isa_and_nonnull<NVVM::ThreadIdXOp>(v.getDefiningOp())
+                                  : isa_and_nonnull<NVVM::ThreadIdYOp>(v.getDefiningOp());
+}
+static bool isBlockDim(Value v, gpu::Dimension dim) {
+  v = stripIntCasts(v);
+  if (auto op = v.getDefiningOp<gpu::BlockDimOp>())
+    return op.getDimension() == dim;
+  return dim == gpu::Dimension::x ? isa_and_nonnull<NVVM::BlockDimXOp>(v.getDefiningOp())
+                                  : isa_and_nonnull<NVVM::BlockDimYOp>(v.getDefiningOp());
+}
+static bool isBlockId(Value v, gpu::Dimension dim) {
+  v = stripIntCasts(v);
+  if (auto op = v.getDefiningOp<gpu::BlockIdOp>())
+    return op.getDimension() == dim;
+  return dim == gpu::Dimension::x ? isa_and_nonnull<NVVM::BlockIdXOp>(v.getDefiningOp())
+                                  : isa_and_nonnull<NVVM::BlockIdYOp>(v.getDefiningOp());
+}
+
 bool isThreadCoordinate(Value v, int axis, ArrayRef<int32_t> known,
                         bool allowConst) {
   gpu::Dimension dim = dimOfAxis(axis);
+  v = stripIntCasts(v);
   if (auto op = v.getDefiningOp<gpu::GlobalIdOp>())
     return op.getDimension() == dim;
-  auto add = v.getDefiningOp<arith::AddIOp>();
+  auto add = matchAdd(v);
   if (!add)
     return false;
-  auto isTid = [&](Value t) {
-    auto op = t.getDefiningOp<gpu::ThreadIdOp>();
-    return op && op.getDimension() == dim;
-  };
-  auto isBlockDim = [&](Value d) {
-    if (auto op = d.getDefiningOp<gpu::BlockDimOp>())
-      return op.getDimension() == dim;
-    return allowConst && known.size() >= 2 &&
-           isConstant(d, known[axis == 0 ? 1 : 0]);
+  auto isDim = [&](Value d) {
+    return isBlockDim(d, dim) ||
+           (allowConst && known.size() >= 2 &&
+            isConstant(d, known[axis == 0 ? 1 : 0]));
   };
   auto isBase = [&](Value m) {
-    auto mul = m.getDefiningOp<arith::MulIOp>();
+    auto mul = matchMul(stripIntCasts(m));
     if (!mul)
       return false;
-    auto isBid = [&](Value b) {
-      auto op = b.getDefiningOp<gpu::BlockIdOp>();
-      return op && op.getDimension() == dim;
-    };
-    return (isBid(mul.getLhs()) && isBlockDim(mul.getRhs())) ||
-           (isBid(mul.getRhs()) && isBlockDim(mul.getLhs()));
+    auto [l, r] = *mul;
+    return (isBlockId(l, dim) && isDim(r)) || (isBlockId(r, dim) && isDim(l));
   };
-  return (isTid(add.getLhs()) && isBase(add.getRhs())) ||
-         (isTid(add.getRhs()) && isBase(add.getLhs()));
+  auto [l, r] = *add;
+  return (isThreadId(l, dim) && isBase(r)) || (isThreadId(r, dim) && isBase(l));
 }
 
 FailureOr<PerforationSchemeAttr> parseSchemeName(MLIRContext *ctx,

@@ -13,17 +13,33 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::approx::perforation {
 
 /// Axis 0 is the row (the thread's y), axis 1 the column (x).
 gpu::Dimension dimOfAxis(int axis);
 
+/// `v` seen through integer casts (index_cast, extsi / extui, llvm.sext /
+/// zext): index arithmetic of CUDA front-door kernels is i32, widened to i64
+/// for addresses.
+Value stripIntCasts(Value v);
+
+/// The operands of an integer add / sub / mul / and of arith or the LLVM
+/// dialect defining `v` (CUDA front-door kernels keep LLVM's).
+std::optional<std::pair<Value, Value>> matchAdd(Value v);
+std::optional<std::pair<Value, Value>> matchSub(Value v);
+std::optional<std::pair<Value, Value>> matchMul(Value v);
+std::optional<std::pair<Value, Value>> matchAnd(Value v);
+
 /// True when `v` is the thread's global coordinate along `axis`:
 /// gpu.global_id, or block_id * block_dim + thread_id (either operand order
-/// of each). With `allowConst`, a constant equal to the kernel's
-/// known_block_size (`known`: X, Y, Z) stands for gpu.block_dim.
+/// of each), in gpu ops on index or in NVVM special registers and LLVM
+/// integer ops (CUDA's blockIdx.x * blockDim.x + threadIdx.x), through
+/// integer casts. With `allowConst`, a constant equal to the kernel's
+/// known_block_size (`known`: X, Y, Z) stands for the block size.
 bool isThreadCoordinate(Value v, int axis, ArrayRef<int32_t> known,
                         bool allowConst);
 

@@ -64,8 +64,8 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
   let summary = "Rewrite the stencil window loads of plain kernels into perforated tile loads";
   let description = [{
     The transparent pass: perforates an unmodified kernel. In each kernel
-    with `known_block_size` it finds, for every 2-D float array argument
-    that is only read, the window loads
+    with `known_block_size` (or any kernel, given `block-shapes`) it finds,
+    for every 2-D float array argument that is only read, the window loads
     `memref.load %A[clamp(y + dy), clamp(x + dx)]` at constant offsets
     around the thread's global coordinate (y = block_id y * block_dim y +
     thread_id y, x likewise; clamp = minsi/maxsi to [0, n-1]; an index may
@@ -82,6 +82,16 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
     kernel are assumed to have the same sizes (the user guarantees it): the
     bounds used for clamping may come from any of them.
 
+    CUDA front-door kernels (approx-cc) take `!llvm.ptr` arrays and integer
+    sizes: there a window load is `llvm.load` of `p[row * W + col]` (GEPs
+    over the element type, LLVM's i32 arithmetic, NVVM's special registers
+    for the thread's coordinate, `llvm.intr.smin/smax` or arith min/max
+    clamps), W an integer argument, the height the argument the row clamp,
+    guard or the kernel's bounds check compares with. The tile load then
+    reads a memref view of the pointer built from those arguments. Windows
+    written as loops must be unrolled (`#pragma unroll`): the offsets must
+    be constants in the IR.
+
     The replaced loads read the values they read before wherever those
     reads were in bounds, so with the scheme `accurate` the kernel computes
     what it computed before, bit for bit. A kernel the analysis cannot
@@ -89,7 +99,8 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
     offset, a load that is not a window load, indices that are not the
     thread's global coordinates, no known_block_size, a tile_load already
     there, buffers over 48 KiB, a halo larger than the tile, mixed border
-    forms, !llvm.ptr arguments, an input that is also written).
+    forms, an input that is also written, a front-door kernel whose image
+    height is not known, block shapes beyond `__launch_bounds__`).
 
     With two or more `block-shapes`, each kernel @k is replaced by clones
     @k__XxY, one per shape (known_block_size rewritten, own buffers), and an

@@ -89,3 +89,33 @@ gpu.module @rsqrt {
     gpu.return
   }
 }
+
+// -----
+
+// libdevice's integer min / max become arith's (signed or unsigned, int or
+// long long); a name with the wrong width stays a call.
+// CHECK-LABEL: gpu.module @integer_min_max
+// CHECK-NOT:   llvm.func @__nv_min
+// CHECK-NOT:   llvm.func @__nv_ullmax
+// CHECK:       llvm.func @__nv_llmin
+// CHECK-LABEL: gpu.func @k
+// CHECK:       arith.minsi %{{.*}}, %{{.*}} : i32
+// CHECK:       arith.maxsi %{{.*}}, %{{.*}} : i32
+// CHECK:       arith.minui %{{.*}}, %{{.*}} : i32
+// CHECK:       arith.maxui %{{.*}}, %{{.*}} : i64
+// CHECK:       llvm.call @__nv_llmin(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+gpu.module @integer_min_max {
+  llvm.func @__nv_min(i32, i32) -> i32
+  llvm.func @__nv_max(i32, i32) -> i32
+  llvm.func @__nv_umin(i32, i32) -> i32
+  llvm.func @__nv_ullmax(i64, i64) -> i64
+  llvm.func @__nv_llmin(i32, i32) -> i32
+  gpu.func @k(%a: i32, %b: i32, %c: i64) kernel {
+    %0 = llvm.call @__nv_min(%a, %b) : (i32, i32) -> i32
+    %1 = llvm.call @__nv_max(%0, %b) : (i32, i32) -> i32
+    %2 = llvm.call @__nv_umin(%1, %a) : (i32, i32) -> i32
+    %3 = llvm.call @__nv_ullmax(%c, %c) : (i64, i64) -> i64
+    %4 = llvm.call @__nv_llmin(%2, %a) : (i32, i32) -> i32
+    gpu.return
+  }
+}
