@@ -327,6 +327,49 @@ TEST(Perforation, Guard) {
 }
 
 /// The transparent pass keeps the kernel's meaning: examples/perforation's
+/// Runs `kernel` of `direct` (block 32x8) and of `raised` with each
+/// candidate on `args`, which write `out` (h x w, NaN-poisoned before each
+/// launch): `accurate` must give the plain output bit for bit, every other
+/// scheme must write exactly the elements the plain kernel writes.
+static void expectRaisedMatchesDirect(Module &direct, Module &raised,
+                                      const std::string &kernel,
+                                      const std::vector<pf::Candidate> &candidates,
+                                      const std::vector<Arg> &args,
+                                      DeviceBuffer &out, int64_t h, int64_t w) {
+  auto runOn = [&](Module &m, unsigned bx, unsigned by, unsigned rows,
+                   const LaunchOptions &opts) {
+    std::vector<float> got(size_t(h * w));
+    EXPECT_TRUE(out.fill32(0x7fc00001).isOk());
+    LaunchConfig cfg{{unsigned((w + bx - 1) / bx),
+                      unsigned((h + by * rows - 1) / (by * rows)), 1},
+                     {bx, by, 1}, 0};
+    Status s = m.launchSync(kernel, cfg, args, opts);
+    EXPECT_TRUE(s.isOk()) << s.toString();
+    EXPECT_TRUE(out.copyToHost(got.data(), got.size() * 4).isOk());
+    return got;
+  };
+  std::vector<float> want = runOn(direct, 32, 8, 1, {});
+  for (const pf::Candidate &c : candidates) {
+    SCOPED_TRACE(c.label() + " on " + std::to_string(h) + "x" +
+                 std::to_string(w));
+    LaunchOptions opts;
+    opts.knobs["perforation"] = c.schemeValue;
+    opts.knobs["perforation_block"] = c.blockValue;
+    std::vector<float> got =
+        runOn(raised, c.blockX, c.blockY, c.rowsPerThread, opts);
+    int64_t bad = 0;
+    for (size_t k = 0; k < got.size(); ++k) {
+      bool wrong = c.scheme == "accurate"
+                       ? std::memcmp(&got[k], &want[k], 4) != 0
+                       : std::isnan(got[k]) != std::isnan(want[k]);
+      if (wrong && bad++ < 3)
+        ADD_FAILURE() << "element " << k << ": raised " << got[k]
+                      << ", plain " << want[k];
+    }
+    EXPECT_EQ(bad, 0);
+  }
+}
+
 /// Gaussian (one input) and HotSpot (two inputs, scalars), raised with
 /// block shapes 32x8, 16x16r3 and 64x4r2 (scripts/gpu-prepare.sh), compute
 /// with `accurate` exactly what the plain kernel computes, bit for bit, on
@@ -370,38 +413,8 @@ TEST(Perforation, RaisedMatchesDirect) {
       if (ex == "hotspot")
         for (double c : {0.125, 0.25, 0.5, 0.0625})
           args.push_back(Arg::floating(c));
-      auto runOn = [&](Module &m, unsigned bx, unsigned by, unsigned rows,
-                       const LaunchOptions &opts) {
-        std::vector<float> got(size_t(h * w));
-        EXPECT_TRUE(out->fill32(0x7fc00001).isOk());
-        LaunchConfig cfg{{unsigned((w + bx - 1) / bx),
-                          unsigned((h + by * rows - 1) / (by * rows)), 1},
-                         {bx, by, 1}, 0};
-        Status s = m.launchSync(ex, cfg, args, opts);
-        EXPECT_TRUE(s.isOk()) << s.toString();
-        EXPECT_TRUE(out->copyToHost(got.data(), got.size() * 4).isOk());
-        return got;
-      };
-      std::vector<float> want = runOn(**direct, 32, 8, 1, {});
-      for (const pf::Candidate &c : *candidates) {
-        SCOPED_TRACE(c.label() + " on " + std::to_string(h) + "x" +
-                     std::to_string(w));
-        LaunchOptions opts;
-        opts.knobs["perforation"] = c.schemeValue;
-        opts.knobs["perforation_block"] = c.blockValue;
-        std::vector<float> got =
-            runOn(**raised, c.blockX, c.blockY, c.rowsPerThread, opts);
-        int64_t bad = 0;
-        for (size_t k = 0; k < got.size(); ++k) {
-          bool wrong = c.scheme == "accurate"
-                           ? std::memcmp(&got[k], &want[k], 4) != 0
-                           : std::isnan(got[k]);
-          if (wrong && bad++ < 3)
-            ADD_FAILURE() << "element " << k << ": raised " << got[k]
-                          << ", plain " << want[k];
-        }
-        EXPECT_EQ(bad, 0);
-      }
+      expectRaisedMatchesDirect(**direct, **raised, ex, *candidates, args,
+                                *out, h, w);
     }
   }
 }
@@ -442,40 +455,8 @@ TEST(Perforation, CudaRaisedMatchesDirect) {
       std::vector<Arg> args = {Arg::pointer(in->view().ptr),
                                Arg::pointer(out->view().ptr),
                                Arg::integer(h), Arg::integer(w)};
-      auto runOn = [&](Module &m, unsigned bx, unsigned by, unsigned rows,
-                       const LaunchOptions &opts) {
-        std::vector<float> got(size_t(h * w));
-        EXPECT_TRUE(out->fill32(0x7fc00001).isOk());
-        LaunchConfig cfg{{unsigned((w + bx - 1) / bx),
-                          unsigned((h + by * rows - 1) / (by * rows)), 1},
-                         {bx, by, 1}, 0};
-        Status s = m.launchSync(kernel, cfg, args, opts);
-        EXPECT_TRUE(s.isOk()) << s.toString();
-        EXPECT_TRUE(out->copyToHost(got.data(), got.size() * 4).isOk());
-        return got;
-      };
-      std::vector<float> want = runOn(**direct, 32, 8, 1, {});
-      for (const pf::Candidate &c : *candidates) {
-        SCOPED_TRACE(c.label() + " on " + std::to_string(h) + "x" +
-                     std::to_string(w));
-        LaunchOptions opts;
-        opts.knobs["perforation"] = c.schemeValue;
-        opts.knobs["perforation_block"] = c.blockValue;
-        std::vector<float> got =
-            runOn(**raised, c.blockX, c.blockY, c.rowsPerThread, opts);
-        int64_t bad = 0;
-        for (size_t k = 0; k < got.size(); ++k) {
-          // The plain kernel leaves some elements unwritten (NaN) exactly
-          // where the raised one must, too.
-          bool wrong = c.scheme == "accurate"
-                           ? std::memcmp(&got[k], &want[k], 4) != 0
-                           : std::isnan(got[k]) != std::isnan(want[k]);
-          if (wrong && bad++ < 3)
-            ADD_FAILURE() << "element " << k << ": raised " << got[k]
-                          << ", plain " << want[k];
-        }
-        EXPECT_EQ(bad, 0);
-      }
+      expectRaisedMatchesDirect(**direct, **raised, kernel, *candidates,
+                                args, *out, h, w);
     }
   }
 }
