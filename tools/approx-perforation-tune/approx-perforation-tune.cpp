@@ -45,6 +45,9 @@ the fastest version whose error is at most --qos (default 0.05).
   --image I=FILE   argument I is a 2-D image read from a .npy file (uint8
                    scaled to [0, 1], float32 or float64); all one size
   --output I       argument I is the output image (allocated, that size)
+                   Images are 2-D f32 memrefs, or pointers (a CUDA kernel
+                   from approx-cc: row-major f32, the row pitch the width;
+                   give its sizes with --scalar)
   --scalar I=V     argument I is a scalar
   --block XxY      the block shape when the module has no block-shape knob
   --metric         mre: mean relative error over |ref| > --near-zero
@@ -207,18 +210,20 @@ int main(int argc, char **argv) {
     const ArgInfo &ai = info->args[i];
     bool isImage = images.count(i), isOut = long(i) == output;
     if (isImage || isOut) {
-      if (ai.kind != ArgInfo::Kind::Memref || ai.rank != 2 ||
-          ai.type != ValueType(ScalarType::F32))
+      bool pointer = ai.kind == ArgInfo::Kind::Pointer;
+      if (!pointer && (ai.kind != ArgInfo::Kind::Memref || ai.rank != 2 ||
+                       ai.type != ValueType(ScalarType::F32)))
         fail("argument " + std::to_string(i) + " of '" + kernel + "' is " +
              ai.type.name() + " of rank " + std::to_string(ai.rank) +
-             "; images must be 2-D f32 memrefs");
+             "; images must be 2-D f32 memrefs or pointers");
       std::vector<float> zero;
       const std::vector<float> &px =
           isImage ? images[i].pixels : (zero.assign(size_t(H * W), 0.0f), zero);
       buffers.push_back(must(DeviceBuffer::fromHost(ctx, px.data(), px.size(),
                                                     ScalarType::F32),
                              "upload"));
-      args[i] = Arg::memref(buffers.back().view(), {H, W});
+      args[i] = pointer ? Arg::pointer(buffers.back().view().ptr)
+                        : Arg::memref(buffers.back().view(), {H, W});
     } else if (scalars.count(i)) {
       if (ai.kind != ArgInfo::Kind::Scalar)
         fail("argument " + std::to_string(i) + " is not a scalar");
