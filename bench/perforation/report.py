@@ -1,16 +1,30 @@
 #!/usr/bin/env python3
-"""report.py - Pareto fronts of the perforation benchmark.
+"""report.py - tables and Pareto fronts of the perforation benchmark.
 
     python3 bench/perforation/report.py perforation.json OUT_DIR
 
-Reads perforation-bench's JSON; prints a summary (per example and size:
-the direct kernel's bandwidth, the accurate tiling against it, the fastest
-input- and output-perforated versions), then for every example and size the
-Pareto front (speedup over the baseline, median error over the input set;
-a version is on the front when no other is both faster and at most as
-wrong) and the fastest version under each quality bound, and draws
-OUT_DIR/pareto-NAME.svg (error against speedup at the largest size, the
-front joined). Standard library only: it also runs on the GPU machine.
+Reads perforation-bench's JSON and prints:
+  - a summary (per example and size: the direct kernel's bandwidth, the
+    accurate tiling against it, the fastest input- and output-perforated
+    versions with their median error at that size);
+  - for every example and size, every version's time, speedup over the
+    baseline (the faster of the direct kernel and the best accurate tiling),
+    primary error as median [min, max] over that size's input set, achieved
+    DRAM bandwidth (the bytes the version must move / its time), byte-ratio
+    bound and the fraction of it reached (speedup / bound);
+  - for every example, the median error by input set ("native": the
+    photographs at their own size; N^2: mirror-tiled to N x N, patterns and
+    HotSpot chips generated at N x N);
+  - for every example and size, the Pareto front (speedup, median error; a
+    version is on it when no other is both faster and at most as wrong) and
+    the fastest version under each quality bound;
+and draws OUT_DIR/pareto-NAME-N.svg for every size N (error against
+speedup, the front joined) and OUT_DIR/pareto-NAME.svg (the largest size).
+
+Errors at a size come from the JSON's "errors_by_size" (benches from
+2026-11-26 on); older JSON has only "errors" (the native set), used for
+every size. An output left unwritten (NaN) or not finite counts as an
+infinite error. Standard library only: it also runs on the GPU machine.
 """
 import json
 import math
@@ -21,13 +35,67 @@ import sys
 BOUNDS = [0.01, 0.05, 0.10]  # QoS: primary error at most 1%, 5%, 10%
 
 
-def primary(version, metric):
-    vals = [e["mre"] if metric == "mre" else e["mean_error"]
-            for e in version["errors"]]
-    vals = [v for v in vals if v is not None]
+def n_inputs(ex):
+    return 2 if ex["name"] == "hotspot" else 1
+
+
+def errors_at(version, size):
+    """The per-input error records of `version` at `size` ("native" or a
+    size string), falling back to the native set."""
+    by = version.get("errors_by_size")
+    if size != "native" and by and size in by:
+        return by[size]
+    return version["errors"]
+
+
+def error_values(version, metric, size):
+    vals = []
+    for e in errors_at(version, size):
+        if e.get("unwritten") or e.get("nonfinite"):
+            vals.append(math.inf)
+            continue
+        v = e["mre"] if metric == "mre" else e["mean_error"]
+        if v is not None:
+            vals.append(v)
+    return vals
+
+
+def primary(version, metric, size="native"):
+    """Median primary error over the input set at `size` (0 for the direct
+    kernel, the reference)."""
+    vals = error_values(version, metric, size)
     if not vals:
         return 0.0 if version["scheme"] == "" else math.inf
     return statistics.median(vals)
+
+
+def spread(version, metric, size):
+    """(median, min, max) of the primary error at `size`."""
+    vals = error_values(version, metric, size)
+    if not vals:
+        z = 0.0 if version["scheme"] == "" else math.inf
+        return z, z, z
+    return statistics.median(vals), min(vals), max(vals)
+
+
+def pct(v, digits=3):
+    if math.isinf(v):
+        return "inf"
+    return f"{100 * v:.{digits}g}%"
+
+
+def moved_bytes(ex, version, n):
+    r = n_inputs(ex) * n * n * 4.0
+    w = n * n * 4.0
+    return r * (1 - version["dram_skip"]) + w, (r + w) / (r * (1 - version["dram_skip"]) + w)
+
+
+def baseline(vs, size):
+    direct = vs[0]["ms"][size]
+    acc = [v for v in vs if v["scheme"] == "accurate"]
+    best = min(acc, key=lambda v: v["ms"][size]) if acc else None
+    base = min(direct, best["ms"][size]) if best else direct
+    return direct, best, base
 
 
 def pareto(points):
@@ -43,8 +111,9 @@ def pareto(points):
 
 def svg(path, title, points, front):
     W, H, L, B = 640, 420, 70, 50
-    xs = [p[0] for p in points]
-    ys = [max(p[1], 1e-6) for p in points]
+    finite = [p for p in points if not math.isinf(p[1])]
+    xs = [p[0] for p in finite] or [1.0]
+    ys = [max(p[1], 1e-6) for p in finite] or [1e-6]
     x0, x1 = min(xs + [1.0]) * 0.95, max(xs) * 1.05
     y0, y1 = math.log10(min(ys)) - 0.2, math.log10(max(ys)) + 0.2
 
@@ -69,9 +138,10 @@ def svg(path, title, points, front):
     for e in range(math.floor(y0), math.ceil(y1) + 1):
         if y0 <= e <= y1:
             out.append(f'<text x="{L - 5}" y="{Y(10 ** e) + 4}" text-anchor="end">1e{e}</text>')
+    shown = [p for p in front if not math.isinf(p[1])]
     out.append('<polyline fill="none" stroke="#c33" stroke-width="1.5" points="' +
-               " ".join(f"{X(p[0]):.1f},{Y(p[1]):.1f}" for p in front) + '"/>')
-    for p in points:
+               " ".join(f"{X(p[0]):.1f},{Y(p[1]):.1f}" for p in shown) + '"/>')
+    for p in finite:
         on = p in front
         out.append(f'<circle cx="{X(p[0]):.1f}" cy="{Y(p[1]):.1f}" r="{4 if on else 2.5}" '
                    f'fill="{"#c33" if on else "#69c"}"><title>{p[2]}</title></circle>')
@@ -85,21 +155,17 @@ def svg(path, title, points, front):
 def summary(data):
     """One row per example and size: the baselines' bandwidth, and the best
     input- and output-perforated versions (speedup over the baseline, the
-    primary error's median over the input set)."""
+    primary error's median over that size's input set)."""
     copy = data["copy_gbs"]
-    print(f"| example | size | direct GB/s (% of copy) | best accurate tiling / direct "
-          f"| best input perforation | best output perforation |")
+    print("| example | size | direct GB/s (% of copy) | best accurate tiling / direct "
+          "| best input perforation | best output perforation |")
     print("|---|---|---|---|---|---|")
     for ex in data["examples"]:
         vs = ex["versions"]
-        nin = 2 if ex["name"] == "hotspot" else 1
         for size in sorted(vs[0]["ms"], key=int):
             n = int(size)
-            direct = vs[0]["ms"][size]
-            gbs = (nin + 1) * n * n * 4 / direct / 1e6
-            acc = min((v for v in vs if v["scheme"] == "accurate"),
-                      key=lambda v: v["ms"][size])
-            base = min(direct, acc["ms"][size])
+            direct, acc, base = baseline(vs, size)
+            gbs = (n_inputs(ex) + 1) * n * n * 4 / direct / 1e6
 
             def best(pred):
                 c = [v for v in vs if pred(v)]
@@ -107,13 +173,66 @@ def summary(data):
                     return "none"
                 v = min(c, key=lambda v: v["ms"][size])
                 return (f"{v['label']}: {base / v['ms'][size]:.2f}x, "
-                        f"{100 * primary(v, ex['metric']):.2f}%")
+                        f"{pct(primary(v, ex['metric'], size), 3)}")
 
+            accs = f"{direct / acc['ms'][size]:.2f} ({acc['label']})" if acc else "none"
             print(f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
-                  f"| {direct / acc['ms'][size]:.2f} ({acc['label']}) "
+                  f"| {accs} "
                   f"| {best(lambda v: v['scheme'] not in ('', 'accurate') and not v['label'].startswith('out:'))} "
                   f"| {best(lambda v: v['label'].startswith('out:'))} |")
     print()
+
+
+def size_tables(data):
+    """Every version of every example at every size."""
+    copy = data["copy_gbs"]
+    for ex in data["examples"]:
+        vs, metric = ex["versions"], ex["metric"]
+        by = ex.get("inputs_by_size", {})
+        for size in sorted(vs[0]["ms"], key=int):
+            n = int(size)
+            direct, acc, base = baseline(vs, size)
+            names = by.get(size, ex["inputs"])
+            where = (f"{len(names)} inputs at {n}^2" if size in by
+                     else f"{len(names)} inputs of the native set")
+            print(f"### {ex['name']}, {n}^2 (baseline {base:.4f} ms; {metric} over {where})")
+            print()
+            print(f"| version | ms | speedup | {metric} median [min, max] | GB/s (% of copy) "
+                  f"| bound | % of bound |")
+            print("|---|---|---|---|---|---|---|")
+            for v in vs:
+                t = v["ms"][size]
+                moved, bound = moved_bytes(ex, v, n)
+                gbs = moved / t / 1e6
+                med, lo, hi = spread(v, metric, size)
+                err = "0 (reference)" if v["scheme"] == "" else f"{pct(med)} [{pct(lo)}, {pct(hi)}]"
+                print(f"| {v['label']} | {t:.4f} | {base / t:.3f}x | {err} "
+                      f"| {gbs:.0f} ({100 * gbs / copy:.0f}%) | {bound:.3f} "
+                      f"| {100 * base / t / bound:.0f}% |")
+            print()
+
+
+def set_tables(data):
+    """Median [max] error by input set: how the error depends on the size."""
+    sets = data.get("error_sets")
+    if not sets:
+        return
+    for ex in data["examples"]:
+        metric = ex["metric"]
+        heads = ["native" if s == "native" else f"{s}^2" for s in sets]
+        print(f"### {ex['name']}: {metric} median [max] by input set")
+        print()
+        print("| version | " + " | ".join(heads) + " |")
+        print("|---|" + "---|" * len(sets))
+        for v in ex["versions"]:
+            if v["scheme"] == "":
+                continue
+            cells = []
+            for s in sets:
+                med, _, hi = spread(v, metric, s)
+                cells.append(f"{pct(med)} [{pct(hi)}]")
+            print(f"| {v['label']} | " + " | ".join(cells) + " |")
+        print()
 
 
 def main():
@@ -122,17 +241,23 @@ def main():
     with open(sys.argv[1]) as f:
         data = json.load(f)
     os.makedirs(sys.argv[2], exist_ok=True)
+    if "phases_s" in data:
+        print("run time by phase: " + ", ".join(
+            f"{k} {v:.1f} s" for k, v in data["phases_s"].items()))
+        print()
+    if "photo_tiling" in data:
+        print(f"photographs: {data['photo_tiling']}; SSIM: {data.get('ssim', '?')}")
+        print()
     summary(data)
+    size_tables(data)
+    set_tables(data)
     for ex in data["examples"]:
         name, metric = ex["name"], ex["metric"]
         versions = ex["versions"]
         sizes = sorted(versions[0]["ms"], key=int)
         for size in sizes:
-            direct = versions[0]["ms"][size]
-            acc = min((v["ms"][size] for v in versions if v["scheme"] == "accurate"),
-                      default=math.inf)
-            base = min(direct, acc)
-            points = [(base / v["ms"][size], primary(v, metric), v["label"])
+            _, _, base = baseline(versions, size)
+            points = [(base / v["ms"][size], primary(v, metric, size), v["label"])
                       for v in versions]
             front = pareto(points)
             print(f"{name} {size}^2 (baseline {base:.4f} ms, {metric}): Pareto front")
@@ -151,9 +276,10 @@ def main():
                 best = max(ok) if ok else None
                 print(f"  fastest with {metric} <= {100 * bound:g}%: " +
                       (f"{best[2]} at {best[0]:.3f}x ({100 * best[1]:.3f}%)" if best else "none"))
+            title = f"{name}, {size}x{size}: error vs speedup"
+            svg(os.path.join(sys.argv[2], f"pareto-{name}-{size}.svg"), title, points, front)
             if size == sizes[-1]:
-                svg(os.path.join(sys.argv[2], f"pareto-{name}.svg"),
-                    f"{name}, {size}x{size}: error vs speedup", points, front)
+                svg(os.path.join(sys.argv[2], f"pareto-{name}.svg"), title, points, front)
         print()
 
 
