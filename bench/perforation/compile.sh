@@ -17,7 +17,7 @@ OPT=${1:?usage: compile.sh APPROX_OPT OUT_DIR}
 OUT=${2:?usage: compile.sh APPROX_OPT OUT_DIR}
 cd "$(dirname "$0")/../.."
 SCHEMES=${SCHEMES:-accurate,rows1:nn,rows1:linear,rows2:nn,rows2:linear,cols1:nn,cols1:linear,stencil:nn}
-BLOCKS=${BLOCKS:-32x8,64x4,32x8r4,32x4r8}
+BLOCKS=${BLOCKS:-32x8,32x4r8,32x8r8,32x4r16,64x2r16,128x1r32}
 OUTPUT=${OUTPUT:-accurate,rows1,rows2,cols1,center1}
 EXAMPLES=${EXAMPLES:-gaussian3_plain sobel3 sobel5 median3 inversion hotspot}
 mkdir -p "$OUT"
