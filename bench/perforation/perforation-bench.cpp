@@ -71,21 +71,17 @@
 // perforated output's metrics against ImageMetrics.h. metrics-emu.cpp runs
 // the kernels themselves on CPU threads for whoever edits them.
 //
-// Cost (H100, estimated from the kernels' traffic; the run prints each
-// phase's measured time, split into inputs, launches, sums and SSIM, and
-// the JSON keeps it): a (version, image) pair at 16384^2 is a poison fill
-// (1 GiB written, ~0.4 ms), the launch (0.7-2.5 ms), the sums (2 GiB read,
-// ~1 ms) and SSIM (2 GiB read; 55 shared-memory doubles and ~130 double
-// flops a pixel: ~4 ms, bound by shared-memory bandwidth), ~7 ms in all;
-// 36 versions x 15 images x 5 examples = 2700 pairs: ~20 s at 16384^2,
-// ~5 s at 8192^2, ~1 s at 1024^2 and native (launch-bound). Inputs: the
-// deterministic patterns are made on all cores; flat, noise and HotSpot's
-// chips follow mt19937's one sequential stream (bit-identical to earlier
-// runs at every size: the native set and the timing inputs are unchanged),
-// so the generator bounds them: ~1 s per 16384^2 image, ~2-4 s per
-// 16384^2 chip. GPU memory: an input, the reference and an output (HotSpot:
-// two inputs), at most 4 GiB at 16384^2; host memory: one input at a time
-// (2 GiB for a HotSpot chip).
+// Cost, measured (run -d, 2026-11-25, H100 80GB HBM3, six block shapes;
+// the run prints each phase split into inputs, launches, sums and SSIM, and
+// the JSON keeps it): errors at 16384^2 52.6 s, at 8192^2 13.8 s, at
+// 1024^2 and native under 1 s each, timing 22.8 s, 131 s in all with the
+// build. Inputs: the deterministic patterns are made on all cores; flat,
+// noise and HotSpot's chips follow mt19937's one sequential stream
+// (bit-identical to earlier runs at every size: the native set and the
+// timing inputs are unchanged), so the generator bounds them. GPU memory:
+// an input, the reference and an output (HotSpot: two inputs), at most
+// 4 GiB at 16384^2; host memory: one input at a time (2 GiB for a HotSpot
+// chip).
 //
 // usage: perforation-bench KERNEL_DIR IMAGE_DIR [--sizes 1024,8192,16384]
 //          [--error-sizes LIST] [--error-size 1024] [--ssim-max N]
