@@ -97,6 +97,14 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationOutput(output));
   }
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationLower());
+  // With precision=, one clone per storage-precision configuration
+  // (docs/precision.md, "Compiler side").
+  if (!o.precision.empty()) {
+    ApproxPrecisionVariantsOptions variants;
+    variants.configs.assign(o.precision.begin(), o.precision.end());
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createApproxPrecisionVariants(variants));
+  }
   ApproxWarpSplitOptions split;
   split.slot = o.slot;
   split.maxVersions = o.maxVersions;

@@ -898,7 +898,7 @@ def gen_opt_ir(case, rng, corpus, cfg):
     mode = weighted(rng, [("pipeline", 10), ("from-math", 3), ("warp-split", 3),
                           ("to-nvvm", 2), ("record", 2), ("chain", 2), ("lns-expand", 2), ("lns-lower", 2),
                           ("perforation-lower", 2), ("perforation-raise", 2),
-                          ("perforation-output", 2),
+                          ("perforation-output", 2), ("precision-variants", 2),
                           ("export", 3 if corpus.binaries else 0)])
     if mode == "export":
         seed = rng.choice(corpus.binaries)
@@ -945,6 +945,7 @@ def gen_opt_ir(case, rng, corpus, cfg):
                                   "approx-perforation-lower))"),
             "perforation-output": ("builtin.module(gpu.module(approx-perforation-output{%s},"
                                    "approx-perforation-lower))"),
+            "precision-variants": "builtin.module(gpu.module(approx-precision-variants{%s}))",
         }
         opts = {}
         if mode == "from-math":
@@ -968,6 +969,19 @@ def gen_opt_ir(case, rng, corpus, cfg):
                                               "rows1,rows1", "center0"])
             if rng.random() < 0.2:
                 opts["knob"] = rng.choice(["k2", "1bad", "perforation_output"])
+        elif mode == "precision-variants":
+            # Valid and broken configurations; most seeds' kernels have 1-3
+            # memref arguments, so some counts fit and some do not.
+            entries = ["keep", "f64", "f32", "f16", "bf16", "i32", "f12", ""]
+            n_args = rng.randint(1, 4)
+            configs = [":".join(rng.choice(entries[:5] if rng.random() < 0.8 else entries)
+                                for _ in range(n_args))
+                       for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.1:
+                configs.append(configs[0])
+            opts["configs"] = ",".join(configs)
+            if rng.random() < 0.2:
+                opts["knob"] = rng.choice(["precision", "1bad", "p_2"])
         elif mode == "record" and rng.random() < 0.3:
             opts["bare-ptr"] = "true"
         elif mode == "export":

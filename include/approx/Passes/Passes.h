@@ -94,6 +94,12 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       llvm::cl::desc("Output-perforate (Paraprox) plain kernels with these "
                      "schemes, in knob order (approx-perforation-output; "
                      "e.g. accurate,rows1,center1; empty: off)")};
+  ListOption<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Clone each kernel per storage-precision configuration "
+                     "behind the variant knob @precision "
+                     "(approx-precision-variants configs; e.g. "
+                     "keep:keep,f16:f32; empty: off)")};
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
                            llvm::cl::init("sm_90")};
   Option<unsigned> optLevel{*this, "O", llvm::cl::desc("LLVM opt level"),

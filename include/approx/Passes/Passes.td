@@ -4,7 +4,7 @@
 // per area: CommonPasses.td (manifest, export, NVVM conversion, contraction,
 // target check), CorePasses.td (knobs), CudaPasses.td (raising imported CUDA
 // device code) and one per technique (SfuPasses.td, LnsPasses.td,
-// PerforationPasses.td).
+// PerforationPasses.td, PrecisionPasses.td).
 // `approx-to-ptx` (passes/common/Pipeline.cpp) composes them with upstream
 // MLIR passes.
 //
@@ -19,5 +19,6 @@ include "approx/Passes/CudaPasses.td"
 include "approx/Passes/SfuPasses.td"
 include "approx/Passes/LnsPasses.td"
 include "approx/Passes/PerforationPasses.td"
+include "approx/Passes/PrecisionPasses.td"
 
 #endif // APPROX_PASSES_TD

@@ -1,0 +1,91 @@
+//===- PrecisionPasses.td - precision scaling's passes --------*- tablegen -*-===//
+//
+// Included by Passes.td (one generated Passes.h.inc for the whole project).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef APPROX_PRECISIONPASSES_TD
+#define APPROX_PRECISIONPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ApproxPrecisionVariants : Pass<"approx-precision-variants",
+                                   "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Clone kernels per storage-precision configuration behind a variant knob";
+  let description = [{
+    The compiler side of precision scaling of memory objects (PreScaler,
+    docs/precision.md, "Compiler side"). A configuration names a storage
+    type for each memref argument of a kernel, in argument order;
+    `configs=f32:f32:f64,f16:f16:f64` gives two. For each kernel @k with a
+    memref argument of element type f64, f32, f16 or bf16, the pass creates
+    one clone `@k__p<i>` per configuration i in which:
+    - each scaled argument (storage type != its element type) is a memref of
+      the storage type (shape, layout and memory space kept);
+    - every `memref.load` of it is followed by a conversion back to the
+      original element type (`arith.extf`, or `arith.truncf` where the
+      storage is wider; f16 <-> bf16 goes through f32, exactly);
+    - every `memref.store` to it stores the value converted to the storage
+      type (`arith.truncf`: round to nearest even, or `arith.extf`);
+    - nothing else changes: the kernel computes in its own types.
+    The original kernel is erased and `approx.variant_knob @<knob>
+    default(0) dispatch {k = [@k__p0, @k__p1, ...]}` dispatches its name:
+    knob value i runs configuration i (manifest kind `variant`). A
+    configuration equal to the kernel's own types is allowed (a plain copy).
+
+    Entries are `keep` (the argument's own type), `f64`, `f32`, `f16`,
+    `bf16`, or, for a memref of integers (never scaled), its own type (`i32`,
+    `index`, ...). Bad options fail the pass with one line: an unknown type,
+    fewer than 2 configs, a config listed twice, a config whose length is not
+    the number of memref arguments of a kernel, a float type for a
+    non-float argument, two configs that give a kernel the same types, a
+    knob name that is not an identifier or is taken.
+
+    A kernel is left untouched, with a remark, when it takes an `!llvm.ptr`
+    argument (CUDA front-door kernels: not supported), when a scaled
+    argument has a use other than memref.load, memref.store (as the memref)
+    and memref.dim (a call, subview, cast, vector.load, atomic...: the
+    remark is on that op; run `inline` first for helper calls), or when it
+    is already dispatched by, or a variant of, another variant knob.
+
+    Before (`configs=f32:keep,f16:f16`):
+    ```mlir
+    gpu.func @scale(%x: memref<?xf64>, %y: memref<?xf64>) kernel {
+      %v = memref.load %x[%i] : memref<?xf64>
+      %w = arith.mulf %v, %a : f64
+      memref.store %w, %y[%i] : memref<?xf64>
+    ```
+    After:
+    ```mlir
+    approx.variant_knob @precision default(0)
+        dispatch {scale = [@scale__p0, @scale__p1]}
+    gpu.func @scale__p0(%x: memref<?xf32>, %y: memref<?xf64>) kernel {
+      %s = memref.load %x[%i] : memref<?xf32>
+      %v = arith.extf %s : f32 to f64
+      %w = arith.mulf %v, %a : f64
+      memref.store %w, %y[%i] : memref<?xf64>
+    gpu.func @scale__p1(%x: memref<?xf16>, %y: memref<?xf16>) kernel {
+      %s = memref.load %x[%i] : memref<?xf16>
+      %v = arith.extf %s : f16 to f64
+      %w = arith.mulf %v, %a : f64
+      %t = arith.truncf %w : f64 to f16
+      memref.store %t, %y[%i] : memref<?xf16>
+    ```
+  }];
+  let options = [
+    ListOption<"configs", "configs", "std::string",
+      "Configurations in knob order, each the storage types of a kernel's "
+      "memref arguments joined by ':' (keep, f64, f32, f16, bf16; an "
+      "integer argument's own type), e.g. f32:f32:keep,f16:f16:keep">,
+    Option<"knob", "knob", "std::string", /*default=*/"\"precision\"",
+      "The variant knob's name (knob value i runs configuration i)">,
+    ListOption<"kernels", "kernels", "std::string",
+      "Kernels to scale (default: every kernel with a float memref "
+      "argument); names not in the gpu.module are ignored">
+  ];
+  let dependentDialects = ["::mlir::approx::ApproxDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // APPROX_PRECISIONPASSES_TD

@@ -1,0 +1,331 @@
+//===- ApproxPrecisionVariants.cpp - storage-precision kernel variants ----===//
+//
+// The compiler side of precision scaling of memory objects (PreScaler, issue
+// 10): for each configuration the decision maker may ask for -- a storage
+// type per memref argument of a kernel -- a clone of the kernel whose scaled
+// arguments are memrefs of the storage type, loads converted back to the
+// kernel's element type and stores converted to the storage type, so that
+// the kernel computes in its own types. The clones are dispatched by one
+// approx.variant_knob (knob value i = configuration i). What the rewrite
+// cannot keep exact (a scaled memref escaping into a call, a view, a vector
+// or atomic access) is left alone with a remark (docs/precision.md,
+// "Compiler side").
+//
+//===----------------------------------------------------------------------===//
+
+#include "approx/Dialect/PtxNames.h"
+#include "approx/Passes/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::approx {
+#define GEN_PASS_DEF_APPROXPRECISIONVARIANTS
+#include "approx/Passes/Passes.h.inc"
+} // namespace mlir::approx
+
+using namespace mlir;
+using namespace mlir::approx;
+
+namespace {
+
+/// One parsed configuration: its text and one entry per memref argument, a
+/// null Type for `keep`.
+struct Config {
+  std::string text;
+  SmallVector<Type> entries;
+};
+
+/// A kernel to clone: its memref arguments (function argument indices) and,
+/// per configuration, the storage element type of each.
+struct KernelPlan {
+  gpu::GPUFuncOp func;
+  SmallVector<unsigned> memrefArgs;
+  SmallVector<SmallVector<Type>> storage;
+  SmallVector<std::string> cloneNames;
+};
+
+/// The element types precision scaling stores and converts between.
+static bool isScalableFloat(Type t) {
+  return isa<Float64Type, Float32Type, Float16Type, BFloat16Type>(t);
+}
+
+static std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// One config entry: `keep` gives a null Type; f64/f32/f16/bf16, iN and
+/// index their type; anything else nullopt.
+static std::optional<Type> parseEntry(StringRef s, MLIRContext *ctx) {
+  if (s == "keep")
+    return Type();
+  if (s == "f64")
+    return Float64Type::get(ctx);
+  if (s == "f32")
+    return Float32Type::get(ctx);
+  if (s == "f16")
+    return Float16Type::get(ctx);
+  if (s == "bf16")
+    return BFloat16Type::get(ctx);
+  if (s == "index")
+    return IndexType::get(ctx);
+  unsigned width = 0;
+  if (s.consume_front("i") && !s.getAsInteger(10, width) && width >= 1 &&
+      width <= IntegerType::kMaxWidth)
+    return IntegerType::get(ctx, width);
+  return std::nullopt;
+}
+
+/// `v` converted to the float type `to`: extf to a wider type, truncf
+/// (round to nearest even) to a narrower one, through f32 between the two
+/// 16-bit formats (exact, then one rounding).
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  unsigned wf = from.getIntOrFloatBitWidth(), wt = to.getIntOrFloatBitWidth();
+  if (wt > wf)
+    return arith::ExtFOp::create(b, loc, to, v);
+  if (wt < wf)
+    return arith::TruncFOp::create(b, loc, to, v);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+  return arith::TruncFOp::create(b, loc, to, wide);
+}
+
+/// Makes `arg` a memref of `storage`: each memref.load of it yields the
+/// storage type and is converted back to the original element type for its
+/// users, each memref.store converts its value first. memref.dim is left
+/// as it is. The caller has checked that there are no other uses.
+static void scaleArgument(BlockArgument arg, Type storage) {
+  auto type = cast<MemRefType>(arg.getType());
+  Type original = type.getElementType();
+  if (storage == original)
+    return;
+  arg.setType(MemRefType::Builder(type).setElementType(storage));
+  OpBuilder b(arg.getContext());
+  for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+    Operation *user = use.getOwner();
+    if (auto load = dyn_cast<memref::LoadOp>(user)) {
+      SmallVector<OpOperand *> readers;
+      for (OpOperand &r : load.getResult().getUses())
+        readers.push_back(&r);
+      load.getResult().setType(storage);
+      b.setInsertionPointAfter(load);
+      Value v = convertFloat(b, load.getLoc(), load.getResult(), original);
+      for (OpOperand *r : readers)
+        r->set(v);
+    } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+      b.setInsertionPoint(store);
+      store.getValueMutable().assign(
+          convertFloat(b, store.getLoc(), store.getValueToStore(), storage));
+    }
+  }
+}
+
+/// The first use of `arg` that scaleArgument cannot rewrite, if any: only
+/// memref.load, memref.store (as its memref) and memref.dim read a memref
+/// without reinterpreting its elements.
+static Operation *unsupportedUse(BlockArgument arg) {
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp, memref::DimOp>(user))
+      continue;
+    if (auto store = dyn_cast<memref::StoreOp>(user);
+        store && &use == &store.getMemrefMutable())
+      continue;
+    return user;
+  }
+  return nullptr;
+}
+
+struct ApproxPrecisionVariantsPass final
+    : mlir::approx::impl::ApproxPrecisionVariantsBase<
+          ApproxPrecisionVariantsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto fail = [&](Operation *at, const Twine &msg) {
+      at->emitError(msg);
+      signalPassFailure();
+    };
+
+    // Options first: nothing changes unless they are all valid.
+    std::string why;
+    if (!isValidPtxIdentifier(knob, &why))
+      return fail(module, "knob name " + quoteName(knob) +
+                              " is not an identifier: it " + why);
+    SmallVector<Config> parsed;
+    llvm::StringSet<> seen;
+    for (const std::string &text : configs) {
+      if (!seen.insert(text).second)
+        return fail(module, "config '" + text + "' is listed twice");
+      Config c{text, {}};
+      SmallVector<StringRef> parts;
+      StringRef(text).split(parts, ':');
+      for (StringRef p : parts) {
+        std::optional<Type> t = parseEntry(p, ctx);
+        if (!t)
+          return fail(module, "config '" + text + "' names unknown type '" + p +
+                                  "' (expected keep, f64, f32, f16, bf16, or "
+                                  "an integer argument's iN or index)");
+        c.entries.push_back(*t);
+      }
+      parsed.push_back(std::move(c));
+    }
+    if (configs.size() < 2)
+      return fail(module, "configs has " + Twine(configs.size()) +
+                              " configuration(s): a variant knob needs at "
+                              "least 2");
+
+    // Names already taken by a variant knob: no dispatch chains.
+    llvm::StringMap<StringRef> dispatchedBy;
+    for (auto v : module.getOps<VariantKnobOp>())
+      for (NamedAttribute entry : v.getDispatch()) {
+        dispatchedBy[entry.getName().getValue()] = v.getSymName();
+        for (Attribute a : cast<ArrayAttr>(entry.getValue()))
+          dispatchedBy[cast<FlatSymbolRefAttr>(a).getValue()] = v.getSymName();
+      }
+
+    // Plan every kernel before changing any.
+    SmallVector<KernelPlan> plans;
+    for (auto func : llvm::to_vector(module.getOps<gpu::GPUFuncOp>())) {
+      if (!func.isKernel() ||
+          (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
+        continue;
+      StringRef name = func.getName();
+      KernelPlan plan{func, {}, {}, {}};
+      std::optional<unsigned> ptrArg;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+        Type t = func.getArgument(i).getType();
+        if (isa<LLVM::LLVMPointerType>(t) && !ptrArg)
+          ptrArg = i;
+        if (isa<MemRefType>(t))
+          plan.memrefArgs.push_back(i);
+      }
+      if (ptrArg) {
+        func.emitRemark("not precision-scaled: argument #")
+            << *ptrArg << " of kernel @" << name
+            << " is an !llvm.ptr; only memref arguments are supported";
+        continue;
+      }
+      auto elementOf = [&](unsigned j) {
+        return cast<MemRefType>(func.getArgument(plan.memrefArgs[j]).getType())
+            .getElementType();
+      };
+      if (llvm::none_of(
+              llvm::seq<unsigned>(0, plan.memrefArgs.size()),
+              [&](unsigned j) { return isScalableFloat(elementOf(j)); })) {
+        if (!kernels.empty())
+          func.emitRemark("not precision-scaled: kernel @")
+              << name << " has no memref argument of f64, f32, f16 or bf16";
+        continue;
+      }
+      for (const Config &c : parsed) {
+        if (c.entries.size() != plan.memrefArgs.size())
+          return fail(
+              func, "config '" + c.text + "' has " + Twine(c.entries.size()) +
+                        " type(s) but kernel @" + name + " has " +
+                        Twine(plan.memrefArgs.size()) + " memref argument(s)");
+        SmallVector<Type> types;
+        for (auto [j, entry] : llvm::enumerate(c.entries)) {
+          Type original = elementOf(j);
+          Type t = entry ? entry : original;
+          if (t != original &&
+              !(isScalableFloat(original) && isScalableFloat(t)))
+            return fail(func, "config '" + c.text + "' stores argument #" +
+                                  Twine(plan.memrefArgs[j]) + " of kernel @" +
+                                  name + " (element type " +
+                                  typeString(original) + ") as " +
+                                  typeString(t) +
+                                  ": only f64, f32, f16 and bf16 elements are "
+                                  "scaled, to one of those");
+          types.push_back(t);
+        }
+        for (auto [k, earlier] : llvm::enumerate(plan.storage))
+          if (earlier == types)
+            return fail(func, "configs '" + parsed[k].text + "' and '" +
+                                  c.text + "' give kernel @" + name +
+                                  " the same types");
+        plan.storage.push_back(std::move(types));
+      }
+      if (auto it = dispatchedBy.find(name); it != dispatchedBy.end()) {
+        func.emitRemark("not precision-scaled: kernel @")
+            << name << " is already dispatched by variant knob @" << it->second;
+        continue;
+      }
+      for (unsigned i = 0; i < parsed.size(); ++i)
+        plan.cloneNames.push_back((name + "__p" + Twine(i)).str());
+      if (auto clash = llvm::find_if(
+              plan.cloneNames,
+              [&](const std::string &c) {
+                return c == knob || SymbolTable::lookupSymbolIn(module, c);
+              });
+          clash != plan.cloneNames.end()) {
+        func.emitRemark("not precision-scaled: symbol @")
+            << *clash << " exists; it would be a precision variant of @"
+            << name;
+        continue;
+      }
+      // Every argument some configuration scales must be rewritable.
+      bool refused = false;
+      for (auto [j, arg] : llvm::enumerate(plan.memrefArgs)) {
+        bool scaled = llvm::any_of(plan.storage, [&](ArrayRef<Type> types) {
+          return types[j] != elementOf(j);
+        });
+        if (!scaled)
+          continue;
+        if (Operation *user = unsupportedUse(func.getArgument(arg))) {
+          user->emitRemark("not precision-scaled: argument #")
+              << arg << " of kernel @" << name << " is used by '"
+              << user->getName()
+              << "'; a scaled memref may only be read by memref.load, "
+                 "written by memref.store and measured by memref.dim";
+          refused = true;
+          break;
+        }
+      }
+      if (!refused)
+        plans.push_back(std::move(plan));
+    }
+    if (plans.empty())
+      return;
+    if (SymbolTable::lookupSymbolIn(module, knob))
+      return fail(module, "symbol @" + knob +
+                              " exists; the precision variant knob needs "
+                              "that name (choose another knob=)");
+
+    // One clone per configuration, right after the original, which goes.
+    SmallVector<NamedAttribute> dispatch;
+    for (KernelPlan &plan : plans) {
+      OpBuilder b(plan.func);
+      b.setInsertionPointAfter(plan.func);
+      SmallVector<Attribute> variants;
+      for (auto [types, name] : llvm::zip(plan.storage, plan.cloneNames)) {
+        auto clone = cast<gpu::GPUFuncOp>(b.clone(*plan.func));
+        clone.setName(name);
+        for (auto [arg, t] : llvm::zip(plan.memrefArgs, types))
+          scaleArgument(clone.getArgument(arg), t);
+        SmallVector<Type> inputs;
+        for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i)
+          inputs.push_back(clone.getArgument(i).getType());
+        clone.setFunctionType(FunctionType::get(
+            ctx, inputs, clone.getFunctionType().getResults()));
+        variants.push_back(FlatSymbolRefAttr::get(ctx, name));
+      }
+      dispatch.push_back(NamedAttribute(plan.func.getNameAttr(),
+                                        ArrayAttr::get(ctx, variants)));
+      plan.func.erase();
+    }
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    VariantKnobOp::create(b, module.getLoc(), knob, 0,
+                          DictionaryAttr::get(ctx, dispatch));
+  }
+};
+
+} // namespace
