@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/Args.h"
+#include "approx/runtime/precision/FloatBits.h"
 
 #include "approx/runtime/core/Text.h"
 
@@ -113,71 +114,29 @@ std::string describeArgInfo(const ArgInfo &a) {
 // Narrow floats
 //===----------------------------------------------------------------------===//
 
-/// The bits of `v` in a binary format with `mant` fraction bits and `exp`
-/// exponent bits (IEEE layout), rounded to nearest even in one step: no
-/// double rounding through f32. Scaling by a power of two is exact, and the
-/// scaled magnitude stays below 2^(mant+1), so the rounding below is exact.
-static uint32_t roundToBinary(double v, int mant, int exp) {
-  uint32_t sign = std::signbit(v) ? 1u << (mant + exp) : 0u;
-  uint32_t inf = ((1u << exp) - 1) << mant;
-  if (std::isnan(v))
-    return sign | inf | (1u << (mant - 1)); // quiet NaN
-  double a = std::fabs(v);
-  if (std::isinf(a))
-    return sign | inf;
-  if (a == 0)
-    return sign;
-  int bias = (1 << (exp - 1)) - 1;
-  int e = 0;
-  (void)std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
-  int unbiased = e - 1;    // a = 1.f * 2^unbiased
-  int minNormal = 1 - bias;
-  bool subnormal = unbiased < minNormal;
-  int quantum = (subnormal ? minNormal : unbiased) - mant;
-  double scaled = std::ldexp(a, -quantum);
-  double fl = std::floor(scaled);
-  double rest = scaled - fl;
-  uint64_t n = uint64_t(fl);
-  if (rest > 0.5 || (rest == 0.5 && (n & 1)))
-    ++n;
-  // Subnormals are n itself (n == 2^mant is the smallest normal, which the
-  // layout makes continuous); normals add the biased exponent. Rounding up
-  // to 2^(mant+1) carries into the exponent the same way.
-  uint64_t bits = subnormal ? n
-                            : (uint64_t(unbiased + bias) << mant) +
-                                  (n - (uint64_t(1) << mant));
-  if (bits >= inf)
-    return sign | inf;
-  return sign | uint32_t(bits);
+// The narrow formats round and widen through precision/FloatBits.h, the
+// host conversion's own bit-exact routines: one rounding (no double rounding
+// through f32), independent of the floating-point environment.
+static uint64_t f64Bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, 8);
+  return b;
 }
 
-uint16_t doubleToHalfBits(double v) { return uint16_t(roundToBinary(v, 10, 5)); }
+uint16_t doubleToHalfBits(double v) {
+  return uint16_t(precision::roundFromF64<10, 5>(f64Bits(v)));
+}
 
-uint16_t doubleToBf16Bits(double v) { return uint16_t(roundToBinary(v, 7, 8)); }
+uint16_t doubleToBf16Bits(double v) {
+  return uint16_t(precision::roundFromF64<7, 8>(f64Bits(v)));
+}
 
 uint16_t floatToHalfBits(float f) { return doubleToHalfBits(double(f)); }
 
 float halfBitsToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  uint32_t x;
-  if (exp == 0) {
-    if (mant == 0) {
-      x = sign;
-    } else {
-      int e = -1;
-      do {
-        ++e;
-        mant <<= 1;
-      } while (!(mant & 0x400u));
-      x = sign | (uint32_t(127 - 15 - e) << 23) | ((mant & 0x3ffu) << 13);
-    }
-  } else if (exp == 0x1f) {
-    x = sign | 0x7f800000u | (mant << 13);
-  } else {
-    x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
-  }
+  // Every binary16 value is a binary32 value: widening and rounding back
+  // are exact.
+  uint32_t x = precision::roundFromF64<23, 8>(precision::widenToF64<10, 5>(h));
   float f;
   std::memcpy(&f, &x, 4);
   return f;
