@@ -13,6 +13,7 @@
 
 #include "KernelPatterns.h"
 
+#include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -226,10 +227,9 @@ struct ApproxPerforationOutputPass final
     if (failed(parsed))
       return fail(why);
     SmallVector<Attribute> list(parsed->begin(), parsed->end());
-    if (knob.empty() || !llvm::all_of(knob, [](char c) {
-          return llvm::isAlnum(c) || c == '_';
-        }) || llvm::isDigit(knob.front()))
-      return fail("knob name '" + knob + "' is not an identifier");
+    if (std::string bad; !isValidPtxIdentifier(knob, &bad))
+      return fail("knob name " + quoteName(knob) + " is not an identifier: it " +
+                  bad);
     const int64_t n = int64_t(list.size());
     // The knob: created, or an existing one of exactly this range.
     Operation *existing = SymbolTable::lookupSymbolIn(module, knob);

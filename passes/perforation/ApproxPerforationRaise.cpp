@@ -16,6 +16,7 @@
 
 #include "KernelPatterns.h"
 
+#include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -1045,6 +1046,9 @@ struct ApproxPerforationRaisePass final
     if (failed(parsed))
       return fail(why);
     SmallVector<PerforationSchemeAttr> list = *parsed;
+    if (std::string bad; !isValidPtxIdentifier(knob, &bad))
+      return fail("knob name " + quoteName(knob) + " is not an identifier: it " +
+                  bad);
     SmallVector<Shape> shapes;
     for (const std::string &s : blockShapes) {
       auto [xs, rest] = StringRef(s).split('x');

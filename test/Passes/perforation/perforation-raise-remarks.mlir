@@ -5,6 +5,8 @@
 // RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{schemes=accurate,rows:nn}))' 2>&1 | FileCheck %s --check-prefix=BADNAME
 // RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{schemes=accurate,accurate}))' 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{block-shapes=32x8,0x4}))' 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-perforation-raise{knob=1x}))' 2>&1 | FileCheck %s --check-prefix=KNOB
+// KNOB: error: knob name '1x' is not an identifier: it starts with a digit
 // CENTER: error: scheme 'center1' is output perforation; a tile load takes accurate, rows, cols or stencil
 // BADNAME: error: scheme 'rows:nn' is spelled 'rows1:nn'
 // TWICE: error: scheme 'accurate' is listed twice
