@@ -148,27 +148,37 @@ public:
   struct Position {
     Value guard, row, col;
   };
+  /// The arithmetic is i32 (positions are below the buffer's static size):
+  /// with `index` = i64, each step would cost two or three instructions.
   SmallVector<Position> positions(Value n, int64_t perThread, int64_t cols,
                                   std::optional<int64_t> minN) {
     const int64_t T = *staticThreads;
-    Value r0 = arith::DivUIOp::create(b, tid, idx(cols));
-    Value c0 = arith::RemUIOp::create(b, tid, idx(cols));
+    Type i32 = b.getI32Type();
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, i32, v).getResult();
+    };
+    auto toIndex = [&](Value v) {
+      return arith::IndexCastUIOp::create(b, b.getIndexType(), v).getResult();
+    };
+    Value tid32 = arith::IndexCastUIOp::create(b, i32, tid);
+    Value n32 = arith::IndexCastUIOp::create(b, i32, n);
+    Value r0 = arith::DivUIOp::create(b, tid32, c32(cols));
+    Value c0 = arith::RemUIOp::create(b, tid32, c32(cols));
     SmallVector<Position> out;
     for (int64_t k = 0; k < perThread; ++k) {
       int64_t q = k * T / cols, m = k * T % cols;
-      Value c = arith::AddIOp::create(b, c0, idx(m));
+      Value c = arith::AddIOp::create(b, c0, c32(m));
       Value wrap =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, idx(cols));
-      c = arith::SelectOp::create(b, wrap, arith::SubIOp::create(b, c, idx(cols)),
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c, c32(cols));
+      c = arith::SelectOp::create(b, wrap, arith::SubIOp::create(b, c, c32(cols)),
                                   c);
-      Value r = arith::AddIOp::create(
-          b, arith::AddIOp::create(b, r0, idx(q)),
-          arith::IndexCastUIOp::create(b, b.getIndexType(), wrap));
-      Position p{nullptr, r, c};
+      Value r = arith::AddIOp::create(b, arith::AddIOp::create(b, r0, c32(q)),
+                                      arith::ExtUIOp::create(b, i32, wrap));
+      Position p{nullptr, toIndex(r), toIndex(c)};
       if (!minN || (k + 1) * T > *minN)
         p.guard = arith::CmpIOp::create(
             b, arith::CmpIPredicate::ult,
-            arith::AddIOp::create(b, tid, idx(k * T)), n);
+            arith::AddIOp::create(b, tid32, c32(k * T)), n32);
       out.push_back(p);
     }
     return out;
@@ -406,6 +416,120 @@ static void emitFetchAndRebuild(
 }
 
 //===----------------------------------------------------------------------===//
+// 32-bit fetch addressing
+//===----------------------------------------------------------------------===//
+
+/// The tile fetch's image addressing in i32. On NVIDIA GPUs a 64-bit add,
+/// min or max costs two or three instructions and a 64-bit multiply
+/// several; with `index` = i64, each fetched element's row and column
+/// clamps and row * pitch + col cost more issue slots than the load itself,
+/// and Nsight Compute found the accurate 3x3 tilings issue-bound (SM 86%,
+/// ALU 69%, DRAM 51%; docs/perforation.md, "Goals"). Where the image's
+/// sizes and this block's origin fit in i32 (checked at run time, uniform
+/// over the grid's blocks of one launch), the fetch clamps, tests and
+/// multiplies in i32 and reads a 1-D view of the image at a sign-extended
+/// offset (one wide multiply-add into the address); otherwise the i64
+/// fetch runs. Only for sources with unit inner stride (row-major views).
+struct NarrowAddressing {
+  Value fits;      ///< i1: the i32 fetch is exact for this block
+  Value flat;      ///< the source as 1-D, its offset kept
+  Value gy0, gx0;  ///< i32 image coordinate of buffer element (0, 0)
+  Value rows, cols; ///< i32 image sizes
+  Value pitch;     ///< i32 row stride, in elements
+};
+
+static std::optional<NarrowAddressing>
+narrowAddressing(Emitter &e, Value source, Value gy0, Value gx0) {
+  auto type = cast<MemRefType>(source.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() != 2 || failed(type.getStridesAndOffset(strides, offset)) ||
+      strides[1] != 1)
+    return std::nullopt;
+  ImplicitLocOpBuilder &b = e.b;
+  Type i32 = b.getI32Type();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, source);
+  Value pitch = meta.getStrides()[0];
+  Value rows = e.dims[0], cols = e.dims[1];
+  // Every value the i32 fetch forms stays below 2^31: sizes and the
+  // origin within 2^30 (so origin + buffer position, |.| < 2^30 + 2^16,
+  // cannot wrap), and the largest offset, (rows-1) * pitch + cols - 1,
+  // below 2^31 (computed in i64 from operands below 2^30: no overflow).
+  using P = arith::CmpIPredicate;
+  const int64_t lim = int64_t(1) << 30;
+  auto cmp = [&](P p, Value x, int64_t c) {
+    return arith::CmpIOp::create(b, p, x, e.idx(c)).getResult();
+  };
+  Value fits = cmp(P::ule, rows, lim);
+  for (Value v : {cmp(P::ule, cols, lim), cmp(P::ule, pitch, lim),
+                  cmp(P::sle, gy0, lim), cmp(P::sge, gy0, -lim),
+                  cmp(P::sle, gx0, lim), cmp(P::sge, gx0, -lim)})
+    fits = arith::AndIOp::create(b, fits, v);
+  Value last = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, arith::SubIOp::create(b, rows, e.idx(1)),
+                            pitch),
+      arith::SubIOp::create(b, cols, e.idx(1)));
+  fits = arith::AndIOp::create(b, fits,
+                               cmp(P::slt, last, (int64_t(1) << 31) - 1));
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
+      type.getMemorySpace());
+  Value size = arith::MulIOp::create(b, rows, pitch);
+  Value flat = memref::ReinterpretCastOp::create(
+      b, flatType, meta.getBaseBuffer(), OpFoldResult(meta.getOffset()),
+      ArrayRef<OpFoldResult>{size}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  auto narrow = [&](Value v) {
+    return arith::IndexCastOp::create(b, i32, v).getResult();
+  };
+  return NarrowAddressing{fits,         flat,         narrow(gy0),
+                          narrow(gx0),  narrow(rows), narrow(cols),
+                          narrow(pitch)};
+}
+
+/// The element at buffer position (i, j), or what `border` reads outside,
+/// addressed in i32 (valid where `n.fits`).
+static Value loadBorderNarrow(Emitter &e, const NarrowAddressing &n, Value i,
+                              Value j, PerforationBorder border) {
+  ImplicitLocOpBuilder &b = e.b;
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, i32, v).getResult();
+  };
+  Value gy = arith::AddIOp::create(b, n.gy0,
+                                   arith::IndexCastOp::create(b, i32, i));
+  Value gx = arith::AddIOp::create(b, n.gx0,
+                                   arith::IndexCastOp::create(b, i32, j));
+  auto load = [&](Value y, Value x) {
+    Value off = arith::AddIOp::create(b, arith::MulIOp::create(b, y, n.pitch),
+                                      x);
+    return memref::LoadOp::create(
+               b, n.flat,
+               ValueRange{arith::IndexCastOp::create(b, b.getIndexType(), off)})
+        .getResult();
+  };
+  if (border == PerforationBorder::clamp)
+    return load(
+        e.clamp(gy, c32(0), arith::SubIOp::create(b, n.rows, c32(1))),
+        e.clamp(gx, c32(0), arith::SubIOp::create(b, n.cols, c32(1))));
+  // 0 <= g < size as one unsigned compare (both below 2^31).
+  using P = arith::CmpIPredicate;
+  Value inside = arith::AndIOp::create(
+      b, arith::CmpIOp::create(b, P::ult, gy, n.rows),
+      arith::CmpIOp::create(b, P::ult, gx, n.cols));
+  Type element = cast<MemRefType>(n.flat.getType()).getElementType();
+  auto op = scf::IfOp::create(b, element, inside, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(op.thenBlock());
+  scf::YieldOp::create(b, ValueRange{load(gy, gx)});
+  b.setInsertionPointToStart(op.elseBlock());
+  scf::YieldOp::create(
+      b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(element))});
+  return op.getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
 // tile_load
 //===----------------------------------------------------------------------===//
 
@@ -423,13 +547,30 @@ static void lowerTileLoad(TileLoadOp op) {
   Value gy0 = arith::SubIOp::create(b, op.getRow(), e.idx(hy));
   Value gx0 = arith::SubIOp::create(b, op.getCol(), e.idx(hx));
   e.loadType = source.getType();
+  std::optional<NarrowAddressing> narrow =
+      narrowAddressing(e, source, gy0, gx0);
+  bool useNarrow = false; // the fetch being emitted addresses in i32
   auto read = [&](Value i, Value j) {
+    if (useNarrow)
+      return loadBorderNarrow(e, *narrow, i, j, op.getBorder());
     Value gy = arith::AddIOp::create(b, gy0, i);
     Value gx = arith::AddIOp::create(b, gx0, j);
     return e.loadBorder(source, {gy, gx}, op.getBorder());
   };
+  // Fetch stores go to a 1-D view of the tile at i * bx + j in i32 (one
+  // wide multiply-add into the address, not three i64 steps).
+  Value tileFlat = memref::CollapseShapeOp::create(
+      b, tile, ArrayRef<ReassociationIndices>{{0, 1}});
   auto store = [&](Value i, Value j, Value v) {
-    memref::StoreOp::create(b, v, tile, ValueRange{i, j});
+    Type i32 = b.getI32Type();
+    Value lin = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::IndexCastUIOp::create(b, i32, i),
+                              arith::ConstantIntOp::create(b, i32, bx)),
+        arith::IndexCastUIOp::create(b, i32, j));
+    memref::StoreOp::create(
+        b, v, tileFlat,
+        ValueRange{arith::IndexCastUIOp::create(b, b.getIndexType(), lin)});
   };
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, p, x, y).getResult();
@@ -612,7 +753,22 @@ static void lowerTileLoad(TileLoadOp op) {
       }
     });
   };
-  emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchScheme,
+  // Each scheme's fetch twice: i32 addressing where it is exact, else i64.
+  auto fetchVersioned = [&](PerforationSchemeAttr scheme) {
+    if (!narrow) {
+      fetchScheme(scheme);
+      return;
+    }
+    auto version = scf::IfOp::create(b, narrow->fits, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(version.thenBlock());
+    useNarrow = true;
+    fetchScheme(scheme);
+    b.setInsertionPointToStart(version.elseBlock());
+    useNarrow = false;
+    fetchScheme(scheme);
+  };
+  emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchVersioned,
                       rebuildScheme, fused);
   op.erase();
 }

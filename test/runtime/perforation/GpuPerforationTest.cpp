@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -459,6 +460,94 @@ TEST(Perforation, CudaRaisedMatchesDirect) {
                                 args, *out, h, w);
     }
   }
+}
+
+/// An image too large for the tile fetch's i32 addressing ((H-1) * W + W-1
+/// >= 2^31: 65600 x 32768 floats, 8.6 GB in and out) takes the i64 fetch
+/// (docs/perforation.md, "32-bit fetch addressing"): the raised Gaussian's
+/// `accurate` 32x8 equals the plain kernel bit for bit on the first rows,
+/// the rows whose offsets cross 2^31, and the last rows. Skipped where the
+/// GPU has less than 18 GB free.
+TEST(Perforation, HugeImageTakesTheI64Fetch) {
+  const char *dir = std::getenv("APPROX_PERFORATION_KERNELS");
+  std::string raisedPath =
+      std::string(dir) + "/gaussian3_plain_raised.manifest.json";
+  struct stat st;
+  if (::stat(raisedPath.c_str(), &st) != 0)
+    GTEST_SKIP() << raisedPath << " does not exist (scripts/gpu-prepare.sh)";
+  const int64_t h = 65600, w = 32768;
+  const size_t bytes = size_t(h * w) * 4;
+  size_t freeBytes = 0, totalBytes = 0;
+  ASSERT_OK(gCtx->memInfo(freeBytes, totalBytes));
+  if (freeBytes < 2 * bytes + (size_t(1) << 30))
+    GTEST_SKIP() << "needs " << (2 * bytes >> 30) << " GiB free, the GPU has "
+                 << (freeBytes >> 30);
+  Expected<std::unique_ptr<Module>> direct = Module::load(
+      gCtx, std::string(dir) + "/gaussian3_plain_direct.manifest.json");
+  ASSERT_TRUE(direct.isOk()) << direct.status().toString();
+  Expected<std::unique_ptr<Module>> raised = Module::load(gCtx, raisedPath);
+  ASSERT_TRUE(raised.isOk()) << raised.status().toString();
+  auto candidates =
+      pf::candidatesOf((*raised)->manifest(), "gaussian3_plain", {}, {32, 8});
+  ASSERT_TRUE(candidates.isOk()) << candidates.status().toString();
+  const pf::Candidate *accurate = nullptr;
+  for (const pf::Candidate &c : *candidates)
+    if (c.scheme == "accurate" && c.blockX == 32 && c.blockY == 8 &&
+        c.rowsPerThread == 1)
+      accurate = &c;
+  ASSERT_NE(accurate, nullptr);
+
+  Expected<DeviceBuffer> in = DeviceBuffer::allocate(gCtx, bytes, ScalarType::F32);
+  ASSERT_TRUE(in.isOk()) << in.status().toString();
+  Expected<DeviceBuffer> out = DeviceBuffer::allocate(gCtx, bytes, ScalarType::F32);
+  ASSERT_TRUE(out.isOk()) << out.status().toString();
+  // Distinct values everywhere (a hash of the element's index), uploaded in
+  // 64 MiB pieces.
+  {
+    std::vector<float> piece(size_t(16) << 20);
+    for (size_t first = 0; first < size_t(h * w); first += piece.size()) {
+      size_t n = std::min(piece.size(), size_t(h * w) - first);
+      for (size_t k = 0; k < n; ++k) {
+        uint32_t x = uint32_t(first + k) * 2654435761u;
+        piece[k] = float(x >> 8) * (1.0f / 16777216.0f);
+      }
+      ASSERT_OK(in->copyFromHost(piece.data(), n * 4, first * 4));
+    }
+  }
+  std::vector<Arg> args = {Arg::memref(in->view(), {h, w}),
+                           Arg::memref(out->view(), {h, w})};
+  // Rows: the first, those around element 2^31, the last.
+  const std::vector<std::pair<int64_t, int64_t>> rowRanges = {
+      {0, 4}, {(int64_t(1) << 31) / w - 2, (int64_t(1) << 31) / w + 2},
+      {h - 4, h}};
+  auto runAndRead = [&](Module &m, const LaunchOptions &opts) {
+    std::vector<float> got;
+    EXPECT_TRUE(out->fill32(0x7fc00001).isOk());
+    LaunchConfig cfg{{unsigned(w / 32), unsigned((h + 7) / 8), 1}, {32, 8, 1}, 0};
+    Status s = m.launchSync("gaussian3_plain", cfg, args, opts);
+    EXPECT_TRUE(s.isOk()) << s.toString();
+    for (auto [r0, r1] : rowRanges) {
+      std::vector<float> rows(size_t((r1 - r0) * w));
+      EXPECT_TRUE(
+          out->copyToHost(rows.data(), rows.size() * 4, size_t(r0 * w) * 4)
+              .isOk());
+      got.insert(got.end(), rows.begin(), rows.end());
+    }
+    return got;
+  };
+  std::vector<float> want = runAndRead(**direct, {});
+  LaunchOptions opts;
+  opts.knobs["perforation"] = accurate->schemeValue;
+  opts.knobs["perforation_block"] = accurate->blockValue;
+  std::vector<float> got = runAndRead(**raised, opts);
+  ASSERT_EQ(got.size(), want.size());
+  int64_t bad = 0;
+  for (size_t k = 0; k < got.size(); ++k)
+    if (std::memcmp(&got[k], &want[k], 4) != 0 && bad++ < 5)
+      ADD_FAILURE() << "sampled element " << k << ": raised " << got[k]
+                    << ", plain " << want[k];
+  EXPECT_EQ(bad, 0);
+  EXPECT_FALSE(std::isnan(want.back())) << "the plain kernel wrote nothing";
 }
 
 int main(int argc, char **argv) {
