@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
-rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/perforation
+rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/perforation .carry/polybench
 mkdir -p .carry/examples .carry/corpus .carry/cuda
 cmake --build "$BUILD" --target approx-examples >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
@@ -37,6 +37,12 @@ done
 "$BUILD/bin/approx-cc" examples/perforation/cuda/stencils.cu -o .carry/perforation --name stencils_direct
 "$BUILD/bin/approx-cc" examples/perforation/cuda/stencils.cu -o .carry/perforation --name stencils_raised \
   --approx-options="perforate=accurate,rows1:nn,rows1:linear,stencil:nn perforate-blocks=32x8,16x16r3,64x4r2"
+# The PolyBench/GPU apps of precision scaling (run-app, gpu.polybench.*).
+mkdir -p .carry/polybench
+for f in examples/precision/polybench/*.mlir; do
+  "$BUILD/bin/approx-opt" "$f" \
+    --approx-to-ptx="chip=sm_90 output-dir=.carry/polybench name=$(basename "$f" .mlir)" -o /dev/null
+done
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi
