@@ -99,9 +99,11 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationLower());
   // With precision=, one clone per storage-precision configuration
   // (docs/precision.md, "Compiler side").
-  if (!o.precision.empty()) {
+  // precision-all=: every combination per kernel (a search's variants).
+  if (!o.precision.empty() || !o.precisionAll.empty()) {
     ApproxPrecisionVariantsOptions variants;
     variants.configs.assign(o.precision.begin(), o.precision.end());
+    variants.types.assign(o.precisionAll.begin(), o.precisionAll.end());
     pm.addNestedPass<gpu::GPUModuleOp>(
         createApproxPrecisionVariants(variants));
   }

@@ -159,6 +159,10 @@ struct ApproxPrecisionVariantsPass final
     if (!isValidPtxIdentifier(knob, &why))
       return fail(module, "knob name " + quoteName(knob) +
                               " is not an identifier: it " + why);
+    if (!types.empty() && !configs.empty())
+      return fail(module, "configs and types are exclusive: give one");
+    if (!types.empty())
+      return runAllTypes(fail);
     SmallVector<Config> parsed;
     llvm::StringSet<> seen;
     for (const std::string &text : configs) {
@@ -181,15 +185,6 @@ struct ApproxPrecisionVariantsPass final
       return fail(module, "configs has " + Twine(configs.size()) +
                               " configuration(s): a variant knob needs at "
                               "least 2");
-
-    // Names already taken by a variant knob: no dispatch chains.
-    llvm::StringMap<StringRef> dispatchedBy;
-    for (auto v : module.getOps<VariantKnobOp>())
-      for (NamedAttribute entry : v.getDispatch()) {
-        dispatchedBy[entry.getName().getValue()] = v.getSymName();
-        for (Attribute a : cast<ArrayAttr>(entry.getValue()))
-          dispatchedBy[cast<FlatSymbolRefAttr>(a).getValue()] = v.getSymName();
-      }
 
     // Plan every kernel before changing any.
     SmallVector<KernelPlan> plans;
@@ -253,11 +248,8 @@ struct ApproxPrecisionVariantsPass final
                                   " the same types");
         plan.storage.push_back(std::move(types));
       }
-      if (auto it = dispatchedBy.find(name); it != dispatchedBy.end()) {
-        func.emitRemark("not precision-scaled: kernel @")
-            << name << " is already dispatched by variant knob @" << it->second;
+      if (dispatched(func))
         continue;
-      }
       for (unsigned i = 0; i < parsed.size(); ++i)
         plan.cloneNames.push_back((name + "__p" + Twine(i)).str());
       if (auto clash = llvm::find_if(
@@ -271,25 +263,7 @@ struct ApproxPrecisionVariantsPass final
             << name;
         continue;
       }
-      // Every argument some configuration scales must be rewritable.
-      bool refused = false;
-      for (auto [j, arg] : llvm::enumerate(plan.memrefArgs)) {
-        bool scaled = llvm::any_of(plan.storage, [&](ArrayRef<Type> types) {
-          return types[j] != elementOf(j);
-        });
-        if (!scaled)
-          continue;
-        if (Operation *user = unsupportedUse(func.getArgument(arg))) {
-          user->emitRemark("not precision-scaled: argument #")
-              << arg << " of kernel @" << name << " is used by '"
-              << user->getName()
-              << "'; a scaled memref may only be read by memref.load, "
-                 "written by memref.store and measured by memref.dim";
-          refused = true;
-          break;
-        }
-      }
-      if (!refused)
+      if (!unscalable(plan))
         plans.push_back(std::move(plan));
     }
     if (plans.empty())
@@ -299,32 +273,180 @@ struct ApproxPrecisionVariantsPass final
                               " exists; the precision variant knob needs "
                               "that name (choose another knob=)");
 
-    // One clone per configuration, right after the original, which goes.
     SmallVector<NamedAttribute> dispatch;
-    for (KernelPlan &plan : plans) {
-      OpBuilder b(plan.func);
-      b.setInsertionPointAfter(plan.func);
-      SmallVector<Attribute> variants;
-      for (auto [types, name] : llvm::zip(plan.storage, plan.cloneNames)) {
-        auto clone = cast<gpu::GPUFuncOp>(b.clone(*plan.func));
-        clone.setName(name);
-        for (auto [arg, t] : llvm::zip(plan.memrefArgs, types))
-          scaleArgument(clone.getArgument(arg), t);
-        SmallVector<Type> inputs;
-        for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i)
-          inputs.push_back(clone.getArgument(i).getType());
-        clone.setFunctionType(FunctionType::get(
-            ctx, inputs, clone.getFunctionType().getResults()));
-        variants.push_back(FlatSymbolRefAttr::get(ctx, name));
-      }
-      dispatch.push_back(NamedAttribute(plan.func.getNameAttr(),
-                                        ArrayAttr::get(ctx, variants)));
-      plan.func.erase();
-    }
+    for (KernelPlan &plan : plans)
+      dispatch.push_back(emitClones(plan));
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
     VariantKnobOp::create(b, module.getLoc(), knob, 0,
                           DictionaryAttr::get(ctx, dispatch));
+  }
+
+  /// Whether `func` is dispatched by, or a variant of, a variant knob
+  /// already (no dispatch chains); says so in a remark.
+  bool dispatched(gpu::GPUFuncOp func) {
+    for (auto v : getOperation().getOps<VariantKnobOp>())
+      for (NamedAttribute entry : v.getDispatch()) {
+        bool hit = entry.getName().getValue() == func.getName() ||
+                   llvm::any_of(cast<ArrayAttr>(entry.getValue()),
+                                [&](Attribute a) {
+                                  return cast<FlatSymbolRefAttr>(a)
+                                             .getValue() == func.getName();
+                                });
+        if (hit) {
+          func.emitRemark("not precision-scaled: kernel @")
+              << func.getName() << " is already dispatched by variant knob @"
+              << v.getSymName();
+          return true;
+        }
+      }
+    return false;
+  }
+
+  /// Whether some argument a configuration of `plan` scales has a use the
+  /// rewrite cannot keep exact; the remark is on that use.
+  static bool unscalable(KernelPlan &plan) {
+    for (auto [j, arg] : llvm::enumerate(plan.memrefArgs)) {
+      BlockArgument value = plan.func.getArgument(arg);
+      Type own = cast<MemRefType>(value.getType()).getElementType();
+      if (llvm::none_of(plan.storage,
+                        [&](ArrayRef<Type> t) { return t[j] != own; }))
+        continue;
+      if (Operation *user = unsupportedUse(value)) {
+        user->emitRemark("not precision-scaled: argument #")
+            << arg << " of kernel @" << plan.func.getName() << " is used by '"
+            << user->getName()
+            << "'; a scaled memref may only be read by memref.load, "
+               "written by memref.store and measured by memref.dim";
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// One clone per configuration of `plan`, right after the original, which
+  /// goes; returns the dispatch entry {kernel = [clones]}.
+  static NamedAttribute emitClones(KernelPlan &plan) {
+    MLIRContext *ctx = plan.func.getContext();
+    OpBuilder b(plan.func);
+    b.setInsertionPointAfter(plan.func);
+    SmallVector<Attribute> variants;
+    for (auto [types, name] : llvm::zip(plan.storage, plan.cloneNames)) {
+      auto clone = cast<gpu::GPUFuncOp>(b.clone(*plan.func));
+      clone.setName(name);
+      for (auto [arg, t] : llvm::zip(plan.memrefArgs, types))
+        scaleArgument(clone.getArgument(arg), t);
+      SmallVector<Type> inputs;
+      for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i)
+        inputs.push_back(clone.getArgument(i).getType());
+      clone.setFunctionType(FunctionType::get(
+          ctx, inputs, clone.getFunctionType().getResults()));
+      variants.push_back(FlatSymbolRefAttr::get(ctx, name));
+    }
+    NamedAttribute entry(plan.func.getNameAttr(), ArrayAttr::get(ctx, variants));
+    plan.func.erase();
+    return entry;
+  }
+
+  /// types=: every combination per kernel, one knob per kernel.
+  void runAllTypes(function_ref<void(Operation *, const Twine &)> fail) {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<Type> listed;
+    for (const std::string &text : types) {
+      std::optional<Type> t = parseEntry(text, ctx);
+      if (!t || !*t || !isScalableFloat(*t))
+        return fail(module, "types names '" + text +
+                                "': expected f64, f32, f16 or bf16");
+      if (llvm::is_contained(listed, *t))
+        return fail(module, "types lists '" + text + "' twice");
+      listed.push_back(*t);
+    }
+    SmallVector<KernelPlan> plans;
+    for (auto func : llvm::to_vector(module.getOps<gpu::GPUFuncOp>())) {
+      if (!func.isKernel() ||
+          (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
+        continue;
+      StringRef name = func.getName();
+      KernelPlan plan{func, {}, {}, {}};
+      // The choices of each memref argument: its own type first, then the
+      // listed types narrower than it.
+      SmallVector<SmallVector<Type>> choices;
+      bool pointer = false;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+        Type t = func.getArgument(i).getType();
+        pointer |= isa<LLVM::LLVMPointerType>(t);
+        auto memref = dyn_cast<MemRefType>(t);
+        if (!memref)
+          continue;
+        plan.memrefArgs.push_back(i);
+        Type own = memref.getElementType();
+        SmallVector<Type> c{own};
+        if (isScalableFloat(own))
+          for (Type l : listed)
+            if (l.getIntOrFloatBitWidth() < own.getIntOrFloatBitWidth())
+              c.push_back(l);
+        choices.push_back(std::move(c));
+      }
+      if (pointer) {
+        func.emitRemark("not precision-scaled: kernel @")
+            << name << " takes an !llvm.ptr; only memref arguments are "
+            << "supported";
+        continue;
+      }
+      uint64_t count = 1;
+      for (auto &c : choices)
+        count = std::min<uint64_t>(count * c.size(), uint64_t(1) << 40);
+      if (count < 2) {
+        if (!kernels.empty())
+          func.emitRemark("not precision-scaled: kernel @")
+              << name << " has no memref argument that a listed type narrows";
+        continue;
+      }
+      if (count > maxVariants)
+        return fail(func, "kernel @" + name + " would get " + Twine(count) +
+                              " precision variants (more than max-variants=" +
+                              Twine(maxVariants) + ")");
+      // Mixed-radix enumeration, first argument slowest.
+      for (uint64_t v = 0; v < count; ++v) {
+        SmallVector<Type> t(choices.size());
+        uint64_t rest = v;
+        for (size_t j = choices.size(); j-- > 0;) {
+          t[j] = choices[j][rest % choices[j].size()];
+          rest /= choices[j].size();
+        }
+        plan.storage.push_back(std::move(t));
+        plan.cloneNames.push_back((name + "__p" + Twine(v)).str());
+      }
+      if (dispatched(func) || unscalable(plan))
+        continue;
+      std::string knobName = knob + "__" + name.str();
+      if (SymbolTable::lookupSymbolIn(module, knobName))
+        return fail(module, "symbol @" + knobName +
+                                " exists; the precision variant knob of @" +
+                                name + " needs that name (choose another "
+                                "knob=)");
+      if (auto clash = llvm::find_if(
+              plan.cloneNames,
+              [&](const std::string &c) {
+                return SymbolTable::lookupSymbolIn(module, c);
+              });
+          clash != plan.cloneNames.end()) {
+        func.emitRemark("not precision-scaled: symbol @")
+            << *clash << " exists; it would be a precision variant of @"
+            << name;
+        continue;
+      }
+      plans.push_back(std::move(plan));
+    }
+    for (KernelPlan &plan : plans) {
+      std::string knobName = knob + "__" + plan.func.getName().str();
+      NamedAttribute entry = emitClones(plan);
+      OpBuilder b(ctx);
+      b.setInsertionPointToStart(module.getBody());
+      VariantKnobOp::create(b, module.getLoc(), knobName, 0,
+                            DictionaryAttr::get(ctx, {entry}));
+    }
   }
 };
 

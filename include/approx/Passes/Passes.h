@@ -100,6 +100,13 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                      "behind the variant knob @precision "
                      "(approx-precision-variants configs; e.g. "
                      "keep:keep,f16:f32; empty: off)")};
+  ListOption<std::string> precisionAll{
+      *this, "precision-all",
+      llvm::cl::desc("Clone each kernel for every combination of its float "
+                     "memref arguments' own type and these narrower ones, "
+                     "one variant knob @precision__<kernel> each "
+                     "(approx-precision-variants types; e.g. f32,f16,bf16; "
+                     "exclusive with precision=)")};
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
                            llvm::cl::init("sm_90")};
   Option<unsigned> optLevel{*this, "O", llvm::cl::desc("LLVM opt level"),

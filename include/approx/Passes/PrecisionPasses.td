@@ -47,6 +47,18 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     remark is on that op; run `inline` first for helper calls), or when it
     is already dispatched by, or a variant of, another variant knob.
 
+    With `types=f32,f16` instead of `configs`, each kernel gets every
+    combination of its float memref arguments' own type and each listed
+    type narrower than it (an f64 argument: f64, f32, f16; an f32 one: f32,
+    f16), in lexicographic order with the first argument varying slowest
+    and the own type first, so variant 0 is the kernel unchanged. Kernels
+    then differ in their variant counts, so each gets its own variant knob,
+    `<knob>__<kernel>`; a host picks a variant by its argument types, which
+    the manifest records. This is what a search over per-object storage
+    types needs, where the configurations are not known in advance. A
+    kernel with more than `max-variants` combinations fails the pass
+    (naming it and the count); `types` and `configs` are exclusive.
+
     Before (`configs=f32:keep,f16:f16`):
     ```mlir
     gpu.func @scale(%x: memref<?xf64>, %y: memref<?xf64>) kernel {
@@ -80,7 +92,15 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
       "The variant knob's name (knob value i runs configuration i)">,
     ListOption<"kernels", "kernels", "std::string",
       "Kernels to scale (default: every kernel with a float memref "
-      "argument); names not in the gpu.module are ignored">
+      "argument); names not in the gpu.module are ignored">,
+    ListOption<"types", "types", "std::string",
+      "Instead of configs: every combination, over each kernel's float "
+      "memref arguments, of the argument's own type and each narrower type "
+      "listed (f32, f16, bf16), one variant knob per kernel named "
+      "<knob>__<kernel>, value 0 = the kernel's own types">,
+    Option<"maxVariants", "max-variants", "unsigned", /*default=*/"1024",
+      "With types=, the most variants one kernel may get (a kernel with "
+      "more combinations fails the pass, naming it)">
   ];
   let dependentDialects = ["::mlir::approx::ApproxDialect",
                            "::mlir::arith::ArithDialect",
