@@ -42,6 +42,10 @@ mkdir -p .carry/polybench
 for f in examples/precision/polybench/*.mlir; do
   "$BUILD/bin/approx-opt" "$f" \
     --approx-to-ptx="chip=sm_90 output-dir=.carry/polybench name=$(basename "$f" .mlir)" -o /dev/null
+  # The storage variants approx-scale and run-app --config launch: every
+  # kernel's float memref arguments in f64/f32/f16/bf16, every combination.
+  "$BUILD/bin/approx-opt" "$f" \
+    --approx-to-ptx="chip=sm_90 output-dir=.carry/polybench name=$(basename "$f" .mlir)_variants precision-all=f32,f16,bf16" -o /dev/null
 done
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest

@@ -114,27 +114,6 @@ struct KnobState {
   std::map<int64_t, std::unique_ptr<Texture>> textures;
 };
 
-/// Owns one CUevent.
-class Event {
-public:
-  explicit Event(const Driver *drv) : drv_(drv) {}
-  ~Event() {
-    if (ev_)
-      drv_->cuEventDestroy(ev_);
-  }
-  Event(const Event &) = delete;
-  Event &operator=(const Event &) = delete;
-  Status create() {
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuEventCreate, &ev_, CU_EVENT_DEFAULT);
-    return Status::ok();
-  }
-  CUevent get() const { return ev_; }
-
-private:
-  const Driver *drv_;
-  CUevent ev_ = nullptr;
-};
-
 std::string knownList(const std::vector<std::string> &names) {
   std::string s;
   for (const std::string &n : names)
@@ -525,9 +504,6 @@ Expected<Timing> Module::time(const std::string &kernel,
                               const LaunchOptions &opts) {
   if (timing.reps < 1 || timing.warmup < 0)
     return invalidArgument("timing needs reps >= 1 and warmup >= 0");
-  const Driver *drv = impl_->drv;
-  CUstream stream =
-      opts.stream ? static_cast<CUstream>(opts.stream->handle()) : nullptr;
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
   for (int i = 0; i < timing.warmup; ++i) {
     if (beforeEach)
@@ -536,20 +512,17 @@ Expected<Timing> Module::time(const std::string &kernel,
   }
   APPROX_RETURN_IF_ERROR(opts.stream ? opts.stream->synchronize()
                                      : ctx_->synchronize());
-  Event start(drv), stop(drv);
-  APPROX_RETURN_IF_ERROR(start.create());
-  APPROX_RETURN_IF_ERROR(stop.create());
+  APPROX_ASSIGN_OR_RETURN(Event start, Event::create(ctx_));
+  APPROX_ASSIGN_OR_RETURN(Event stop, Event::create(ctx_));
   Timing t;
   for (int i = 0; i < timing.reps; ++i) {
     if (beforeEach)
       APPROX_RETURN_IF_ERROR(beforeEach());
-    APPROX_CU_RETURN_IF_ERROR(drv, cuEventRecord, start.get(), stream);
+    APPROX_RETURN_IF_ERROR(start.record(opts.stream));
     APPROX_RETURN_IF_ERROR(launch(kernel, cfg, args, opts));
-    APPROX_CU_RETURN_IF_ERROR(drv, cuEventRecord, stop.get(), stream);
-    APPROX_CU_RETURN_IF_ERROR(drv, cuEventSynchronize, stop.get());
-    float ms = 0;
-    APPROX_CU_RETURN_IF_ERROR(drv, cuEventElapsedTime, &ms, start.get(),
-                              stop.get());
+    APPROX_RETURN_IF_ERROR(stop.record(opts.stream));
+    APPROX_RETURN_IF_ERROR(stop.synchronize());
+    APPROX_ASSIGN_OR_RETURN(double ms, Event::elapsedMs(start, stop));
     t.samplesMs.push_back(ms);
   }
   std::vector<double> s = t.samplesMs;

@@ -575,6 +575,191 @@ Status saveConfiguration(const Configuration &c, const std::string &path) {
 }
 
 //===----------------------------------------------------------------------===//
+// The profile file
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr const char *kProfileFormat = "approx-precision-profile";
+constexpr int kProfileVersion = 1;
+
+double secondsAt(const json &o, const std::string &path, const char *key) {
+  const json &v = field(o, path, key);
+  if (!v.is_number())
+    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not a number");
+  double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0)
+    bad(sub(path, key), std::to_string(x) + " is not a number >= 0");
+  return x;
+}
+
+const json &arrayAt(const json &o, const std::string &path, const char *key) {
+  const json &v = field(o, path, key);
+  if (!v.is_array())
+    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not an array");
+  return v;
+}
+
+std::vector<std::string> stringsAt(const json &o, const std::string &path,
+                                   const char *key) {
+  const json &a = arrayAt(o, path, key);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_string())
+      bad(sub(path, key) + "[" + std::to_string(i) + "]",
+          std::string("is ") + kindOf(a[i]) + ", not a string");
+    out.push_back(a[i].get<std::string>());
+  }
+  return out;
+}
+
+AppProfile parseProfileOrThrow(const json &root) {
+  if (!root.is_object())
+    bad("<root>", std::string("is ") + kindOf(root) + ", not an object");
+  onlyKeys(root, "", {"format", "version", "objects", "kernels",
+                      "total_seconds", "transfers"});
+  std::string format = str(root, "", "format");
+  if (format != kProfileFormat)
+    bad("format", quote(format) + " is not '" + kProfileFormat + "'");
+  uint64_t version = uintAt(root, "", "version", 0, UINT32_MAX);
+  if (version != kProfileVersion)
+    bad("version", std::to_string(version) + " is not supported (this build "
+                   "reads version " + std::to_string(kProfileVersion) + ")");
+  AppProfile p;
+  p.totalSeconds = secondsAt(root, "", "total_seconds");
+  const json &objs = arrayAt(root, "", "objects");
+  for (size_t i = 0; i < objs.size(); ++i) {
+    std::string path = "objects[" + std::to_string(i) + "]";
+    const json &o = objs[i];
+    if (!o.is_object())
+      bad(path, std::string("is ") + kindOf(o) + ", not an object");
+    onlyKeys(o, path, {"name", "declared", "elements", "host_memory",
+                       "events", "read_by", "written_by"});
+    ObjectProfile op;
+    op.name = str(o, path, "name");
+    op.declared = typeAt(o, path, "declared");
+    op.elements = uintAt(o, path, "elements", 0, uint64_t(1) << 60);
+    std::string hm = str(o, path, "host_memory");
+    Expected<HostMemory> h = parseHostMemory(hm);
+    if (!h)
+      bad(sub(path, "host_memory"), h.status().message());
+    op.hostMemory = *h;
+    const json &ev = arrayAt(o, path, "events");
+    for (size_t k = 0; k < ev.size(); ++k) {
+      std::string ep = sub(path, "events") + "[" + std::to_string(k) + "]";
+      if (!ev[k].is_object())
+        bad(ep, std::string("is ") + kindOf(ev[k]) + ", not an object");
+      onlyKeys(ev[k], ep, {"direction", "seconds", "elements"});
+      TransferEvent e;
+      std::string dn = str(ev[k], ep, "direction");
+      Expected<Direction> d = parseDirection(dn);
+      if (!d)
+        bad(sub(ep, "direction"), d.status().message());
+      e.direction = *d;
+      e.seconds = secondsAt(ev[k], ep, "seconds");
+      e.elements = uintAt(ev[k], ep, "elements", 0, uint64_t(1) << 60);
+      op.events.push_back(e);
+    }
+    op.readBy = stringsAt(o, path, "read_by");
+    op.writtenBy = stringsAt(o, path, "written_by");
+    p.objects.push_back(std::move(op));
+  }
+  const json &ks = arrayAt(root, "", "kernels");
+  for (size_t i = 0; i < ks.size(); ++i) {
+    std::string path = "kernels[" + std::to_string(i) + "]";
+    const json &k = ks[i];
+    if (!k.is_object())
+      bad(path, std::string("is ") + kindOf(k) + ", not an object");
+    onlyKeys(k, path, {"name", "seconds", "can_compute_lower"});
+    KernelProfile kp;
+    kp.name = str(k, path, "name");
+    kp.seconds = secondsAt(k, path, "seconds");
+    const json &c = field(k, path, "can_compute_lower");
+    if (!c.is_boolean())
+      bad(sub(path, "can_compute_lower"),
+          std::string("is ") + kindOf(c) + ", not a boolean");
+    kp.canComputeLower = c.get<bool>();
+    p.kernels.push_back(std::move(kp));
+  }
+  p.transfers = stringsAt(root, "", "transfers");
+  return p;
+}
+
+} // namespace
+
+std::string appProfileToJson(const AppProfile &p) {
+  json root;
+  root["format"] = kProfileFormat;
+  root["version"] = kProfileVersion;
+  root["total_seconds"] = p.totalSeconds;
+  json objs = json::array();
+  for (const ObjectProfile &o : p.objects) {
+    json ev = json::array();
+    for (const TransferEvent &e : o.events)
+      ev.push_back({{"direction", directionName(e.direction)},
+                    {"seconds", e.seconds},
+                    {"elements", e.elements}});
+    objs.push_back({{"name", o.name},
+                    {"declared", scalarTypeName(o.declared)},
+                    {"elements", o.elements},
+                    {"host_memory", hostMemoryName(o.hostMemory)},
+                    {"events", std::move(ev)},
+                    {"read_by", o.readBy},
+                    {"written_by", o.writtenBy}});
+  }
+  root["objects"] = std::move(objs);
+  json ks = json::array();
+  for (const KernelProfile &k : p.kernels)
+    ks.push_back({{"name", k.name},
+                  {"seconds", k.seconds},
+                  {"can_compute_lower", k.canComputeLower}});
+  root["kernels"] = std::move(ks);
+  root["transfers"] = p.transfers;
+  return root.dump(1) + "\n";
+}
+
+Expected<AppProfile> parseAppProfile(const std::string &text) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error &e) {
+    std::string what = e.what();
+    if (what.size() > 160)
+      what = what.substr(0, 160) + "...";
+    return parseError("precision profile: <root>: not valid JSON: " +
+                      escapeBytes(what));
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "precision profile: out of host memory while parsing");
+  }
+  try {
+    return parseProfileOrThrow(root);
+  } catch (const Bad &b) {
+    return parseError("precision profile: " + b.path + ": " + b.message);
+  } catch (const json::exception &e) {
+    return parseError(std::string("precision profile: ") +
+                      escapeBytes(e.what()));
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::OutOfMemory,
+                  "precision profile: out of host memory while parsing");
+  }
+}
+
+Expected<AppProfile> loadAppProfile(const std::string &path) {
+  APPROX_ASSIGN_OR_RETURN(
+      std::string text,
+      readRegularFile(path, uint64_t(64) << 20, "precision profile"));
+  Expected<AppProfile> p = parseAppProfile(text);
+  if (!p)
+    return p.status().withContext(quote(path));
+  return p;
+}
+
+Status saveAppProfile(const AppProfile &p, const std::string &path) {
+  return writeFileAtomically(path, appProfileToJson(p), "precision profile");
+}
+
+//===----------------------------------------------------------------------===//
 // Algorithm 1
 //===----------------------------------------------------------------------===//
 

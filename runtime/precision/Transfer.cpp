@@ -84,13 +84,13 @@ std::string hexAddr(uint64_t v) {
 }
 
 /// Owns one CUevent.
-class Event {
+class RawEvent {
 public:
-  Event() = default;
-  Event(Event &&o) noexcept : drv_(o.drv_), ev_(o.ev_) { o.ev_ = nullptr; }
-  Event &operator=(Event &&) = delete;
-  Event(const Event &) = delete;
-  ~Event() {
+  RawEvent() = default;
+  RawEvent(RawEvent &&o) noexcept : drv_(o.drv_), ev_(o.ev_) { o.ev_ = nullptr; }
+  RawEvent &operator=(RawEvent &&) = delete;
+  RawEvent(const RawEvent &) = delete;
+  ~RawEvent() {
     if (ev_)
       drv_->cuEventDestroy(ev_);
   }
@@ -251,8 +251,8 @@ struct TransferEngine::Pinned {
 
 /// Events: per slot, and the two timing events.
 struct TransferEngine::Events {
-  std::vector<Event> copyDone, kernelDone;
-  Event start, stop;
+  std::vector<RawEvent> copyDone, kernelDone;
+  RawEvent start, stop;
 };
 
 Expected<std::unique_ptr<TransferEngine>>
@@ -668,7 +668,7 @@ Status TransferEngine::runPipelined(bool toDevice, const void *hostIn,
     APPROX_RETURN_IF_ERROR(reserveScratch(slots * slotBytes));
   Events &ev = *events_;
   while (ev.copyDone.size() < slots) {
-    Event a, b;
+    RawEvent a, b;
     APPROX_RETURN_IF_ERROR(a.create(drv));
     APPROX_RETURN_IF_ERROR(b.create(drv));
     ev.copyDone.push_back(std::move(a));

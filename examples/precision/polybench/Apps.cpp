@@ -1231,43 +1231,4 @@ bool makeInputs(const App &app, const Sizes &s, const InputSpec &in,
   return true;
 }
 
-//===--- Errors ----------------------------------------------------------===//
-
-double ErrorStats::mean() const {
-  if (nonFinite)
-    return std::numeric_limits<double>::infinity();
-  return count ? sumRel / double(count) : 0.0;
-}
-
-ErrorStats relativeErrors(const double *got, const double *ref, int64_t n) {
-  ErrorStats e;
-  e.count = n;
-  double scale = 0;
-  for (int64_t i = 0; i < n; ++i)
-    if (std::isfinite(ref[i]))
-      scale = std::max(scale, std::fabs(ref[i]));
-  e.floor = scale > 0 ? 1e-6 * scale : 1.0;
-  for (int64_t i = 0; i < n; ++i) {
-    double g = got[i], r = ref[i];
-    if (g == r || (std::isnan(g) && std::isnan(r)))
-      continue;
-    if (!std::isfinite(g) && std::isfinite(r)) {
-      ++e.nonFinite;
-      e.maxRel = std::numeric_limits<double>::infinity();
-      continue;
-    }
-    double den = std::fabs(r);
-    if (den < e.floor) {
-      den = e.floor;
-      ++e.guarded;
-    }
-    double rel = std::fabs(g - r) / den;
-    if (std::isnan(rel))
-      rel = std::numeric_limits<double>::infinity();
-    e.sumRel += rel;
-    e.maxRel = std::max(e.maxRel, rel);
-  }
-  return e;
-}
-
 } // namespace approx::polybench

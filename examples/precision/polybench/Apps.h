@@ -8,8 +8,9 @@
 // arguments, loops over time steps or planes), the input generators of the
 // three input sets (Default: PolyBench's init functions; Image; Random) and
 // a CPU reference that computes what the GPU program computes, in f64.
-// Plain C++17 on the standard library only, so the tables are unit tested
-// without a GPU or the runtime. The kernels are <id>.mlir next to this
+// Plain C++17 on the standard library (and, for the error metric, the
+// runtime's precision/Quality.h, host code only), so the tables are unit
+// tested without a GPU. The kernels are <id>.mlir next to this
 // file; README.md says where every choice comes from.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +23,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "approx/runtime/precision/Quality.h"
 
 namespace approx::polybench {
 
@@ -188,24 +191,11 @@ void fillRandom(uint64_t seed, uint64_t stream, std::vector<double> &dst);
 /// stripes, 0-255), for `--input image` without a file. Not a natural image.
 GrayImage syntheticImage(int64_t height, int64_t width);
 
-/// Element errors of one output: PreScaler's mean relative error.
-struct ErrorStats {
-  int64_t count = 0;     ///< elements compared
-  double sumRel = 0;     ///< sum of the relative errors
-  double maxRel = 0;     ///< the largest
-  double floor = 0;      ///< the guard (below)
-  int64_t guarded = 0;   ///< elements whose |reference| < floor
-  int64_t nonFinite = 0; ///< elements where got is NaN/inf and ref is not
-  /// sumRel / count (0 when count is 0); +inf if any nonFinite.
-  double mean() const;
-};
-
-/// rel_i = |got_i - ref_i| / max(|ref_i|, floor), floor = 1e-6 * max_k
-/// |ref_k| (the output's own scale; 1 if the reference is all zeros), so a
-/// reference near zero (cancellation in 2DCONV, CORR, FDTD-2D) counts with
-/// the output's scale instead of dividing by ~0. Equal values (both inf or
-/// both NaN included) count 0.
-ErrorStats relativeErrors(const double *got, const double *ref, int64_t n);
+/// The error metric (PreScaler's mean relative error with a guard for
+/// near-zero references) is the runtime's, shared with the precision
+/// Session's trials: approx/runtime/precision/Quality.h.
+using ErrorStats = rt::precision::RelativeErrors;
+using rt::precision::relativeErrors;
 
 } // namespace approx::polybench
 

@@ -1,56 +1,23 @@
 //===- Runner.cpp - Runs one PolyBench/GPU application on a GPU ----------===//
 //
-// Runner of Runner.h. The phase times use CUDA events on the legacy default
-// stream, where DeviceBuffer's synchronous copies and the launches run; the
-// runtime's public API has no event type, so this file uses its private
-// driver table (core/Driver.h), as the runtime's own tests do.
+// Runner of Runner.h: every object, transfer and launch goes through a
+// precision Session, which times them with CUDA events (the runtime's public
+// Event) and, in scale mode, converts and picks the kernel variants.
 //
 //===----------------------------------------------------------------------===//
 #include "Runner.h"
 
-#include "Driver.h" // runtime/core: the dlopen'ed driver table
+#include "approx/runtime/tune/ImageIO.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace approx::polybench {
 
 using namespace approx::rt;
+using namespace approx::rt::precision;
 
 namespace {
-
-/// An owned CUDA event.
-class Event {
-public:
-  explicit Event(const detail::Driver *drv) : drv_(drv) {}
-  ~Event() {
-    if (ev_)
-      drv_->cuEventDestroy(ev_);
-  }
-  Event(const Event &) = delete;
-  Event &operator=(const Event &) = delete;
-  Status create() {
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuEventCreate, &ev_, CU_EVENT_DEFAULT);
-    return Status::ok();
-  }
-  Status record() {
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuEventRecord, ev_, nullptr);
-    return Status::ok();
-  }
-  Status sync() {
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuEventSynchronize, ev_);
-    return Status::ok();
-  }
-  /// Milliseconds from `start` to this event (both completed).
-  Expected<double> since(const Event &start) const {
-    float ms = 0;
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuEventElapsedTime, &ms, start.ev_, ev_);
-    return double(ms);
-  }
-
-private:
-  const detail::Driver *drv_;
-  CUevent ev_ = nullptr;
-};
 
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(
@@ -60,23 +27,47 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 } // namespace
 
-std::string manifestPath(const std::string &ptxDir, const App &app) {
+bool loadGrayImage(const std::string &path, GrayImage &img, std::string &err) {
+  Expected<Image2D> im = readNpy(path);
+  if (!im) {
+    err = im.status().message();
+    return false;
+  }
+  img.height = im->height;
+  img.width = im->width;
+  img.pixels.assign(im->pixels.begin(), im->pixels.end());
+  auto [lo, hi] = std::minmax_element(img.pixels.begin(), img.pixels.end());
+  double mn = *lo, mx = *hi;
+  if (mn >= 0 && mx <= 1) {
+    for (double &p : img.pixels)
+      p *= 255; // uint8 (ImageIO scales it to [0, 1]) or a [0, 1] float image
+  } else if (mn < 0 || mx > 255) {
+    double span = mx > mn ? mx - mn : 1;
+    for (double &p : img.pixels)
+      p = (p - mn) / span * 255;
+  }
+  return true;
+}
+
+std::string manifestPath(const std::string &ptxDir, const App &app,
+                         bool variants) {
   return (ptxDir.empty() ? std::string(".") : ptxDir) + "/" + app.id +
-         ".manifest.json";
+         (variants ? "_variants" : "") + ".manifest.json";
 }
 
 Expected<std::unique_ptr<Runner>> Runner::load(std::shared_ptr<Context> ctx,
                                                const App &app,
-                                               const std::string &ptxDir) {
+                                               const std::string &ptxDir,
+                                               bool variants) {
   Expected<std::unique_ptr<Module>> m =
-      Module::load(ctx, manifestPath(ptxDir, app));
+      Module::load(ctx, manifestPath(ptxDir, app, variants));
   if (!m)
     return m.status();
   return std::unique_ptr<Runner>(new Runner(ctx, app, m.take()));
 }
 
 Status Runner::run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
-                   RunTimes &t) {
+                   RunTimes &t, const RunOptions &opt, AppProfile *profile) {
   t = RunTimes{};
   const std::vector<ObjectSpec> &objs = app_.objects;
   if (inputs.size() != objs.size())
@@ -102,33 +93,34 @@ Status Runner::run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
                       " MiB of device memory, " + std::to_string(freeB >> 20) +
                       " MiB are free");
 
-  const detail::Driver *drv = detail::driverOf(*ctx_);
-  Event e0(drv), e1(drv), e2(drv), e3(drv);
-  for (Event *e : {&e0, &e1, &e2, &e3})
-    APPROX_RETURN_IF_ERROR(e->create());
-
+  SessionOptions so;
+  so.mode = opt.mode;
+  so.config = opt.config;
+  so.expectedTransfers = opt.expectedTransfers;
+  so.engine = opt.engine;
+  // The session's clock starts here: module loading and the engine's setup
+  // are outside the program's time, allocations inside.
+  APPROX_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
+                          Session::create(ctx_, so));
   auto start = std::chrono::steady_clock::now();
-  std::vector<DeviceBuffer> dev;
+  std::vector<size_t> ids;
   for (size_t i = 0; i < objs.size(); ++i) {
-    Expected<DeviceBuffer> b = DeviceBuffer::allocate(
-        ctx_, inputs[i].size() * sizeof(double), ScalarType::F64);
-    if (!b)
-      return b.status().withContext("object " + objs[i].name);
-    dev.push_back(b.take());
+    Expected<size_t> id =
+        session->object(objs[i].name, ScalarType::F64, inputs[i].size());
+    if (!id)
+      return id.status().withContext(app_.name);
+    ids.push_back(*id);
   }
   t.allocMs = msSince(start);
 
-  APPROX_RETURN_IF_ERROR(e0.record());
   for (size_t i = 0; i < objs.size(); ++i) {
     if (objs[i].toDevice) {
-      APPROX_RETURN_IF_ERROR(dev[i].copyFromHost(
-          inputs[i].data(), inputs[i].size() * sizeof(double)));
+      APPROX_RETURN_IF_ERROR(session->toDevice(ids[i], inputs[i].data()));
       t.h2dBytes += inputs[i].size() * sizeof(double);
     } else {
-      APPROX_RETURN_IF_ERROR(dev[i].fillBytes(0));
+      APPROX_RETURN_IF_ERROR(session->zero(ids[i]));
     }
   }
-  APPROX_RETURN_IF_ERROR(e1.record());
 
   for (const PhaseSpec &p : app_.phases) {
     int64_t lo = 0, hi = 1;
@@ -138,23 +130,22 @@ Status Runner::run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
     }
     for (int64_t v = lo; v < hi; ++v)
       for (const LaunchSpec &l : p.launches) {
-        std::vector<Arg> args;
+        std::vector<LaunchArg> args;
         for (const ArgSpec &a : l.args) {
           switch (a.kind) {
           case ArgSpec::Kind::Object: {
-            int i = app_.objectIndex(a.name);
-            args.push_back(
-                Arg::memref(dev[size_t(i)].view(), shapes[size_t(i)]));
+            size_t i = size_t(app_.objectIndex(a.name));
+            args.push_back(LaunchArg::object(ids[i], shapes[i]));
             break;
           }
           case ArgSpec::Kind::Size:
-            args.push_back(Arg::integer(s.at(a.name)));
+            args.push_back(LaunchArg::value(Arg::integer(s.at(a.name))));
             break;
           case ArgSpec::Kind::Scalar:
-            args.push_back(Arg::floating(a.value));
+            args.push_back(LaunchArg::value(Arg::floating(a.value)));
             break;
           case ArgSpec::Kind::Loop:
-            args.push_back(Arg::integer(v));
+            args.push_back(LaunchArg::value(Arg::integer(v)));
             break;
           }
         }
@@ -162,38 +153,34 @@ Status Runner::run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
         LaunchConfig cfg{{unsigned(g[0]), unsigned(g[1]), unsigned(g[2])},
                          {l.block[0], l.block[1], l.block[2]},
                          0};
-        Status st = module_->launch(l.kernel, cfg, args);
+        Status st = session->launch(*module_, l.kernel, cfg, args);
         if (!st)
           return st.withContext(app_.name + " " + l.kernel);
         ++t.launches;
       }
   }
-  APPROX_RETURN_IF_ERROR(e2.record());
-  // Faults of the kernels surface here, before any copy back.
-  if (Status st = e2.sync(); !st)
-    return st.withContext(app_.name + " kernels");
-
+  // Faults of the kernels surface at the first copy back (a synchronous
+  // copy on the legacy stream) or in finish().
   outputs.assign(objs.size(), {});
   for (size_t i = 0; i < objs.size(); ++i) {
     if (!objs[i].fromDevice)
       continue;
     outputs[i].resize(inputs[i].size());
-    APPROX_RETURN_IF_ERROR(dev[i].copyToHost(
-        outputs[i].data(), outputs[i].size() * sizeof(double)));
+    if (Status st = session->toHost(ids[i], outputs[i].data()); !st)
+      return st.withContext(app_.name);
     t.d2hBytes += outputs[i].size() * sizeof(double);
   }
-  APPROX_RETURN_IF_ERROR(e3.record());
-  APPROX_RETURN_IF_ERROR(e3.sync());
-  t.totalMs = msSince(start);
-  Expected<double> h2d = e1.since(e0), ker = e2.since(e1), d2h = e3.since(e2);
-  for (Expected<double> *x : {&h2d, &ker, &d2h})
-    if (!*x)
-      return x->status();
-  t.h2dMs = *h2d;
-  t.kernelMs = *ker;
-  t.d2hMs = *d2h;
-  for (DeviceBuffer &b : dev)
-    APPROX_RETURN_IF_ERROR(b.free());
+  Expected<RunReport> r = session->finish();
+  if (!r)
+    return r.status().withContext(app_.name);
+  t.report = *r;
+  t.totalMs = r->wallSeconds * 1e3;
+  t.h2dMs = r->h2dSeconds * 1e3;
+  t.kernelMs = r->kernelSeconds * 1e3;
+  t.d2hMs = r->d2hSeconds * 1e3;
+  if (opt.mode == SessionMode::Profile && profile) {
+    APPROX_ASSIGN_OR_RETURN(*profile, session->profile());
+  }
   return Status::ok();
 }
 

@@ -1,12 +1,16 @@
 //===- Runner.h - Runs one PolyBench/GPU application on a GPU --*- C++ -*-===//
 //
 // The generic host of the applications in Apps.h, on the approx runtime's
-// C++ API: loads <ptx-dir>/<id>.manifest.json (and the PTX it names),
-// allocates one f64 device buffer per object, copies the objects PolyBench/
+// C++ API, through a precision Session (approx/runtime/precision/Session.h):
+// loads <ptx-dir>/<id>.manifest.json (or, for scaling,
+// <id>_variants.manifest.json, the storage variants of every kernel),
+// registers one f64 memory object per array, copies the objects PolyBench/
 // GPU copies (zero-fills the others), runs the launch sequence, copies the
 // outputs back, and times it: steady_clock over the whole program (alloc,
-// H2D, kernels, D2H) and CUDA events around each of the three phases. Used
-// by run-app.cpp and the GPU test.
+// H2D, kernels, D2H) and CUDA events around each transfer and launch. The
+// run is plain, profiled (an AppProfile for the decision maker) or scaled
+// (a Configuration applied). Used by run-app.cpp, approx-scale and the GPU
+// test.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_EXAMPLES_PRECISION_POLYBENCH_RUNNER_H
@@ -15,9 +19,12 @@
 #include "Apps.h"
 
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/precision/Session.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace approx::polybench {
 
@@ -25,30 +32,59 @@ namespace approx::polybench {
 struct RunTimes {
   double totalMs = 0;  ///< steady_clock: alloc + H2D + kernels + D2H
   double allocMs = 0;  ///< steady_clock: device allocations
-  double h2dMs = 0;    ///< events: copies to the device (and zero-fills)
+  /// Copies to the device: CUDA events (plain, profile); the transfer
+  /// engine's wall time, conversions included (scale). Zero-fills are not
+  /// transfers and are not counted.
+  double h2dMs = 0;
   double kernelMs = 0; ///< events: every launch of the sequence
-  double d2hMs = 0;    ///< events: copies back
+  double d2hMs = 0;    ///< copies back, as h2dMs
   int64_t launches = 0;
-  uint64_t h2dBytes = 0, d2hBytes = 0;
+  uint64_t h2dBytes = 0, d2hBytes = 0; ///< declared (f64) bytes moved
+  /// The session's report (bus bytes, conversion losses, overflowed
+  /// objects).
+  rt::precision::RunReport report;
 };
 
-/// "<dir>/<id>.manifest.json".
-std::string manifestPath(const std::string &ptxDir, const App &app);
+/// A 2-D .npy image (uint8, float32 or float64; tune/ImageIO.h) as 0-255
+/// doubles: values in [0, 1] (uint8 files are read so) times 255, other
+/// ranges outside [0, 255] min-max normalised. False with `err` on failure.
+bool loadGrayImage(const std::string &path, GrayImage &img, std::string &err);
+
+/// How Runner::run runs the program.
+struct RunOptions {
+  rt::precision::SessionMode mode = rt::precision::SessionMode::Plain;
+  /// Scale: the configuration (objects by the app's array names).
+  std::optional<rt::precision::Configuration> config;
+  /// Scale: the profiled run's transfers (AppProfile::transfers), checked.
+  std::vector<std::string> expectedTransfers;
+  /// Scale: a transfer engine kept across runs (null: one per run).
+  std::shared_ptr<rt::precision::TransferEngine> engine;
+};
+
+/// "<dir>/<id>.manifest.json"; with `variants`,
+/// "<dir>/<id>_variants.manifest.json".
+std::string manifestPath(const std::string &ptxDir, const App &app,
+                         bool variants = false);
 
 /// One application's loaded module.
 class Runner {
 public:
-  /// Loads the app's manifest and PTX from `ptxDir`.
+  /// Loads the app's manifest and PTX from `ptxDir` (`variants`: the
+  /// storage-variant build, manifestPath's second form).
   static rt::Expected<std::unique_ptr<Runner>>
   load(std::shared_ptr<rt::Context> ctx, const App &app,
-       const std::string &ptxDir);
+       const std::string &ptxDir, bool variants = false);
 
-  /// Runs the program once at sizes `s` on `inputs` (makeInputs' arrays):
-  /// `outputs` gets one array per object, filled for the objects read back
-  /// (fromDevice) and empty for the others. Device memory is freed before
-  /// returning. Errors name the object or the kernel.
+  /// Runs the program once at sizes `s` on `inputs` (makeInputs' arrays)
+  /// through a Session in `opt.mode`: `outputs` gets one array per object,
+  /// filled for the objects read back (fromDevice) and empty for the
+  /// others. Profile mode fills `profile` (may be null otherwise). Device
+  /// memory is freed before returning. Errors name the object or the
+  /// kernel (scale mode: a missing variant, transfers that differ from the
+  /// profile).
   rt::Status run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
-                 RunTimes &times);
+                 RunTimes &times, const RunOptions &opt = {},
+                 rt::precision::AppProfile *profile = nullptr);
 
   /// The loaded module (its manifest, kernels, knobs).
   const rt::Module &module() const { return *module_; }

@@ -4,7 +4,8 @@
 //
 //   run-app --app NAME --ptx-dir DIR --size paper|16x|tiny
 //           --input default|random|image[:FILE.npy] [--seed S] [--check]
-//           [--tol X] [--reps N]
+//           [--tol X] [--reps N] [--profile OUT.json | --config FILE
+//           [--expect PROFILE.json]]
 //   run-app --list
 //
 // generates the inputs, loads DIR/<id>.manifest.json and its PTX, allocates
@@ -17,14 +18,18 @@
 // program (same inputs) and prints each run and the medians. Image input:
 // a 2-D .npy (uint8, float32 or float64; ImageIO.h) scaled to 0-255
 // (values in [0, 1] times 255, others min-max normalised unless already in
-// [0, 255]); without a file, a synthetic image (not a natural one). Exits
-// 77 with the reason where no GPU is usable, 2 on a usage error.
+// [0, 255]); without a file, a synthetic image (not a natural one).
+// Everything goes through a precision Session (Runner.h): --profile runs in
+// profile mode and writes the AppProfile (the last repetition's) as JSON
+// (Decision.h, "approx-precision-profile"); --config runs in scale mode with
+// a configuration file (approx-precision-config, e.g. approx-scale's) on
+// DIR/<id>_variants.manifest.json, printing the conversions' losses, and
+// --expect checks that its transfers repeat the profile's. Exits 77 with the
+// reason where no GPU is usable, 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
 #include "Apps.h"
 #include "Runner.h"
-
-#include "approx/runtime/tune/ImageIO.h"
 
 #include <algorithm>
 #include <chrono>
@@ -37,6 +42,7 @@
 
 using namespace approx::polybench;
 namespace rt = approx::rt;
+namespace prec = approx::rt::precision;
 
 namespace {
 
@@ -46,7 +52,8 @@ int usage(const char *msg) {
   std::fprintf(stderr,
                "usage: run-app --app NAME --ptx-dir DIR --size paper|16x|tiny "
                "--input default|random|image[:FILE.npy] [--seed S] [--check] "
-               "[--tol X] [--reps N]\n       run-app --list\n");
+               "[--tol X] [--reps N] [--profile OUT.json | --config FILE "
+               "[--expect PROFILE.json]]\n       run-app --list\n");
   return 2;
 }
 
@@ -100,29 +107,6 @@ void list() {
   }
 }
 
-/// A .npy image as 0-255 doubles.
-bool loadImage(const std::string &path, GrayImage &img, std::string &err) {
-  rt::Expected<rt::Image2D> im = rt::readNpy(path);
-  if (!im) {
-    err = im.status().message();
-    return false;
-  }
-  img.height = im->height;
-  img.width = im->width;
-  img.pixels.assign(im->pixels.begin(), im->pixels.end());
-  auto [lo, hi] = std::minmax_element(img.pixels.begin(), img.pixels.end());
-  double mn = *lo, mx = *hi;
-  if (mn >= 0 && mx <= 1) {
-    for (double &p : img.pixels)
-      p *= 255; // uint8 (ImageIO scales it to [0, 1]) or a [0, 1] float image
-  } else if (mn < 0 || mx > 255) {
-    double span = mx > mn ? mx - mn : 1;
-    for (double &p : img.pixels)
-      p = (p - mn) / span * 255;
-  }
-  return true;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -136,6 +120,7 @@ int main(int argc, char **argv) {
   bool check = false, haveTol = false;
   double tol = 0;
   int reps = 1;
+  std::string profileOut, configFile, expectFile;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> const char * {
@@ -172,6 +157,31 @@ int main(int argc, char **argv) {
   }
   if (appName.empty() || ptxDir.empty() || sizeName.empty())
     return usage("--app, --ptx-dir and --size are required");
+  if (!profileOut.empty() && !configFile.empty())
+    return usage("--profile (the f64 run) and --config (a scaled run) "
+                 "exclude each other");
+  if (!expectFile.empty() && configFile.empty())
+    return usage("--expect needs --config");
+  RunOptions ropt;
+  if (!profileOut.empty())
+    ropt.mode = prec::SessionMode::Profile;
+  if (!configFile.empty()) {
+    ropt.mode = prec::SessionMode::Scale;
+    rt::Expected<prec::Configuration> c = prec::loadConfiguration(configFile);
+    if (!c) {
+      std::fprintf(stderr, "run-app: %s\n", c.status().toString().c_str());
+      return 1;
+    }
+    ropt.config = *c;
+    if (!expectFile.empty()) {
+      rt::Expected<prec::AppProfile> p = prec::loadAppProfile(expectFile);
+      if (!p) {
+        std::fprintf(stderr, "run-app: %s\n", p.status().toString().c_str());
+        return 1;
+      }
+      ropt.expectedTransfers = p->transfers;
+    }
+  }
   const App *app = findApp(appName);
   if (!app)
     return usage(("no application '" + appName + "' (see --list)").c_str());
@@ -199,7 +209,7 @@ int main(int argc, char **argv) {
     if (input.size() > 6) {
       imageName = input.substr(6);
       std::string err;
-      if (!loadImage(imageName, image, err)) {
+      if (!loadGrayImage(imageName, image, err)) {
         std::fprintf(stderr, "run-app: %s\n", err.c_str());
         return 1;
       }
@@ -257,22 +267,25 @@ int main(int argc, char **argv) {
   std::printf("device=%s\n", (*ctx)->device().name.c_str());
   auto t1 = std::chrono::steady_clock::now();
   rt::Expected<std::unique_ptr<Runner>> runner =
-      Runner::load(*ctx, *app, ptxDir);
+      Runner::load(*ctx, *app, ptxDir, !configFile.empty());
   if (!runner) {
     std::fprintf(stderr, "run-app: %s\n", runner.status().toString().c_str());
     return 1;
   }
   std::printf("module: %s loaded in %.1f ms\n",
-              manifestPath(ptxDir, *app).c_str(),
+              manifestPath(ptxDir, *app, !configFile.empty()).c_str(),
               std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t1)
                   .count());
 
   Buffers outputs;
   std::vector<double> total, h2d, ker, d2h;
+  prec::AppProfile profile;
   for (int r = 0; r < reps; ++r) {
     RunTimes t;
-    if (rt::Status s = (*runner)->run(sizes, inputs, outputs, t); !s) {
+    if (rt::Status s = (*runner)->run(sizes, inputs, outputs, t, ropt,
+                                      &profile);
+        !s) {
       std::fprintf(stderr, "run-app: %s\n", s.toString().c_str());
       return 1;
     }
@@ -282,6 +295,18 @@ int main(int argc, char **argv) {
                 r + 1, t.totalMs, t.allocMs, t.h2dMs, t.kernelMs, t.d2hMs,
                 (long long)t.launches, (unsigned long long)t.h2dBytes,
                 (unsigned long long)t.d2hBytes);
+    if (ropt.mode == prec::SessionMode::Scale) {
+      std::string over;
+      for (const std::string &o : t.report.overflowed)
+        over += (over.empty() ? "" : ",") + o;
+      std::printf("run %d: scaled: bus_bytes=%llu overflowed=%llu "
+                  "underflowed_to_zero=%llu nans=%llu overflow_objects=%s\n",
+                  r + 1, (unsigned long long)t.report.busBytes,
+                  (unsigned long long)t.report.stats.overflowed,
+                  (unsigned long long)t.report.stats.underflowedToZero,
+                  (unsigned long long)t.report.stats.nans,
+                  over.empty() ? "none" : over.c_str());
+    }
     total.push_back(t.totalMs);
     h2d.push_back(t.h2dMs);
     ker.push_back(t.kernelMs);
@@ -291,6 +316,16 @@ int main(int argc, char **argv) {
     std::printf("median of %d: total_ms=%.3f h2d_ms=%.3f kernels_ms=%.3f "
                 "d2h_ms=%.3f\n",
                 reps, median(total), median(h2d), median(ker), median(d2h));
+
+  if (!profileOut.empty()) {
+    if (rt::Status s = prec::saveAppProfile(profile, profileOut); !s) {
+      std::fprintf(stderr, "run-app: %s\n", s.toString().c_str());
+      return 1;
+    }
+    std::printf("profile: %s (%zu objects, %zu kernels, %zu transfers)\n",
+                profileOut.c_str(), profile.objects.size(),
+                profile.kernels.size(), profile.transfers.size());
+  }
 
   if (!check)
     return 0;

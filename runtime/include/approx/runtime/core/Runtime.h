@@ -5,6 +5,7 @@
 //   Context       the primary context of one device;
 //   DeviceBuffer  RAII device memory (alloc / fill / copy / free);
 //   Stream        an RAII CUDA stream;
+//   Event         an RAII CUDA event (record, wait, elapsed time);
 //   Module        a PTX or cubin + its manifest: kernels, knobs of every
 //                 kind (global, variant, resource), launches on a stream
 //                 with per-launch knob values, CUDA-event timing.
@@ -168,6 +169,42 @@ public:
 private:
   std::shared_ptr<Context> ctx_;
   void *stream_ = nullptr;
+};
+
+/// An owned CUDA event of one context, for timing work on a stream (or the
+/// legacy default stream, where DeviceBuffer's synchronous copies and
+/// launches without a Stream run). Move-only; destroyed on destruction.
+class Event {
+public:
+  /// Creates an event with timing enabled (CU_EVENT_DEFAULT).
+  static Expected<Event> create(std::shared_ptr<Context> ctx);
+  /// An empty event (owns nothing; every call but destroy() is refused).
+  Event() = default;
+  /// Takes `other`'s event; `other` becomes empty.
+  Event(Event &&other) noexcept;
+  Event &operator=(Event &&other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  ~Event();
+
+  /// Records the event on `stream` (nullptr: the legacy default stream).
+  Status record(const Stream *stream = nullptr);
+  /// Waits until the work recorded before the event has completed;
+  /// surfaces asynchronous launch errors.
+  Status synchronize() const;
+  /// Milliseconds from `start` to `end`, both recorded and completed (call
+  /// end.synchronize() first), in the same context.
+  static Expected<double> elapsedMs(const Event &start, const Event &end);
+  /// Destroys the event now; it becomes empty.
+  Status destroy();
+  /// The CUevent (opaque here); null for an empty Event.
+  void *handle() const { return event_; }
+  /// True when it owns no event.
+  bool empty() const { return event_ == nullptr; }
+
+private:
+  std::shared_ptr<Context> ctx_;
+  void *event_ = nullptr;
 };
 
 /// Grid or block dimensions.

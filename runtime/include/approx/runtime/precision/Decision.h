@@ -68,7 +68,23 @@ struct AppProfile {
   std::vector<ObjectProfile> objects;
   std::vector<KernelProfile> kernels;
   double totalSeconds = 0;
+  /// The transfers in program order (Session.h, transferSignature: "h2d A
+  /// 1048576"): a scaled run must repeat them. Empty: not recorded.
+  std::vector<std::string> transfers;
 };
+
+/// The profile file ("format": "approx-precision-profile", "version": 1):
+/// objects (name, declared, elements, host_memory, events [{direction,
+/// seconds, elements}], read_by, written_by), kernels (name, seconds,
+/// can_compute_lower), total_seconds, transfers. Load errors are one
+/// ParseError line naming the JSON path (wrong format or version, unknown or
+/// missing fields, unknown names, negative or non-finite times); the
+/// profile's consistency (decide()'s checks) is not checked here.
+std::string appProfileToJson(const AppProfile &p);
+Expected<AppProfile> parseAppProfile(const std::string &text);
+Expected<AppProfile> loadAppProfile(const std::string &path);
+/// Written atomically (writeFileAtomically).
+Status saveAppProfile(const AppProfile &p, const std::string &path);
 
 //===----------------------------------------------------------------------===//
 // Configurations

@@ -1,0 +1,525 @@
+//===- SessionTest.cpp - the precision Session without a GPU -------------===//
+//
+// The profiler and scaling mode (precision/Session.h) over the fake driver
+// (fake/FakeDriver.h): a hand-written module (data/precision/
+// session.manifest.json + session.ptx) with `axpy(x, y, n)` (y += 2x)
+// behind a variant knob in four storage variants and a plain `store`
+// kernel; the fake runs axpy in the variant's types. Checked: the public
+// Event; profile recording (events, readers and writers from the manifest's
+// access, kernel times, transfer signature) and its JSON round trip;
+// variant selection by the objects' storage types; the one-line missing
+// variant and differing-transfers errors; conversion overflow reaching the
+// report and the trial; the Trial adapter's quality; memoised trials;
+// pipelined chunk sizes.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeDriver.h"
+
+#include "approx/runtime/precision/HostConvert.h"
+#include "approx/runtime/precision/Session.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+using namespace approx::rt;
+using namespace approx::rt::precision;
+using approx::rt::fake::FakeDriver;
+using approx::rt::fake::LaunchRecord;
+
+namespace {
+
+const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32,
+                             ScalarType::F16, ScalarType::BF16};
+
+// The transfer engine needs pinned memory and stream waits, which the fake's
+// table lacks (as in TransferTest.cpp).
+std::set<void *> gPinned;
+
+CUresult fakeMemHostAlloc(void **p, size_t bytes, unsigned int) {
+  CUresult r = FakeDriver::get().enter("cuMemHostAlloc");
+  if (r != CUDA_SUCCESS)
+    return r;
+  *p = std::malloc(bytes);
+  if (!*p)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  gPinned.insert(*p);
+  return CUDA_SUCCESS;
+}
+
+CUresult fakeMemFreeHost(void *p) {
+  if (!gPinned.erase(p))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::free(p);
+  return FakeDriver::get().enter("cuMemFreeHost");
+}
+
+CUresult fakeStreamWaitEvent(CUstream, CUevent e, unsigned int) {
+  CUresult r = FakeDriver::get().enter("cuStreamWaitEvent");
+  if (r != CUDA_SUCCESS)
+    return r;
+  return FakeDriver::get().events_.count(e) ? CUDA_SUCCESS
+                                            : CUDA_ERROR_INVALID_HANDLE;
+}
+
+const detail::Driver *table() {
+  static detail::Driver d = [] {
+    detail::Driver t = *FakeDriver::get().table();
+    t.cuMemHostAlloc = &fakeMemHostAlloc;
+    t.cuMemFreeHost = &fakeMemFreeHost;
+    t.cuStreamWaitEvent = &fakeStreamWaitEvent;
+    return t;
+  }();
+  return &d;
+}
+
+/// n elements of `t` at `p` as doubles.
+std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
+  std::vector<double> out(n);
+  ConvertOptions o;
+  o.threads = 1;
+  EXPECT_TRUE(convert(p, t, out.data(), ScalarType::F64, n, o).isOk());
+  return out;
+}
+
+void registerKernels(FakeDriver &f) {
+  // The conversion kernels: the host's convert(), counts added.
+  for (ScalarType from : kTypes)
+    for (ScalarType to : kTypes) {
+      if (from == to)
+        continue;
+      f.setKernel(deviceConvertKernelName(from, to),
+                  [from, to](LaunchRecord &r) {
+                    const uint64_t n = r.param<uint64_t>(2);
+                    auto *counters = r.ptr<uint64_t>(3);
+                    ConvertOptions opt;
+                    opt.threads = 1;
+                    ConvertStats st;
+                    if (!convert(r.ptr<void>(0), from, r.ptr<void>(1), to, n,
+                                 opt, &st)
+                             .isOk())
+                      return CUDA_ERROR_ILLEGAL_ADDRESS;
+                    if (counters) {
+                      counters[0] += st.overflowed;
+                      counters[1] += st.underflowedToZero;
+                      counters[2] += st.nans;
+                    }
+                    return CUDA_SUCCESS;
+                  });
+    }
+  // axpy in each variant's storage types: y += 2 x, computed in f64.
+  const std::pair<const char *, std::pair<ScalarType, ScalarType>> axpys[] = {
+      {"axpy__p0", {ScalarType::F64, ScalarType::F64}},
+      {"axpy__p1", {ScalarType::F64, ScalarType::F32}},
+      {"axpy__p2", {ScalarType::F32, ScalarType::F64}},
+      {"axpy__p3", {ScalarType::F16, ScalarType::F64}}};
+  for (auto &[name, types] : axpys) {
+    ScalarType tx = types.first, ty = types.second;
+    f.setKernel(name, [tx, ty](LaunchRecord &r) {
+      const size_t n = size_t(r.param<int64_t>(10));
+      std::vector<double> x = toF64(r.ptr<void>(1), tx, n);
+      std::vector<double> y = toF64(r.ptr<void>(6), ty, n);
+      for (size_t i = 0; i < n; ++i)
+        y[i] += 2 * x[i];
+      ConvertOptions o;
+      o.threads = 1;
+      if (!convert(y.data(), ScalarType::F64, r.ptr<void>(6), ty, n, o).isOk())
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+      r.durationMs = 0.5;
+      return CUDA_SUCCESS;
+    });
+  }
+  f.setKernel("store", [](LaunchRecord &r) {
+    const size_t n = size_t(r.param<int64_t>(5));
+    double *y = r.ptr<double>(1);
+    for (size_t i = 0; i < n; ++i)
+      y[i] = double(i);
+    r.durationMs = 0.25;
+    return CUDA_SUCCESS;
+  });
+}
+
+class SessionTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    f.reset();
+    gPinned.clear();
+    registerKernels(f);
+    Expected<std::shared_ptr<Context>> c = detail::createContext(table(), 0);
+    ASSERT_TRUE(c.isOk()) << c.status().toString();
+    ctx = *c;
+    Expected<std::unique_ptr<Module>> m = Module::load(
+        ctx, std::string(APPROX_RT_TEST_DATA) +
+                 "/precision/session.manifest.json");
+    ASSERT_TRUE(m.isOk()) << m.status().toString();
+    module = m.take();
+  }
+  void TearDown() override {
+    module.reset();
+    ctx.reset();
+    EXPECT_EQ(f.liveAllocations(), 0u);
+    EXPECT_EQ(f.liveEvents(), 0u);
+    EXPECT_EQ(f.liveStreams(), 0u);
+    EXPECT_EQ(f.primaryRefs(), 0);
+    EXPECT_TRUE(gPinned.empty());
+  }
+
+  /// The program: X, Y registered; X, Y to the device; axpy; Y back.
+  /// `swap` moves Y before X (a different transfer sequence); `skipBack`
+  /// leaves out the copy back.
+  Status program(Session &s, const std::vector<double> &x,
+                 std::vector<double> &y, bool swap = false,
+                 bool skipBack = false) {
+    const uint64_t n = x.size();
+    APPROX_ASSIGN_OR_RETURN(size_t X, s.object("X", ScalarType::F64, n));
+    APPROX_ASSIGN_OR_RETURN(size_t Y, s.object("Y", ScalarType::F64, n));
+    if (swap) {
+      APPROX_RETURN_IF_ERROR(s.toDevice(Y, y.data()));
+      APPROX_RETURN_IF_ERROR(s.toDevice(X, x.data()));
+    } else {
+      APPROX_RETURN_IF_ERROR(s.toDevice(X, x.data()));
+      APPROX_RETURN_IF_ERROR(s.toDevice(Y, y.data()));
+    }
+    LaunchConfig cfg{{1, 1, 1}, {32, 1, 1}, 0};
+    APPROX_RETURN_IF_ERROR(s.launch(
+        *module, "axpy", cfg,
+        {LaunchArg::object(X), LaunchArg::object(Y),
+         LaunchArg::value(Arg::integer(int64_t(n)))}));
+    if (!skipBack)
+      APPROX_RETURN_IF_ERROR(s.toHost(Y, y.data()));
+    return Status::ok();
+  }
+
+  static Configuration config(ScalarType x, Method xh2d, ScalarType y,
+                              Method yh2d, Method yd2h) {
+    Configuration c;
+    c.toq = 0.9;
+    c.strategy = "test";
+    c.objects.push_back({"X", ScalarType::F64, x, xh2d, Method::none()});
+    c.objects.push_back({"Y", ScalarType::F64, y, yh2d, yd2h});
+    return c;
+  }
+
+  FakeDriver &f = FakeDriver::get();
+  std::shared_ptr<Context> ctx;
+  std::unique_ptr<Module> module;
+};
+
+} // namespace
+
+TEST_F(SessionTest, EventTimesTheFakeClock) {
+  Expected<Event> a = Event::create(ctx), b = Event::create(ctx);
+  ASSERT_TRUE(a.isOk() && b.isOk());
+  ASSERT_TRUE(a->record().isOk());
+  std::vector<double> y(4, 0);
+  Expected<DeviceBuffer> buf =
+      DeviceBuffer::allocate(ctx, y.size() * 8, ScalarType::F64);
+  ASSERT_TRUE(buf.isOk());
+  ASSERT_TRUE(module
+                  ->launch("store", {{1, 1, 1}, {4, 1, 1}, 0},
+                           {Arg::memref(buf->view()), Arg::integer(4)})
+                  .isOk());
+  ASSERT_TRUE(b->record().isOk());
+  ASSERT_TRUE(b->synchronize().isOk());
+  Expected<double> ms = Event::elapsedMs(*a, *b);
+  ASSERT_TRUE(ms.isOk()) << ms.status().toString();
+  EXPECT_DOUBLE_EQ(*ms, 0.25);
+  Event empty;
+  EXPECT_FALSE(empty.record().isOk());
+  EXPECT_FALSE(Event::elapsedMs(empty, *b).isOk());
+}
+
+TEST_F(SessionTest, ProfileRecordsObjectsKernelsAndTransfers) {
+  SessionOptions o;
+  o.mode = SessionMode::Profile;
+  Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+  ASSERT_TRUE(s.isOk()) << s.status().toString();
+  std::vector<double> x = {1, 2, 3, 4, 5}, y = {10, 20, 30, 40, 50};
+  ASSERT_TRUE(program(**s, x, y).isOk());
+  EXPECT_EQ(f.launches.back().kernel, "axpy__p0"); // the f64 variant
+  Expected<RunReport> r = (*s)->finish();
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_EQ(y, (std::vector<double>{12, 24, 36, 48, 60}));
+  EXPECT_EQ(r->launches, 1u);
+  EXPECT_EQ(r->transfers, 3u);
+  EXPECT_DOUBLE_EQ(r->kernelSeconds, 0.5e-3);
+  EXPECT_GT(r->wallSeconds, 0);
+  EXPECT_TRUE(r->overflowed.empty());
+
+  Expected<AppProfile> p = (*s)->profile();
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  ASSERT_EQ(p->objects.size(), 2u);
+  const ObjectProfile &X = p->objects[0], &Y = p->objects[1];
+  EXPECT_EQ(X.name, "X");
+  EXPECT_EQ(X.elements, 5u);
+  ASSERT_EQ(X.events.size(), 1u);
+  EXPECT_EQ(X.events[0].direction, Direction::H2D);
+  EXPECT_EQ(X.events[0].elements, 5u);
+  ASSERT_EQ(Y.events.size(), 2u);
+  EXPECT_EQ(Y.events[1].direction, Direction::D2H);
+  // From the manifest's access: x read, y readwrite.
+  EXPECT_EQ(X.readBy, std::vector<std::string>{"axpy"});
+  EXPECT_TRUE(X.writtenBy.empty());
+  EXPECT_EQ(Y.readBy, std::vector<std::string>{"axpy"});
+  EXPECT_EQ(Y.writtenBy, std::vector<std::string>{"axpy"});
+  ASSERT_EQ(p->kernels.size(), 1u);
+  EXPECT_EQ(p->kernels[0].name, "axpy"); // the logical name
+  EXPECT_DOUBLE_EQ(p->kernels[0].seconds, 0.5e-3);
+  EXPECT_EQ(p->transfers, (std::vector<std::string>{"h2d X 5", "h2d Y 5",
+                                                    "d2h Y 5"}));
+  EXPECT_DOUBLE_EQ(p->totalSeconds, r->wallSeconds);
+
+  // JSON round trip.
+  Expected<AppProfile> q = parseAppProfile(appProfileToJson(*p));
+  ASSERT_TRUE(q.isOk()) << q.status().toString();
+  EXPECT_EQ(appProfileToJson(*q), appProfileToJson(*p));
+  Expected<AppProfile> bad = parseAppProfile(
+      R"({"format": "approx-precision-profile", "version": 1,
+          "objects": [], "kernels": [], "total_seconds": -1,
+          "transfers": []})");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(),
+            "precision profile: total_seconds: -1.000000 is not a number >= 0");
+
+  EXPECT_FALSE((*s)->finish().isOk()); // once
+  EXPECT_FALSE((*s)->toHost(1, y.data()).isOk());
+}
+
+TEST_F(SessionTest, PlainModeRecordsNoProfile) {
+  Expected<std::unique_ptr<Session>> s = Session::create(ctx, {});
+  ASSERT_TRUE(s.isOk());
+  std::vector<double> x = {1}, y = {1};
+  ASSERT_TRUE(program(**s, x, y).isOk());
+  ASSERT_TRUE((*s)->finish().isOk());
+  EXPECT_EQ(y[0], 3);
+  Expected<AppProfile> p = (*s)->profile();
+  ASSERT_FALSE(p.isOk());
+  EXPECT_EQ(p.status().message(),
+            "profile: a plain session records no profile");
+}
+
+TEST_F(SessionTest, ScaleSelectsTheVariantOfTheStorageTypes) {
+  struct Case {
+    ScalarType x, y;
+    const char *variant;
+  };
+  for (Case c : {Case{ScalarType::F16, ScalarType::F64, "axpy__p3"},
+                 Case{ScalarType::F32, ScalarType::F64, "axpy__p2"},
+                 Case{ScalarType::F64, ScalarType::F32, "axpy__p1"}}) {
+    SCOPED_TRACE(c.variant);
+    Method xm = c.x == ScalarType::F64 ? Method::copy() : Method::host(1);
+    Method ym = c.y == ScalarType::F64 ? Method::copy() : Method::device();
+    SessionOptions o;
+    o.mode = SessionMode::Scale;
+    o.config = config(c.x, xm, c.y, ym, ym);
+    Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+    ASSERT_TRUE(s.isOk()) << s.status().toString();
+    std::vector<double> x = {0.1, 0.2, 0.3}, y = {1, 2, 3};
+    ASSERT_TRUE(program(**s, x, y).isOk());
+    Expected<RunReport> r = (*s)->finish();
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    bool launched = false;
+    for (const LaunchRecord &l : f.launches)
+      launched = launched || l.kernel == c.variant;
+    EXPECT_TRUE(launched);
+    EXPECT_EQ(*(*s)->storage(0), c.x);
+    EXPECT_EQ(*(*s)->storage(1), c.y);
+    for (size_t i = 0; i < 3; ++i)
+      EXPECT_NEAR(y[i], double(i + 1) + 2 * x[i], 1e-3);
+    EXPECT_TRUE(r->overflowed.empty());
+  }
+}
+
+TEST_F(SessionTest, MissingVariantIsOneLineNamingKernelAndTypes) {
+  SessionOptions o;
+  o.mode = SessionMode::Scale;
+  o.config = config(ScalarType::F16, Method::host(1), ScalarType::F32,
+                    Method::host(1), Method::host(1));
+  Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+  ASSERT_TRUE(s.isOk());
+  std::vector<double> x = {1}, y = {1};
+  Status st = program(**s, x, y);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_EQ(st.code(), StatusCode::NotFound);
+  EXPECT_EQ(st.message(),
+            "kernel 'axpy' has no variant whose memref arguments are (X: "
+            "f16, Y: f32); the module has axpy__p0 (f64, f64), axpy__p1 "
+            "(f64, f32), axpy__p2 (f32, f64), axpy__p3 (f16, f64): compile "
+            "it with the storage variants this configuration needs "
+            "(approx-precision-variants)");
+  // A kernel the module lacks.
+  Expected<const KernelInfo *> k = (*s)->select(*module, "nope", {});
+  ASSERT_FALSE(k.isOk());
+  EXPECT_EQ(k.status().message(), "kernel 'nope' is not in module 'session'");
+}
+
+TEST_F(SessionTest, TransfersThatDifferFromTheProfileAreAnError) {
+  SessionOptions po;
+  po.mode = SessionMode::Profile;
+  Expected<std::unique_ptr<Session>> p = Session::create(ctx, po);
+  ASSERT_TRUE(p.isOk());
+  std::vector<double> x = {1, 2}, y = {3, 4};
+  ASSERT_TRUE(program(**p, x, y).isOk());
+  ASSERT_TRUE((*p)->finish().isOk());
+  Expected<AppProfile> prof = (*p)->profile();
+  ASSERT_TRUE(prof.isOk());
+
+  SessionOptions o;
+  o.mode = SessionMode::Scale;
+  o.config = config(ScalarType::F32, Method::host(1), ScalarType::F64,
+                    Method::copy(), Method::copy());
+  o.expectedTransfers = prof->transfers;
+  {
+    Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+    ASSERT_TRUE(s.isOk());
+    Status st = program(**s, x, y, /*swap=*/true);
+    ASSERT_FALSE(st.isOk());
+    EXPECT_EQ(st.message(),
+              "the program's transfers differ from the profiled run: "
+              "transfer 1 is h2d Y 2, the profiled run's was h2d X 2");
+  }
+  {
+    Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+    ASSERT_TRUE(s.isOk());
+    ASSERT_TRUE(program(**s, x, y, false, /*skipBack=*/true).isOk());
+    Expected<RunReport> r = (*s)->finish();
+    ASSERT_FALSE(r.isOk());
+    EXPECT_EQ(r.status().message(),
+              "the program's transfers differ from the profiled run: it "
+              "made 2 transfers, the profiled run 3 (the next was d2h Y 2)");
+  }
+  {
+    // A transfer the configuration has no method for (X's d2h is none).
+    Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+    ASSERT_TRUE(s.isOk());
+    ASSERT_TRUE((*s)->object("X", ScalarType::F64, 2).isOk());
+    Status st = (*s)->toHost(0, x.data());
+    ASSERT_FALSE(st.isOk());
+    EXPECT_EQ(st.message(),
+              "the program's transfers differ from the profiled run: "
+              "transfer 1 is d2h X 2, the profiled run's was h2d X 2");
+  }
+}
+
+TEST_F(SessionTest, OverflowReachesTheReportAndTheTrial) {
+  SessionOptions o;
+  o.mode = SessionMode::Scale;
+  o.config = config(ScalarType::F16, Method::host(2), ScalarType::F64,
+                    Method::copy(), Method::copy());
+  Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+  ASSERT_TRUE(s.isOk());
+  std::vector<double> x = {1e6, 1, -7e4}, y = {0, 0, 0}, ref = {2e6, 2, -1.4e5};
+  ASSERT_TRUE(program(**s, x, y).isOk());
+  Expected<RunReport> r = (*s)->finish();
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->stats.overflowed, 2u);
+  EXPECT_EQ(r->overflowed, std::vector<std::string>{"X"});
+  EXPECT_TRUE(std::isinf(y[0]) && std::isinf(y[2]));
+
+  ProgramRun run{{y}, *r};
+  TrialResult t = trialResult(run, {ref});
+  EXPECT_TRUE(t.overflow);
+  EXPECT_EQ(t.quality, 0);
+  EXPECT_EQ(t.totalSeconds, r->wallSeconds);
+  EXPECT_EQ(t.kernelSeconds, r->kernelSeconds);
+}
+
+TEST_F(SessionTest, ObjectErrors) {
+  SessionOptions o;
+  o.mode = SessionMode::Scale;
+  o.config = config(ScalarType::F16, Method::host(1), ScalarType::F64,
+                    Method::copy(), Method::copy());
+  Expected<std::unique_ptr<Session>> s = Session::create(ctx, o);
+  ASSERT_TRUE(s.isOk());
+  EXPECT_EQ((*s)->object("X", ScalarType::F32, 4).status().message(),
+            "object 'X' is declared f32, the configuration says f64");
+  EXPECT_TRUE((*s)->object("Z", ScalarType::F64, 4).isOk()); // kept f64
+  EXPECT_EQ(*(*s)->storage(0), ScalarType::F64);
+  EXPECT_EQ((*s)->object("Z", ScalarType::F64, 4).status().message(),
+            "object 'Z' is registered twice");
+  EXPECT_EQ((*s)->object("W", ScalarType::I32, 4).status().message(),
+            "object 'W': type i32 is not f64, f32, f16 or bf16");
+  EXPECT_EQ((*s)->object("W", ScalarType::F64, 0).status().message(),
+            "object 'W' has no elements");
+  EXPECT_EQ((*s)->toDevice(7, nullptr).message(),
+            "toDevice: no object 7 (1 registered)");
+  SessionOptions none;
+  none.mode = SessionMode::Scale;
+  EXPECT_EQ(Session::create(ctx, none).status().message(),
+            "a scaling session needs a configuration");
+}
+
+TEST(SessionTrial, QualityIsOneMinusMeanRelativeError) {
+  ProgramRun run;
+  run.outputs = {{}, {1.1, 2.0, 0.0}};
+  run.report.wallSeconds = 2;
+  run.report.kernelSeconds = 0.5;
+  // Output 0 is not compared (empty reference); floor = 1e-6 * 2.
+  std::vector<std::vector<double>> ref = {{}, {1.0, 2.0, 0.0}};
+  TrialResult t = trialResult(run, ref);
+  EXPECT_FALSE(t.overflow);
+  EXPECT_NEAR(t.quality, 1 - 0.1 / 3, 1e-12);
+  EXPECT_EQ(t.totalSeconds, 2);
+  EXPECT_EQ(t.kernelSeconds, 0.5);
+  // An infinite output where the reference is finite: overflow, quality 0.
+  run.outputs[1][2] = INFINITY;
+  t = trialResult(run, ref);
+  EXPECT_TRUE(t.overflow);
+  EXPECT_EQ(t.quality, 0);
+}
+
+TEST(SessionTrial, MemoizedTrialsRunEachConfigurationOnce) {
+  unsigned calls = 0;
+  Trial base = [&](const Configuration &) -> Expected<TrialResult> {
+    ++calls;
+    TrialResult r;
+    r.quality = 1;
+    r.totalSeconds = 1;
+    return r;
+  };
+  auto memo = std::make_shared<TrialMemo>();
+  auto ran = std::make_shared<unsigned>(0);
+  Trial a = memoizeTrial(base, memo, ran), b = memoizeTrial(base, memo, ran);
+  Configuration c1, c2;
+  c1.objects.push_back({"A", ScalarType::F64, ScalarType::F16,
+                        Method::host(4), Method::none()});
+  c2.objects.push_back({"A", ScalarType::F64, ScalarType::F32,
+                        Method::host(4), Method::none()});
+  c2.strategy = "other"; // provenance is not part of the key
+  ASSERT_TRUE(a(c1).isOk());
+  ASSERT_TRUE(b(c1).isOk());
+  ASSERT_TRUE(b(c2).isOk());
+  EXPECT_EQ(calls, 2u);
+  EXPECT_EQ(*ran, 2u);
+  EXPECT_EQ(memo->size(), 2u);
+}
+
+TEST(SessionPlan, MethodsBecomePlans) {
+  Expected<TransferPlan> p =
+      planFor(Method::pipelined(Where::Device, 0, 1 << 20), Direction::D2H,
+              ScalarType::F64, ScalarType::F16);
+  ASSERT_TRUE(p.isOk());
+  EXPECT_EQ(p->method, TransferMethod::Pipelined);
+  EXPECT_EQ(p->where, ConvertSide::Device);
+  EXPECT_EQ(p->chunkBytes, size_t(4) << 20); // 1 MiB of f16 = 4 MiB of f64
+  p = planFor(Method::pipelined(Where::Host, 2, 12), Direction::H2D,
+              ScalarType::F64, ScalarType::F32);
+  EXPECT_EQ(p->chunkBytes, 8u); // rounded down to whole elements
+  EXPECT_EQ(planFor(Method::host(1), Direction::H2D, ScalarType::F64,
+                    ScalarType::F16)
+                ->method,
+            TransferMethod::HostSingle);
+  p = planFor(Method::host(8), Direction::H2D, ScalarType::F64,
+              ScalarType::F16);
+  EXPECT_EQ(p->method, TransferMethod::HostMulti);
+  EXPECT_EQ(p->threads, 8u);
+  p = planFor(Method::transient(ScalarType::F32, 3), Direction::D2H,
+              ScalarType::F64, ScalarType::F16);
+  EXPECT_EQ(p->method, TransferMethod::Transient);
+  EXPECT_EQ(p->intermediate, ScalarType::F32);
+  EXPECT_FALSE(planFor(Method::none(), Direction::H2D, ScalarType::F64,
+                       ScalarType::F64)
+                   .isOk());
+}

@@ -1,0 +1,381 @@
+//===- approx-scale.cpp - Precision scaling of a PolyBench/GPU app -------===//
+//
+// PreScaler's whole flow (CGO'20, Fig. 7) on one application of
+// examples/precision/polybench, on the GPU:
+//
+//   approx-scale --app NAME --ptx-dir DIR --db FILE --toq 0.9
+//                [--size paper|16x|tiny] [--input default|random|image:FILE]
+//                [--seed S] [--strategy ours|prescaler|pfp|in-kernel|all]
+//                [--holdout-seed S2] [-o report.json] [--quiet]
+//
+//   1. loads the system database (approx-inspect) and refuses one recorded
+//      on another machine (checkMachine, same model);
+//   2. profiles the app in f64 through a precision Session (after one
+//      untimed warm-up run): objects, transfers, kernel times, total time;
+//      its outputs are the reference;
+//   3. per strategy, decideWith() with a Trial that runs the app in scale
+//      mode (DIR/<id>_variants.manifest.json, the storage variants) and
+//      compares its outputs with the reference (quality = 1 - mean relative
+//      error); trials are memoised by Configuration::key() across
+//      strategies; progress per trial on stderr;
+//   4. prints the chosen configuration (storage type and methods per
+//      object), the trials (count, bound), predicted vs measured time and
+//      the speedup over the f64 profile; the chosen configuration is run if
+//      the search only predicted it;
+//   5. --holdout-seed: re-runs the chosen configuration on another input of
+//      the same set (random inputs: seed S2), against that input's own f64
+//      run, and says whether the TOQ still holds;
+//   6. -o: a JSON report with all of it.
+//
+// Exits 0, 1 on an error (one line), 2 on a usage error, 77 (with the
+// reason) where no GPU is usable.
+//
+//===----------------------------------------------------------------------===//
+#include "Apps.h"
+#include "Inspect.h"
+#include "Runner.h"
+
+#include "approx/runtime/precision/Decision.h"
+#include "approx/runtime/precision/Session.h"
+#include "approx/runtime/precision/SystemDb.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace approx::polybench;
+namespace rt = approx::rt;
+namespace prec = approx::rt::precision;
+using json = nlohmann::json;
+
+namespace {
+
+bool quiet = false;
+
+int usage(const std::string &msg) {
+  if (!msg.empty())
+    std::fprintf(stderr, "approx-scale: %s\n", msg.c_str());
+  std::fprintf(
+      stderr,
+      "usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q "
+      "[--size paper|16x|tiny] [--input default|random|image:FILE] "
+      "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
+      "[--holdout-seed S2] [-o report.json] [--quiet]\n");
+  return 2;
+}
+
+int fail(const std::string &msg) {
+  std::fprintf(stderr, "approx-scale: %s\n", msg.c_str());
+  return 1;
+}
+
+/// Outputs of a run: the arrays read back (others empty).
+Buffers outputsOf(const App &app, const Buffers &outs) {
+  Buffers r(app.objects.size());
+  for (size_t i = 0; i < app.objects.size(); ++i)
+    if (app.objects[i].fromDevice)
+      r[i] = outs[i];
+  return r;
+}
+
+json methodJson(const prec::Method &m) { return m.str(); }
+
+json configSummary(const prec::Configuration &c) {
+  json objs = json::array();
+  for (const prec::ObjectChoice &o : c.objects)
+    objs.push_back({{"name", o.name},
+                    {"declared", rt::scalarTypeName(o.declared)},
+                    {"storage", rt::scalarTypeName(o.storage)},
+                    {"h2d", methodJson(o.h2d)},
+                    {"d2h", methodJson(o.d2h)}});
+  return objs;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string appName, ptxDir, dbPath, sizeName = "paper", input = "default",
+                                       strategyName = "ours", out;
+  double toq = -1;
+  bool haveToq = false, haveHoldout = false;
+  uint64_t seed = 1, holdoutSeed = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *flag) -> std::string {
+      if (i + 1 >= argc) {
+        usage(std::string(flag) + " needs a value");
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--app")
+      appName = value("--app");
+    else if (a == "--ptx-dir")
+      ptxDir = value("--ptx-dir");
+    else if (a == "--db")
+      dbPath = value("--db");
+    else if (a == "--toq") {
+      std::string v = value("--toq");
+      char *end = nullptr;
+      toq = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end)
+        return usage("--toq '" + v + "' is not a number");
+      haveToq = true;
+    } else if (a == "--size")
+      sizeName = value("--size");
+    else if (a == "--input")
+      input = value("--input");
+    else if (a == "--seed")
+      seed = std::strtoull(value("--seed").c_str(), nullptr, 0);
+    else if (a == "--strategy")
+      strategyName = value("--strategy");
+    else if (a == "--holdout-seed") {
+      holdoutSeed = std::strtoull(value("--holdout-seed").c_str(), nullptr, 0);
+      haveHoldout = true;
+    } else if (a == "-o")
+      out = value("-o");
+    else if (a == "--quiet")
+      quiet = true;
+    else if (a == "-h" || a == "--help")
+      return usage(""), 0;
+    else
+      return usage("unknown argument '" + a + "'");
+  }
+  if (appName.empty() || ptxDir.empty() || dbPath.empty() || !haveToq)
+    return usage("--app, --ptx-dir, --db and --toq are required");
+  if (!(toq > 0 && toq <= 1))
+    return usage("TOQ " + std::to_string(toq) +
+                 " is not in (0, 1] (0.9: mean relative error <= 10%)");
+  const App *app = findApp(appName);
+  if (!app)
+    return usage("no application '" + appName + "' (run-app --list)");
+  SizeClass sc;
+  if (!parseSizeClass(sizeName, sc))
+    return usage("size '" + sizeName + "' is not paper, 16x or tiny");
+  std::vector<prec::StrategyKind> kinds;
+  if (strategyName == "all") {
+    kinds = {prec::StrategyKind::Ours, prec::StrategyKind::PreScaler,
+             prec::StrategyKind::Pfp, prec::StrategyKind::InKernel};
+  } else {
+    rt::Expected<prec::StrategyKind> k = prec::parseStrategy(strategyName);
+    if (!k)
+      return usage(k.status().message());
+    kinds = {*k};
+  }
+  InputSpec in;
+  in.seed = seed;
+  GrayImage image;
+  if (input == "default") {
+    in.set = InputSet::Default;
+  } else if (input == "random") {
+    in.set = InputSet::Random;
+  } else if (input.rfind("image:", 0) == 0 && input.size() > 6) {
+    in.set = InputSet::Image;
+    std::string err;
+    if (!loadGrayImage(input.substr(6), image, err))
+      return fail(err);
+    in.image = &image;
+  } else {
+    return usage("input '" + input + "' is not default, random or image:FILE");
+  }
+  if (haveHoldout && in.set != InputSet::Random)
+    return usage("--holdout-seed needs --input random (the default set has "
+                 "one input; a held-out image is another image file)");
+  const Sizes &sizes = app->sizes(sc);
+
+  rt::Expected<prec::SystemDb> db = prec::loadSystemDb(dbPath);
+  if (!db)
+    return fail(db.status().message());
+  if (rt::Status s = rt::probeDriver(); !s) {
+    std::printf("skipped: %s\n", s.message().c_str());
+    return 77;
+  }
+  rt::Expected<std::shared_ptr<rt::Context>> ctx = rt::Context::create();
+  if (!ctx) {
+    std::fprintf(stderr, "approx-scale: %s\n",
+                 ctx.status().toString().c_str());
+    return ctx.status().code() == rt::StatusCode::Unavailable ? 77 : 1;
+  }
+  prec::Fingerprint here;
+  here.cpu = prec::currentCpu();
+  here.gpu = approx::inspect::gpuFingerprint(**ctx, [](const std::string &w) {
+    std::fprintf(stderr, "approx-scale: warning: %s\n", w.c_str());
+  });
+  if (rt::Status s = prec::checkMachine(*db, here); !s)
+    return fail(s.message());
+
+  Buffers inputs;
+  std::string err;
+  if (!makeInputs(*app, sizes, in, inputs, err))
+    return fail(err);
+  rt::Expected<std::unique_ptr<Runner>> plain =
+      Runner::load(*ctx, *app, ptxDir, false);
+  if (!plain)
+    return fail(plain.status().message());
+  rt::Expected<std::unique_ptr<Runner>> scaled =
+      Runner::load(*ctx, *app, ptxDir, true);
+  if (!scaled)
+    return fail(scaled.status().message());
+
+  // The f64 profile, after an untimed warm-up run; its outputs are the
+  // reference of every trial.
+  Buffers outs;
+  RunTimes t;
+  if (rt::Status s = (*plain)->run(sizes, inputs, outs, t); !s)
+    return fail(s.message());
+  RunOptions po;
+  po.mode = prec::SessionMode::Profile;
+  prec::AppProfile profile;
+  if (rt::Status s = (*plain)->run(sizes, inputs, outs, t, po, &profile); !s)
+    return fail(s.message());
+  Buffers reference = outputsOf(*app, outs);
+  std::printf("app=%s size=%s input=%s%s toq=%g device=%s\n",
+              app->name.c_str(), sizeClassName(sc), inputSetName(in.set),
+              in.set == InputSet::Random
+                  ? (" seed=" + std::to_string(seed)).c_str()
+                  : "",
+              toq, (*ctx)->device().name.c_str());
+  std::printf("f64 profile: total %.3f ms, kernels %.3f ms, h2d %.3f ms, "
+              "d2h %.3f ms, %zu objects, %zu transfers\n",
+              t.totalMs, t.kernelMs, t.h2dMs, t.d2hMs,
+              profile.objects.size(), profile.transfers.size());
+
+  rt::Expected<std::unique_ptr<prec::TransferEngine>> eng =
+      prec::TransferEngine::create(*ctx);
+  if (!eng)
+    return fail(eng.status().message());
+  std::shared_ptr<prec::TransferEngine> engine = eng.take();
+  Runner &sr = **scaled;
+  auto runScaled = [&](const Buffers &ins, const prec::Configuration &c,
+                       const std::vector<std::string> &expected)
+      -> rt::Expected<prec::ProgramRun> {
+    RunOptions ro;
+    ro.mode = prec::SessionMode::Scale;
+    ro.config = c;
+    ro.expectedTransfers = expected;
+    ro.engine = engine;
+    Buffers o;
+    RunTimes rt_;
+    APPROX_RETURN_IF_ERROR(sr.run(sizes, ins, o, rt_, ro));
+    return prec::ProgramRun{outputsOf(*app, o), rt_.report};
+  };
+  unsigned progress = 0;
+  prec::Trial inner = prec::makeTrial(
+      [&](const prec::Configuration &c) {
+        return runScaled(inputs, c, profile.transfers);
+      },
+      reference);
+  prec::Trial logged =
+      [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
+    rt::Expected<prec::TrialResult> r = inner(c);
+    if (r && !quiet)
+      std::fprintf(stderr,
+                   "[trial %u] %s: quality=%.6f total=%.3f ms kernels=%.3f "
+                   "ms%s\n",
+                   ++progress, c.key().c_str(), r->quality,
+                   r->totalSeconds * 1e3, r->kernelSeconds * 1e3,
+                   r->overflow ? " OVERFLOW" : "");
+    return r;
+  };
+  auto memo = std::make_shared<prec::TrialMemo>();
+  auto ran = std::make_shared<unsigned>(0);
+  prec::Trial trial = prec::memoizeTrial(logged, memo, ran);
+
+  json report;
+  report["app"] = app->name;
+  report["size"] = sizeClassName(sc);
+  report["input"] = inputSetName(in.set);
+  report["seed"] = seed;
+  report["toq"] = toq;
+  report["device"] = (*ctx)->device().name;
+  report["db"] = dbPath;
+  report["profile"] = json::parse(prec::appProfileToJson(profile));
+  json strategies = json::array();
+  int rc = 0;
+  for (prec::StrategyKind kind : kinds) {
+    const char *name = prec::strategyName(kind);
+    if (!quiet)
+      std::fprintf(stderr, "strategy %s\n", name);
+    prec::DecisionOptions opt;
+    opt.toq = toq;
+    rt::Expected<prec::Decision> d =
+        prec::decideWith(kind, *db, profile, opt, trial);
+    if (!d)
+      return fail(std::string(name) + ": " + d.status().message());
+    // Measure the chosen configuration if the search only predicted it.
+    rt::Expected<prec::TrialResult> chosen = trial(d->config);
+    if (!chosen)
+      return fail(std::string(name) + ": " + chosen.status().message());
+    const double base = profile.totalSeconds;
+    std::printf("\nstrategy %s: %zu trials (bound %u%s)\n", name,
+                d->trials.size(), d->trialBound,
+                d->budgetExhausted ? ", exhausted" : "");
+    for (const prec::ObjectChoice &o : d->config.objects)
+      std::printf("  %-8s %s -> %-4s h2d %s, d2h %s\n", o.name.c_str(),
+                  rt::scalarTypeName(o.declared),
+                  rt::scalarTypeName(o.storage), o.h2d.str().c_str(),
+                  o.d2h.str().c_str());
+    bool pass = !chosen->failed && !chosen->overflow && chosen->quality >= toq;
+    std::printf("  predicted %.3f ms, measured %.3f ms, f64 %.3f ms: "
+                "speedup %.3fx (predicted %.3fx), quality %.6f%s\n",
+                d->predictedSeconds * 1e3, chosen->totalSeconds * 1e3,
+                base * 1e3, base / chosen->totalSeconds,
+                base / d->predictedSeconds, chosen->quality,
+                pass ? "" : " (below the TOQ)");
+    json s = json::parse(prec::decisionToJson(*d));
+    s["strategy"] = name;
+    s["objects"] = configSummary(d->config);
+    s["verified"] = {{"quality", chosen->quality},
+                     {"overflow", chosen->overflow},
+                     {"total_seconds", chosen->totalSeconds},
+                     {"kernel_seconds", chosen->kernelSeconds},
+                     {"pass", pass}};
+    s["speedup"] = base / chosen->totalSeconds;
+    s["predicted_speedup"] = base / d->predictedSeconds;
+    if (haveHoldout) {
+      InputSpec hin = in;
+      hin.seed = holdoutSeed;
+      Buffers hinputs, houts;
+      if (!makeInputs(*app, sizes, hin, hinputs, err))
+        return fail(err);
+      RunTimes ht;
+      prec::AppProfile hprof;
+      if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht, po, &hprof);
+          !st)
+        return fail("held-out f64 run: " + st.message());
+      rt::Expected<prec::ProgramRun> hr =
+          runScaled(hinputs, d->config, hprof.transfers);
+      if (!hr)
+        return fail("held-out run: " + hr.status().message());
+      prec::TrialResult h = prec::trialResult(*hr, outputsOf(*app, houts));
+      bool hpass = !h.failed && !h.overflow && h.quality >= toq;
+      std::printf("  held-out seed %llu: quality %.6f%s -> TOQ %s\n",
+                  (unsigned long long)holdoutSeed, h.quality,
+                  h.overflow ? " (overflow)" : "",
+                  hpass ? "holds" : "VIOLATED");
+      s["holdout"] = {{"seed", holdoutSeed},
+                      {"quality", h.quality},
+                      {"overflow", h.overflow},
+                      {"total_seconds", h.totalSeconds},
+                      {"f64_seconds", hprof.totalSeconds},
+                      {"pass", hpass}};
+    }
+    strategies.push_back(std::move(s));
+  }
+  report["strategies"] = std::move(strategies);
+  report["trials_run"] = *ran;
+  std::printf("\n%u distinct configurations run over %zu strategies\n", *ran,
+              kinds.size());
+  if (!out.empty()) {
+    if (rt::Status s = prec::writeFileAtomically(out, report.dump(1) + "\n",
+                                                 "approx-scale report");
+        !s)
+      return fail(s.message());
+    std::printf("report: %s\n", out.c_str());
+  }
+  return rc;
+}
