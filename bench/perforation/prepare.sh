@@ -30,10 +30,5 @@ if [ -x "$CUDA/bin/ptxas" ]; then
   "$CUDA/bin/ptxas" -arch=sm_90 "$PTX" -o /dev/null
 fi
 echo "compiled bench_metrics.ptx"
-VENV=$BUILD/bench-venv
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q scikit-image
-fi
-"$VENV/bin/python" bench/perforation/images.py "$DEST/images"
+BUILD_DIR=$BUILD bash bench/perforation/images.sh "$DEST/images"
 du -sh "$DEST"

@@ -3,28 +3,33 @@
 // PreScaler's whole flow (CGO'20, Fig. 7) on one application of
 // examples/precision/polybench, on the GPU:
 //
-//   approx-scale --app NAME --ptx-dir DIR --db FILE --toq 0.9
+//   approx-scale --app NAME --ptx-dir DIR --db FILE --toq 0.9[,0.95,...]
 //                [--size paper|16x|tiny] [--input default|random|image:FILE]
 //                [--seed S] [--strategy ours|prescaler|pfp|in-kernel|all]
-//                [--holdout-seed S2] [-o report.json] [--quiet]
+//                [--holdout-seed S2 | --holdout-image FILE2]
+//                [-o report.json] [--quiet]
 //
 //   1. loads the system database (approx-inspect) and refuses one recorded
 //      on another machine (checkMachine, same model);
 //   2. profiles the app in f64 through a precision Session (after one
 //      untimed warm-up run): objects, transfers, kernel times, total time;
 //      its outputs are the reference;
-//   3. per strategy, decideWith() with a Trial that runs the app in scale
+//   3. per TOQ (a comma-separated list, in the order given) and strategy,
+//      decideWith() with a Trial that runs the app in scale
 //      mode (DIR/<id>_variants.manifest.json, the storage variants) and
 //      compares its outputs with the reference (quality = 1 - mean relative
 //      error); trials are memoised by Configuration::key() across
-//      strategies; progress per trial on stderr;
+//      strategies and TOQs (one profile, each configuration run once per
+//      process); progress per trial on stderr;
 //   4. prints the chosen configuration (storage type and methods per
 //      object), the trials (count, bound), predicted vs measured time and
 //      the speedup over the f64 profile; the chosen configuration is run if
 //      the search only predicted it;
-//   5. --holdout-seed: re-runs the chosen configuration on another input of
-//      the same set (random inputs: seed S2), against that input's own f64
-//      run, and says whether the TOQ still holds;
+//   5. --holdout-seed / --holdout-image: re-runs the chosen configuration on
+//      another input of the same set (random inputs: seed S2; image inputs:
+//      the photograph FILE2), against that input's own f64 run (once per
+//      process), and says whether the TOQ still holds; each configuration
+//      runs once on it;
 //   6. -o: a JSON report with all of it.
 //
 // Exits 0, 1 on an error (one line), 2 on a usage error, 77 (with the
@@ -44,6 +49,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,10 +67,11 @@ int usage(const std::string &msg) {
     std::fprintf(stderr, "approx-scale: %s\n", msg.c_str());
   std::fprintf(
       stderr,
-      "usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q "
+      "usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q[,Q...] "
       "[--size paper|16x|tiny] [--input default|random|image:FILE] "
       "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
-      "[--holdout-seed S2] [-o report.json] [--quiet]\n");
+      "[--holdout-seed S2 | --holdout-image FILE2] [-o report.json] "
+      "[--quiet]\n");
   return 2;
 }
 
@@ -99,8 +106,8 @@ json configSummary(const prec::Configuration &c) {
 
 int main(int argc, char **argv) {
   std::string appName, ptxDir, dbPath, sizeName = "paper", input = "default",
-                                       strategyName = "ours", out;
-  double toq = -1;
+                                       strategyName = "ours", out, holdoutImage;
+  std::vector<double> toqs;
   bool haveToq = false, haveHoldout = false;
   uint64_t seed = 1, holdoutSeed = 0;
   for (int i = 1; i < argc; ++i) {
@@ -119,11 +126,23 @@ int main(int argc, char **argv) {
     else if (a == "--db")
       dbPath = value("--db");
     else if (a == "--toq") {
-      std::string v = value("--toq");
-      char *end = nullptr;
-      toq = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end)
-        return usage("--toq '" + v + "' is not a number");
+      // One TOQ or a comma-separated list: one profile, trials shared.
+      std::string list = value("--toq");
+      size_t pos = 0;
+      toqs.clear();
+      while (true) {
+        size_t comma = list.find(',', pos);
+        std::string v = list.substr(
+            pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        char *end = nullptr;
+        double q = std::strtod(v.c_str(), &end);
+        if (v.empty() || end == v.c_str() || *end)
+          return usage("--toq '" + v + "' is not a number");
+        toqs.push_back(q);
+        if (comma == std::string::npos)
+          break;
+        pos = comma + 1;
+      }
       haveToq = true;
     } else if (a == "--size")
       sizeName = value("--size");
@@ -136,7 +155,9 @@ int main(int argc, char **argv) {
     else if (a == "--holdout-seed") {
       holdoutSeed = std::strtoull(value("--holdout-seed").c_str(), nullptr, 0);
       haveHoldout = true;
-    } else if (a == "-o")
+    } else if (a == "--holdout-image")
+      holdoutImage = value("--holdout-image");
+    else if (a == "-o")
       out = value("-o");
     else if (a == "--quiet")
       quiet = true;
@@ -147,9 +168,10 @@ int main(int argc, char **argv) {
   }
   if (appName.empty() || ptxDir.empty() || dbPath.empty() || !haveToq)
     return usage("--app, --ptx-dir, --db and --toq are required");
-  if (!(toq > 0 && toq <= 1))
-    return usage("TOQ " + std::to_string(toq) +
-                 " is not in (0, 1] (0.9: mean relative error <= 10%)");
+  for (double toq : toqs)
+    if (!(toq > 0 && toq <= 1))
+      return usage("TOQ " + std::to_string(toq) +
+                   " is not in (0, 1] (0.9: mean relative error <= 10%)");
   const App *app = findApp(appName);
   if (!app)
     return usage("no application '" + appName + "' (run-app --list)");
@@ -184,7 +206,17 @@ int main(int argc, char **argv) {
   }
   if (haveHoldout && in.set != InputSet::Random)
     return usage("--holdout-seed needs --input random (the default set has "
-                 "one input; a held-out image is another image file)");
+                 "one input; a held-out image is --holdout-image FILE)");
+  GrayImage heldImage;
+  if (!holdoutImage.empty()) {
+    if (in.set != InputSet::Image)
+      return usage("--holdout-image needs --input image:FILE (the default "
+                   "set has one input; random inputs take --holdout-seed)");
+    std::string err;
+    if (!loadGrayImage(holdoutImage, heldImage, err))
+      return fail(err);
+  }
+  const bool heldOut = haveHoldout || !holdoutImage.empty();
   const Sizes &sizes = app->sizes(sc);
 
   rt::Expected<prec::SystemDb> db = prec::loadSystemDb(dbPath);
@@ -233,12 +265,18 @@ int main(int argc, char **argv) {
   if (rt::Status s = (*plain)->run(sizes, inputs, outs, t, po, &profile); !s)
     return fail(s.message());
   Buffers reference = outputsOf(*app, outs);
-  std::printf("app=%s size=%s input=%s%s toq=%g device=%s\n",
-              app->name.c_str(), sizeClassName(sc), inputSetName(in.set),
+  std::string toqList;
+  for (double toq : toqs) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%s%g", toqList.empty() ? "" : ",", toq);
+    toqList += b;
+  }
+  std::printf("app=%s size=%s input=%s%s toq=%s device=%s\n", app->name.c_str(),
+              sizeClassName(sc), inputSetName(in.set),
               in.set == InputSet::Random
                   ? (" seed=" + std::to_string(seed)).c_str()
                   : "",
-              toq, (*ctx)->device().name.c_str());
+              toqList.c_str(), (*ctx)->device().name.c_str());
   std::printf("f64 profile: total %.3f ms, kernels %.3f ms, h2d %.3f ms, "
               "d2h %.3f ms, %zu objects, %zu transfers\n",
               t.totalMs, t.kernelMs, t.h2dMs, t.d2hMs,
@@ -290,16 +328,48 @@ int main(int argc, char **argv) {
   report["size"] = sizeClassName(sc);
   report["input"] = inputSetName(in.set);
   report["seed"] = seed;
-  report["toq"] = toq;
+  // "toq": the first TOQ (the only one before TOQ lists); every strategy
+  // entry names its own.
+  report["toq"] = toqs.front();
+  report["toqs"] = toqs;
   report["device"] = (*ctx)->device().name;
   report["db"] = dbPath;
   report["profile"] = json::parse(prec::appProfileToJson(profile));
+  // The held-out input and its f64 run, made once; each configuration runs
+  // on it once (by key), whichever strategies and TOQs chose it.
+  Buffers hinputs, hreference;
+  std::vector<std::string> htransfers;
+  double hf64Seconds = 0;
+  std::map<std::string, prec::TrialResult> heldMemo;
+  if (heldOut) {
+    InputSpec hin = in;
+    if (haveHoldout)
+      hin.seed = holdoutSeed;
+    else
+      hin.image = &heldImage;
+    if (!makeInputs(*app, sizes, hin, hinputs, err))
+      return fail(err);
+    Buffers houts;
+    RunTimes ht;
+    prec::AppProfile hprof;
+    if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht, po, &hprof);
+        !st)
+      return fail("held-out f64 run: " + st.message());
+    hreference = outputsOf(*app, houts);
+    htransfers = hprof.transfers;
+    hf64Seconds = hprof.totalSeconds;
+  }
+  // Every TOQ with every strategy, in that order, over one memo.
+  std::vector<std::pair<double, prec::StrategyKind>> searches;
+  for (double q : toqs)
+    for (prec::StrategyKind k : kinds)
+      searches.emplace_back(q, k);
   json strategies = json::array();
   int rc = 0;
-  for (prec::StrategyKind kind : kinds) {
+  for (const auto &[toq, kind] : searches) {
     const char *name = prec::strategyName(kind);
     if (!quiet)
-      std::fprintf(stderr, "strategy %s\n", name);
+      std::fprintf(stderr, "strategy %s, toq %g\n", name, toq);
     prec::DecisionOptions opt;
     opt.toq = toq;
     rt::Expected<prec::Decision> d =
@@ -311,7 +381,7 @@ int main(int argc, char **argv) {
     if (!chosen)
       return fail(std::string(name) + ": " + chosen.status().message());
     const double base = profile.totalSeconds;
-    std::printf("\nstrategy %s: %zu trials (bound %u%s)\n", name,
+    std::printf("\nstrategy %s, toq %g: %zu trials (bound %u%s)\n", name, toq,
                 d->trials.size(), d->trialBound,
                 d->budgetExhausted ? ", exhausted" : "");
     for (const prec::ObjectChoice &o : d->config.objects)
@@ -328,6 +398,7 @@ int main(int argc, char **argv) {
                 pass ? "" : " (below the TOQ)");
     json s = json::parse(prec::decisionToJson(*d));
     s["strategy"] = name;
+    s["toq"] = toq;
     s["objects"] = configSummary(d->config);
     s["verified"] = {{"quality", chosen->quality},
                      {"overflow", chosen->overflow},
@@ -336,40 +407,42 @@ int main(int argc, char **argv) {
                      {"pass", pass}};
     s["speedup"] = base / chosen->totalSeconds;
     s["predicted_speedup"] = base / d->predictedSeconds;
-    if (haveHoldout) {
-      InputSpec hin = in;
-      hin.seed = holdoutSeed;
-      Buffers hinputs, houts;
-      if (!makeInputs(*app, sizes, hin, hinputs, err))
-        return fail(err);
-      RunTimes ht;
-      prec::AppProfile hprof;
-      if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht, po, &hprof);
-          !st)
-        return fail("held-out f64 run: " + st.message());
-      rt::Expected<prec::ProgramRun> hr =
-          runScaled(hinputs, d->config, hprof.transfers);
-      if (!hr)
-        return fail("held-out run: " + hr.status().message());
-      prec::TrialResult h = prec::trialResult(*hr, outputsOf(*app, houts));
+    if (heldOut) {
+      auto hit = heldMemo.find(d->config.key());
+      if (hit == heldMemo.end()) {
+        rt::Expected<prec::ProgramRun> hr =
+            runScaled(hinputs, d->config, htransfers);
+        if (!hr)
+          return fail("held-out run: " + hr.status().message());
+        hit = heldMemo
+                  .emplace(d->config.key(), prec::trialResult(*hr, hreference))
+                  .first;
+      }
+      const prec::TrialResult &h = hit->second;
       bool hpass = !h.failed && !h.overflow && h.quality >= toq;
-      std::printf("  held-out seed %llu: quality %.6f%s -> TOQ %s\n",
-                  (unsigned long long)holdoutSeed, h.quality,
-                  h.overflow ? " (overflow)" : "",
+      std::string what = haveHoldout ? "seed " + std::to_string(holdoutSeed)
+                                     : "image " + holdoutImage;
+      std::printf("  held-out %s: quality %.6f%s -> TOQ %s\n", what.c_str(),
+                  h.quality, h.overflow ? " (overflow)" : "",
                   hpass ? "holds" : "VIOLATED");
-      s["holdout"] = {{"seed", holdoutSeed},
-                      {"quality", h.quality},
-                      {"overflow", h.overflow},
-                      {"total_seconds", h.totalSeconds},
-                      {"f64_seconds", hprof.totalSeconds},
-                      {"pass", hpass}};
+      json hj = {{"quality", h.quality},
+                 {"overflow", h.overflow},
+                 {"total_seconds", h.totalSeconds},
+                 {"f64_seconds", hf64Seconds},
+                 {"pass", hpass}};
+      if (haveHoldout)
+        hj["seed"] = holdoutSeed;
+      else
+        hj["image"] = holdoutImage;
+      s["holdout"] = std::move(hj);
     }
     strategies.push_back(std::move(s));
   }
   report["strategies"] = std::move(strategies);
   report["trials_run"] = *ran;
-  std::printf("\n%u distinct configurations run over %zu strategies\n", *ran,
-              kinds.size());
+  std::printf("\n%u distinct configurations run over %zu strategies and %zu "
+              "TOQs\n",
+              *ran, kinds.size(), toqs.size());
   if (!out.empty()) {
     if (rt::Status s = prec::writeFileAtomically(out, report.dump(1) + "\n",
                                                  "approx-scale report");

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# run-scaling.sh - the precision-scaling benchmark of issue 10 on a GPU
+# machine (not a test): builds approx-inspect and approx-scale (runtime-only
+# build, bench/build-runtime.sh), records the system database once (kept in
+# $OUT and reused while `approx-inspect --check` accepts it), then runs
+# `approx-scale --strategy all` ONCE per app x input set x size with every
+# TOQ (one profile, trials memoised across TOQs and strategies; held-out
+# input: seed $HOLDOUT_SEED for Random, photograph $HOLDOUT_IMAGE for Image,
+# none for Default), and writes to $OUT: scale-APP-INPUT-SIZE.json (the
+# reports) and .log (their output), precision-db.json, run.json (date,
+# command, seconds, skipped and failed work), report.md and
+# speedup-toq0.9.svg (bench/precision/scaling-report.py).
+#
+#   bench/precision/run-scaling.sh
+#
+# Needs .carry/polybench (scripts/gpu-prepare.sh: the apps' PTX and storage
+# variants) and, for the Image set, .carry/precision-bench/images
+# (bench/precision/prepare.sh, run before on a machine with PyPI).
+#
+# Plan (PLAN=reduced, the default, fits about 5 minutes on one H100 with
+# the inspection): every app on Random (cheap apps first), then Default and
+# Image on $SUBSET; every TOQ in each call. PLAN=full, or APPS / INPUTS
+# given: every app of APPS x every input of INPUTS.
+#
+# Environment (defaults in brackets):
+#   BUILD [build-gpu]  OUT [$BUILD/precision-out]  PTX [.carry/polybench]
+#   IMAGES [.carry/precision-bench/images]  IMAGE [camera]
+#   HOLDOUT_IMAGE [astronaut]  SEED [1]  HOLDOUT_SEED [2]
+#   PLAN [reduced]  APPS [all 14]  INPUTS [default image random]
+#   SUBSET [2dconv atax gesummv gemm]  SIZES [paper]  TOQS [0.9,0.95,0.99]
+#   BUDGET [300] seconds for the whole script: work that would start later
+#     than that is skipped, and said so; each approx-scale call is cut at
+#     min(CALL_TIMEOUT [60], what is left) by timeout(1)
+#   QUICK [0] 1: approx-inspect --quick
+#   DRY_RUN [0] 1: print the plan (the approx-scale calls) and stop
+#   INSPECT_ARGS [--max-bytes 256M --max-seconds 120] (full inspection:
+#     every pair, thread count and chunk; 256M covers the largest object,
+#     128 MiB)
+set -u -o pipefail
+cd "$(dirname "$0")/../.." || exit 2
+T0=$(date +%s)
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$BUILD/precision-out}
+PTX=${PTX:-.carry/polybench}
+IMAGES=${IMAGES:-.carry/precision-bench/images}
+IMAGE=${IMAGE:-camera}
+HOLDOUT_IMAGE=${HOLDOUT_IMAGE:-astronaut}
+SEED=${SEED:-1}
+HOLDOUT_SEED=${HOLDOUT_SEED:-2}
+PLAN=${PLAN:-reduced}
+ALL_APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr"
+SUBSET=${SUBSET:-2dconv atax gesummv gemm}
+SIZES=${SIZES:-paper}
+TOQS=${TOQS:-0.9,0.95,0.99}
+BUDGET=${BUDGET:-300}
+CALL_TIMEOUT=${CALL_TIMEOUT:-60}
+MIN_CALL=${MIN_CALL:-5}
+QUICK=${QUICK:-0}
+INSPECT_ARGS=${INSPECT_ARGS:---max-bytes 256M --max-seconds 120}
+BIN=$BUILD/bin
+DB=$OUT/precision-db.json
+mkdir -p "$OUT"
+
+elapsed() { echo $(( $(date +%s) - T0 )); }
+left() { echo $(( BUDGET - $(elapsed) )); }
+say() { echo "[$(elapsed) s] $*"; }
+
+# The work list: "app input size" lines, in the order they run.
+work=()
+if [ "$PLAN" = full ] || [ -n "${APPS:-}" ] || [ -n "${INPUTS:-}" ]; then
+  for size in $SIZES; do
+    for input in ${INPUTS:-default image random}; do
+      for app in ${APPS:-$ALL_APPS}; do work+=("$app $input $size"); done
+    done
+  done
+else
+  for size in $SIZES; do
+    for app in $ALL_APPS; do work+=("$app random $size"); done
+    for input in default image; do
+      for app in $SUBSET; do work+=("$app $input $size"); done
+    done
+  done
+fi
+
+if [ "${DRY_RUN:-0}" = 1 ]; then
+  echo "plan: ${#work[@]} approx-scale calls, TOQs $TOQS, budget $BUDGET s"
+  printf '  %s\n' "${work[@]}"
+  exit 0
+fi
+for w in "${work[@]}"; do
+  read -r app _ _ <<<"$w"
+  f=$PTX/${app}_variants.manifest.json
+  [ -f "$f" ] || { echo "run-scaling.sh: $f is missing (scripts/gpu-prepare.sh)"; exit 2; }
+done
+if printf '%s\n' "${work[@]}" | grep -q ' image '; then
+  for f in "$IMAGES/$IMAGE.npy" "$IMAGES/$HOLDOUT_IMAGE.npy"; do
+    [ -f "$f" ] || { echo "run-scaling.sh: $f is missing (bench/precision/prepare.sh)"; exit 2; }
+  done
+fi
+
+bash bench/build-runtime.sh "$BUILD" approx-scale approx-inspect || exit 2
+say "build done"
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max \
+    --format=csv,noheader | tee "$OUT/gpu.txt"
+fi
+
+# The system database: reused when it fits this machine.
+if [ -f "$DB" ] && "$BIN/approx-inspect" --check "$DB"; then
+  say "system database $DB reused"
+else
+  inspect=(-o "$DB")
+  if [ "$QUICK" = 1 ]; then inspect+=(--quick); else read -ra more <<<"$INSPECT_ARGS"; inspect+=("${more[@]}"); fi
+  say "approx-inspect ${inspect[*]}"
+  "$BIN/approx-inspect" "${inspect[@]}" > "$OUT/inspect.log" 2>&1
+  rc=$?
+  tail -3 "$OUT/inspect.log"
+  if [ "$rc" -eq 77 ]; then echo "run-scaling.sh: no GPU"; exit 77; fi
+  [ "$rc" -eq 0 ] || { echo "run-scaling.sh: approx-inspect failed ($rc), see $OUT/inspect.log"; exit 1; }
+  say "system database recorded"
+fi
+
+skipped=()
+failed=()
+n=0
+for w in "${work[@]}"; do
+  n=$((n + 1))
+  read -r app input size <<<"$w"
+  l=$(left)
+  if [ "$l" -lt "$MIN_CALL" ]; then
+    skipped+=("$app $input $size (budget)")
+    continue
+  fi
+  t=$(( l < CALL_TIMEOUT ? l : CALL_TIMEOUT ))
+  json=$OUT/scale-$app-$input-$size.json
+  log=$OUT/scale-$app-$input-$size.log
+  rm -f "$json"
+  args=(--app "$app" --ptx-dir "$PTX" --db "$DB" --toq "$TOQS" --size "$size"
+        --strategy all -o "$json")
+  case $input in
+    default) ;;
+    random) args+=(--input random --seed "$SEED" --holdout-seed "$HOLDOUT_SEED") ;;
+    image) args+=(--input "image:$IMAGES/$IMAGE.npy" --holdout-image "$IMAGES/$HOLDOUT_IMAGE.npy") ;;
+    *) failed+=("$app $input $size (unknown input set)"); continue ;;
+  esac
+  s0=$(date +%s)
+  timeout -k 5 "$t" "$BIN/approx-scale" "${args[@]}" > "$log" 2>&1
+  rc=$?
+  dt=$(( $(date +%s) - s0 ))
+  case $rc in
+    0) say "[$n/${#work[@]}] $app $input $size: ${dt} s, $(grep -m1 'distinct configurations' "$log")" ;;
+    77) echo "run-scaling.sh: no GPU ($(tail -1 "$log"))"; exit 77 ;;
+    124|137) failed+=("$app $input $size (timeout after $t s)"); say "[$n/${#work[@]}] $app $input $size: TIMEOUT after $t s" ;;
+    *) failed+=("$app $input $size (exit $rc: $(tail -1 "$log"))"); say "[$n/${#work[@]}] $app $input $size: FAILED ($rc): $(tail -1 "$log")" ;;
+  esac
+done
+
+total=$(elapsed)
+python3 - "$OUT/run.json" "$total" "$BUDGET" "$0 $*" \
+  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS QUICK=$QUICK${APPS:+ APPS=$APPS}${INPUTS:+ INPUTS=$INPUTS}" \
+  "${#skipped[@]}" "${skipped[@]}" "${failed[@]}" <<'EOF'
+import datetime, json, sys
+path, secs, budget, cmd, env, nskip = sys.argv[1:7]
+rest = sys.argv[7:]
+json.dump({"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "command": f"{env} {cmd}", "seconds": int(secs), "budget": int(budget),
+           "skipped": rest[:int(nskip)], "failed": rest[int(nskip):]},
+          open(path, "w"), indent=1)
+EOF
+status=0
+[ ${#failed[@]} -eq 0 ] || status=1
+if python3 bench/precision/scaling-report.py "$OUT" > "$OUT/report.md"; then
+  cat "$OUT/report.md"
+else
+  status=1
+fi
+[ ${#skipped[@]} -eq 0 ] || echo "skipped (budget $BUDGET s): ${skipped[*]}"
+[ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
+echo "run-scaling.sh: $(elapsed) s in all (budget $BUDGET s)"
+exit $status

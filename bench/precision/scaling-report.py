@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""scaling-report.py - tables, goals and a bar chart of the precision-scaling
+benchmark (issue 10; bench/precision/run-scaling.sh).
+
+    python3 bench/precision/scaling-report.py OUT_DIR [--db FILE] [--svg FILE]
+
+Reads every approx-scale report OUT_DIR/scale-*.json (approx-scale -o, one
+per app x input set x size, every TOQ and strategy in it), the system
+database (--db, default OUT_DIR/precision-db.json) and, when present,
+OUT_DIR/run.json (run-scaling.sh: date, command, seconds, skipped work), and
+prints markdown:
+
+  (a) per app x input x TOQ: the whole-program speedup over the f64 profile
+      of in-kernel scaling, PFP, PreScaler as published and ours (measured:
+      the chosen configuration's run; "*" below the TOQ on its own input),
+      trials spent / bound (#MObj x (1 + #types)) for ours and PreScaler,
+      ours' predicted vs measured time and the error, whether the TOQ holds
+      on the held-out input (Random: another seed; Image: another
+      photograph; Default: none, said so);
+  (b) per TOQ and strategy: the arithmetic mean of the speedups (the
+      headline, as in the paper), the geometric mean, the mean |prediction
+      error|;
+  (c) ours at TOQ 0.9: storage type and methods per object;
+  (d) the goals, met or missed, with their numbers;
+  (e) the machine (database: GPU, driver, PCIe link, CPU) and the run.
+
+and writes a bar chart of the speedups at TOQ 0.9 (four strategies per app
+and input) to --svg (default OUT_DIR/speedup-toq0.9.svg), by hand: no
+matplotlib (bench/perforation/report.py draws scatter plots only; nothing
+there fits bars).
+
+Byte-ratio goal (d, second line), from the report alone (approx-scale does
+not time transfers per object in scale mode):
+  T64(o)  the object's measured f64 transfer time: the sum of its profile
+          events (CUDA events around each copy);
+  rest    the f64 run's time that is neither a kernel nor a transfer
+          (allocation, host work): profile total - kernels - sum T64, taken
+          as unchanged by scaling;
+  N       the scaled run's measured non-kernel time: verified total -
+          verified kernel time (the transfers with their conversions);
+  Ts(o)   N - rest - sum over the other objects p of T64(p) x storage
+          bytes(p) / declared bytes(p): the others are credited with their
+          own bound, so any shortfall is charged to o (conservative);
+  bound   declared bytes / storage bytes (f64 -> f16: 4);
+  reached (T64(o) / Ts(o)) / bound.
+An object counts (its transfers dominate) when T64(o) >= 25% of the f64
+total and the app's transfers (sum T64) >= 50% of it, and ours stores it
+narrower than declared. The goal is met when every such object (every TOQ)
+reaches >= 80%; Ts(o) <= 0 counts as reached (shown as ">100%").
+
+Standard library only: it also runs on the GPU machine.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import statistics
+import sys
+
+STRATEGIES = ["in-kernel", "pfp", "prescaler", "ours"]
+LABELS = {"in-kernel": "in-kernel", "pfp": "PFP", "prescaler": "PreScaler",
+          "ours": "ours"}
+COLOURS = {"in-kernel": "#999999", "pfp": "#6699cc", "prescaler": "#e69f00",
+           "ours": "#cc3333"}
+BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2}
+HEADLINE_TOQ = 0.9
+GOAL_SPEEDUP = 1.5
+GOAL_BOUND = 0.80
+DOMINANT_OBJECT = 0.25
+DOMINANT_APP = 0.50
+INPUT_ORDER = {"default": 0, "image": 1, "random": 2}
+
+
+def load_reports(out_dir):
+    reports = []
+    for path in sorted(glob.glob(os.path.join(out_dir, "scale-*.json"))):
+        try:
+            with open(path) as f:
+                r = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"scaling-report: skipping {path}: {e}", file=sys.stderr)
+            continue
+        r["_file"] = os.path.basename(path)
+        reports.append(r)
+    reports.sort(key=lambda r: (r["app"], INPUT_ORDER.get(r["input"], 9),
+                                r.get("size", "")))
+    return reports
+
+
+def same_toq(a, b):
+    return abs(a - b) < 1e-9
+
+
+def entry(report, strategy, toq):
+    """The strategy's entry at `toq` (reports of one TOQ have no per-entry
+    "toq": the report's own)."""
+    for s in report["strategies"]:
+        if s["strategy"] == strategy and same_toq(s.get("toq", report["toq"]), toq):
+            return s
+    return None
+
+
+def toqs_of(report):
+    qs = report.get("toqs") or [report["toq"]]
+    return [float(q) for q in qs]
+
+
+def row_label(r):
+    size = "" if r.get("size", "paper") == "paper" else f" ({r['size']})"
+    return f"{r['app']}{size}", r["input"]
+
+
+def fmt_speedup(s):
+    if s is None:
+        return "—"
+    mark = "" if s["verified"]["pass"] else "*"
+    return f"{s['speedup']:.2f}x{mark}"
+
+
+def pred_error(s):
+    meas = s["verified"]["total_seconds"]
+    return (s["predicted_seconds"] - meas) / meas
+
+
+def holdout_cell(report, s):
+    if s is None:
+        return "—"
+    if report["input"] == "default":
+        return "n/a (one input)"
+    h = s.get("holdout")
+    if h is None:
+        return "not run"
+    what = f"seed {h['seed']}" if "seed" in h else os.path.basename(h.get("image", "?"))
+    verdict = "holds" if h["pass"] else "VIOLATED"
+    extra = ", overflow" if h.get("overflow") else ""
+    return f"{verdict} ({what}: q={h['quality']:.4f}{extra})"
+
+
+def table_rows(reports):
+    print("## (a) Speedup over f64 per app, input set and TOQ")
+    print()
+    print("Measured whole-program speedup of the chosen configuration over the "
+          "f64 profile (\"*\": below the TOQ on its own input). Trials: spent "
+          "/ bound (#MObj x (1 + #types)). Prediction: ours.")
+    print()
+    print("| app | input | TOQ | f64 ms | in-kernel | PFP | PreScaler | ours "
+          "| trials ours | trials PreScaler | ours predicted / measured ms (err) "
+          "| held-out (ours) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in reports:
+        app, inp = row_label(r)
+        f64 = r["profile"]["total_seconds"] * 1e3
+        for q in toqs_of(r):
+            cells = [fmt_speedup(entry(r, k, q)) for k in STRATEGIES]
+            ours, ps = entry(r, "ours", q), entry(r, "prescaler", q)
+
+            def trials(s):
+                return "—" if s is None else f"{len(s['trials'])}/{s['trial_bound']}"
+            if ours:
+                pm = (f"{ours['predicted_seconds'] * 1e3:.3f} / "
+                      f"{ours['verified']['total_seconds'] * 1e3:.3f} "
+                      f"({100 * pred_error(ours):+.1f}%)")
+            else:
+                pm = "—"
+            print(f"| {app} | {inp} | {q:g} | {f64:.3f} | " + " | ".join(cells) +
+                  f" | {trials(ours)} | {trials(ps)} | {pm} | {holdout_cell(r, ours)} |")
+    print()
+
+
+def speedups(reports, strategy, toq):
+    out = []
+    for r in reports:
+        s = entry(r, strategy, toq)
+        if s is not None:
+            out.append(s)
+    return out
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def table_means(reports):
+    print("## (b) Averages per TOQ and strategy")
+    print()
+    print("Over every app x input set at that TOQ. Headline: the arithmetic "
+          "mean of the speedups (the paper's average); the geometric mean "
+          "beside it.")
+    print()
+    print("| TOQ | strategy | n | arithmetic mean (headline) | geometric mean "
+          "| min | max | below TOQ | mean \\|prediction error\\| |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    qs = sorted({q for r in reports for q in toqs_of(r)})
+    for q in qs:
+        for k in STRATEGIES:
+            es = speedups(reports, k, q)
+            if not es:
+                continue
+            sp = [e["speedup"] for e in es]
+            below = sum(1 for e in es if not e["verified"]["pass"])
+            err = statistics.mean(abs(pred_error(e)) for e in es)
+            print(f"| {q:g} | {LABELS[k]} | {len(sp)} | {statistics.mean(sp):.3f}x "
+                  f"| {geomean(sp):.3f}x | {min(sp):.2f}x | {max(sp):.2f}x "
+                  f"| {below} | {100 * err:.1f}% |")
+    print()
+
+
+def table_choices(reports):
+    print(f"## (c) Ours at TOQ {HEADLINE_TOQ:g}: storage types and methods")
+    print()
+    print("| app | input | object | declared | storage | h2d | d2h |")
+    print("|---|---|---|---|---|---|---|")
+    for r in reports:
+        s = entry(r, "ours", HEADLINE_TOQ)
+        if s is None:
+            continue
+        app, inp = row_label(r)
+        for o in s["objects"]:
+            print(f"| {app} | {inp} | {o['name']} | {o['declared']} | {o['storage']} "
+                  f"| {o['h2d']} | {o['d2h']} |")
+    print()
+
+
+def byte_ratio(report, s):
+    """(object, storage, T64 ms, Ts ms, bound, reached) for each dominant
+    narrowed object of `s`, by the module docstring's definition."""
+    prof = report["profile"]
+    total = prof["total_seconds"]
+    kernels = sum(k["seconds"] for k in prof["kernels"])
+    t64 = {o["name"]: sum(e["seconds"] for e in o["events"]) for o in prof["objects"]}
+    moved = sum(t64.values())
+    rest = total - kernels - moved
+    kern = s["verified"].get("kernel_seconds", -1)
+    if kern is None or kern < 0 or moved < DOMINANT_APP * total:
+        return []
+    nonkernel = s["verified"]["total_seconds"] - kern
+    chosen = {o["name"]: o for o in s["objects"]}
+
+    def ratio(name):  # storage bytes / declared bytes
+        o = chosen.get(name)
+        if o is None:
+            return 1.0
+        return BYTES[o["storage"]] / BYTES[o["declared"]]
+    out = []
+    for name, t in t64.items():
+        o = chosen.get(name)
+        if o is None or t < DOMINANT_OBJECT * total or ratio(name) >= 1.0:
+            continue
+        others = sum(t64[p] * ratio(p) for p in t64 if p != name)
+        ts = nonkernel - rest - others
+        bound = 1.0 / ratio(name)
+        reached = math.inf if ts <= 0 else (t / ts) / bound
+        out.append((name, o["storage"], t * 1e3, ts * 1e3, bound, reached))
+    return out
+
+
+def goals(reports):
+    print("## (d) Goals")
+    print()
+    lines = []
+    # 1. Average speedup of ours at the headline TOQ.
+    es = speedups(reports, "ours", HEADLINE_TOQ)
+    if es:
+        sp = [e["speedup"] for e in es]
+        am = statistics.mean(sp)
+        ok = am >= GOAL_SPEEDUP
+        lines.append(f"- [{'met' if ok else 'missed'}] average whole-program speedup "
+                     f">= {GOAL_SPEEDUP}x at TOQ {HEADLINE_TOQ:g} (ours): "
+                     f"arithmetic mean {am:.3f}x over {len(sp)} app x input runs "
+                     f"(geometric mean {geomean(sp):.3f}x)")
+    else:
+        lines.append(f"- [not evaluated] average speedup >= {GOAL_SPEEDUP}x at TOQ "
+                     f"{HEADLINE_TOQ:g}: no report of ours at that TOQ")
+    # 2. Byte-ratio bound of the transfer-bound objects.
+    objs = []
+    for r in reports:
+        app, inp = row_label(r)
+        for q in toqs_of(r):
+            s = entry(r, "ours", q)
+            if s is None:
+                continue
+            for (name, st, t64, ts, bound, reached) in byte_ratio(r, s):
+                objs.append((f"{app}/{inp}/{q:g}/{name}", st, t64, ts, bound, reached))
+    if objs:
+        bad = [o for o in objs if o[5] < GOAL_BOUND]
+
+        def show(o):
+            pct = ">100%" if math.isinf(o[5]) else f"{100 * o[5]:.0f}%"
+            return (f"{o[0]} ({o[1]}: {o[2]:.3f} -> {o[3]:.3f} ms, bound {o[4]:g}x, "
+                    f"{pct})")
+        lines.append(f"- [{'met' if not bad else 'missed'}] transfer-bound objects at "
+                     f">= {100 * GOAL_BOUND:.0f}% of their byte-ratio bound: "
+                     f"{len(objs) - len(bad)} of {len(objs)}" +
+                     ("" if not bad else "; below: " + ", ".join(o[0] for o in bad)))
+        for o in objs:
+            lines.append(f"  - {show(o)}")
+    else:
+        lines.append("- [not evaluated] transfer-bound objects at >= "
+                     f"{100 * GOAL_BOUND:.0f}% of their byte-ratio bound: no object "
+                     "whose transfers dominate was narrowed by ours")
+    # 3. Trials within the bound, every strategy.
+    runs, over = 0, []
+    for r in reports:
+        app, inp = row_label(r)
+        for s in r["strategies"]:
+            runs += 1
+            if len(s["trials"]) > s["trial_bound"]:
+                over.append(f"{app}/{inp}/{s.get('toq', r['toq']):g}/{s['strategy']} "
+                            f"({len(s['trials'])} > {s['trial_bound']})")
+    if runs:
+        lines.append(f"- [{'met' if not over else 'missed'}] trials <= bound "
+                     f"(#MObj x (1 + #types)): {runs - len(over)} of {runs} searches" +
+                     ("" if not over else "; over: " + "; ".join(over)))
+    # 4. The TOQ on the held-out input (ours, every TOQ).
+    held, failed, none = 0, [], 0
+    for r in reports:
+        app, inp = row_label(r)
+        for q in toqs_of(r):
+            s = entry(r, "ours", q)
+            if s is None:
+                continue
+            if "holdout" not in s:
+                none += 1
+                continue
+            held += 1
+            if not s["holdout"]["pass"]:
+                failed.append(f"{app}/{inp}/{q:g} (q={s['holdout']['quality']:.4f})")
+    tail = (f"; {none} without a held-out input (the default set has one input; "
+            "or none was given)" if none else "")
+    if held:
+        lines.append(f"- [{'met' if not failed else 'missed'}] TOQ holds on the held-out "
+                     f"input (ours): {held - len(failed)} of {held}" +
+                     ("" if not failed else "; violated: " + "; ".join(failed)) + tail)
+    else:
+        lines.append("- [not evaluated] TOQ holds on the held-out input: no held-out "
+                     "run" + tail)
+    print("\n".join(lines))
+    print()
+
+
+def machine(out_dir, db_path, reports):
+    print("## (e) Machine and run")
+    print()
+    try:
+        with open(db_path) as f:
+            db = json.load(f)
+        g, c = db["machine"]["gpu"], db["machine"]["cpu"]
+        print(f"- GPU: {g['name']} (driver {g['driver']}), PCIe gen {g['pcie_gen']} "
+              f"x{g['pcie_width']}")
+        print(f"- CPU: {c['model']}, {c['logical_cores']} logical cores, SIMD {c['simd']}")
+        print(f"- system database: {db_path}, recorded {db.get('created', '?')}")
+    except (OSError, ValueError, KeyError) as e:
+        print(f"- system database: unreadable ({db_path}: {e})")
+    devices = sorted({r.get("device", "?") for r in reports})
+    print(f"- device in the reports: {', '.join(devices) or 'none'}")
+    meta_path = os.path.join(out_dir, "run.json")
+    if os.path.exists(meta_path):
+        with open(meta_path) as f:
+            meta = json.load(f)
+        print(f"- date: {meta.get('date', '?')}")
+        print(f"- command: `{meta.get('command', '?')}`")
+        if "seconds" in meta:
+            print(f"- run time: {meta['seconds']} s (budget {meta.get('budget', '?')} s)")
+        for key, what in (("skipped", "skipped"), ("failed", "failed")):
+            if meta.get(key):
+                print(f"- {what}: " + "; ".join(meta[key]))
+    trials = sum(r.get("trials_run", 0) for r in reports)
+    print(f"- {len(reports)} reports, {trials} distinct configurations run")
+    print()
+
+
+def svg_bars(path, reports, toq):
+    groups = []
+    for r in reports:
+        vals = [entry(r, k, toq) for k in STRATEGIES]
+        if any(v is not None for v in vals):
+            app, inp = row_label(r)
+            groups.append((f"{app} {inp[:3]}", vals))
+    W, H, L, B, T = max(480, 90 + 64 * len(groups)), 380, 60, 90, 40
+    top = max([v["speedup"] for _, vs in groups for v in vs if v] + [1.0]) * 1.1
+    bw = (W - L - 20) / max(len(groups), 1)
+
+    def Y(v):
+        return H - B - v / top * (H - B - T)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{W}" height="{H}" fill="white"/>',
+           f'<text x="{W / 2}" y="18" text-anchor="middle" font-size="13">'
+           f'Whole-program speedup over f64, TOQ {toq:g}</text>',
+           f'<line x1="{L}" y1="{H - B}" x2="{W - 20}" y2="{H - B}" stroke="black"/>',
+           f'<line x1="{L}" y1="{H - B}" x2="{L}" y2="{T}" stroke="black"/>',
+           f'<text x="16" y="{(H - B + T) / 2}" transform="rotate(-90 16 '
+           f'{(H - B + T) / 2})" text-anchor="middle">speedup (x)</text>']
+    step = 0.5 if top <= 4 else 1.0 if top <= 10 else 5.0
+    v = 0.0
+    while v <= top:
+        out.append(f'<line x1="{L - 4}" y1="{Y(v):.1f}" x2="{W - 20}" y2="{Y(v):.1f}" '
+                   f'stroke="#eee"/>')
+        out.append(f'<text x="{L - 6}" y="{Y(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
+        v += step
+    out.append(f'<line x1="{L}" y1="{Y(1):.1f}" x2="{W - 20}" y2="{Y(1):.1f}" '
+               f'stroke="black" stroke-dasharray="4,3"/>')
+    for i, (label, vals) in enumerate(groups):
+        x0 = L + i * bw + bw * 0.1
+        w = bw * 0.8 / len(STRATEGIES)
+        for j, (k, e) in enumerate(zip(STRATEGIES, vals)):
+            if e is None:
+                continue
+            x = x0 + j * w
+            y = Y(e["speedup"])
+            mark = "" if e["verified"]["pass"] else " (below the TOQ)"
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+                       f'height="{H - B - y:.1f}" fill="{COLOURS[k]}"><title>{label} '
+                       f'{LABELS[k]}: {e["speedup"]:.3f}x{mark}</title></rect>')
+        cx = L + i * bw + bw / 2
+        out.append(f'<text x="{cx:.1f}" y="{H - B + 12}" text-anchor="end" '
+                   f'transform="rotate(-45 {cx:.1f} {H - B + 12})">{label}</text>')
+    for j, k in enumerate(STRATEGIES):
+        x = L + 10 + j * 95
+        out.append(f'<rect x="{x}" y="26" width="10" height="10" fill="{COLOURS[k]}"/>')
+        out.append(f'<text x="{x + 14}" y="35">{LABELS[k]}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return len(groups)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--db", help="system database (default OUT_DIR/precision-db.json)")
+    ap.add_argument("--svg", help="bar chart (default OUT_DIR/speedup-toq0.9.svg)")
+    a = ap.parse_args()
+    reports = load_reports(a.out_dir)
+    if not reports:
+        sys.exit(f"scaling-report: no scale-*.json in {a.out_dir}")
+    print("# Precision scaling: in-kernel, PFP, PreScaler and ours (issue 10)")
+    print()
+    table_rows(reports)
+    table_means(reports)
+    table_choices(reports)
+    goals(reports)
+    machine(a.out_dir, a.db or os.path.join(a.out_dir, "precision-db.json"), reports)
+    svg = a.svg or os.path.join(a.out_dir, f"speedup-toq{HEADLINE_TOQ:g}.svg")
+    n = svg_bars(svg, reports, HEADLINE_TOQ)
+    print(f"bar chart: {svg} ({n} app x input groups)")
+
+
+if __name__ == "__main__":
+    main()

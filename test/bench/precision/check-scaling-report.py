@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""check-scaling-report.py - runs bench/precision/scaling-report.py on the
+fake approx-scale reports of Inputs/ (hand-written in approx-scale's -o
+schema: ATAX random at three TOQs with a held-out seed, 2DCONV image in the
+one-TOQ format with a held-out photograph, GEMM default without one) and
+checks its tables, goal lines and bar chart. No GPU needed.
+
+    python3 check-scaling-report.py SRC_ROOT
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+EXPECT = [
+    # (a) one row per app x input x TOQ, four speedups, trials, prediction.
+    r"\| 2DCONV \| image \| 0\.9 \| 30\.000 \| 1\.88x \| 2\.07x \| 2\.07x \| 2\.31x "
+    r"\| 3/10 \| 2/10 \| 12\.100 / 13\.000 \(-6\.9%\) \| holds \(astronaut\.npy: q=0\.9990\) \|",
+    r"\| ATAX \| random \| 0\.99 \| 20\.000 \| 1\.27x \| 1\.33x \| 1\.32x \| 1\.38x "
+    r"\| 4/20 \| 3/20 \| 14\.000 / 14\.500 \(-3\.4%\) \| VIOLATED \(seed 2: q=0\.9893\) \|",
+    r"\| GEMM \| default \| 0\.9 \| .* \| n/a \(one input\) \|",
+    # (b) means: arithmetic (headline) and geometric.
+    r"\| 0\.9 \| ours \| 3 \| 1\.738x \| 1\.658x \| 1\.09x \| 2\.31x \| 0 \| 5\.3% \|",
+    r"\| 0\.99 \| PreScaler \| 1 \| 1\.316x \|",
+    # (c) ours' choices at TOQ 0.9.
+    r"\| 2DCONV \| image \| B \| f64 \| f16 \| none \| pipelined\(device,chunk=4194304\) \|",
+    r"\| GEMM \| default \| C \| f64 \| f64 \| copy \| copy \|",
+    # (d) goals.
+    r"- \[met\] average whole-program speedup >= 1\.5x at TOQ 0\.9 \(ours\): "
+    r"arithmetic mean 1\.738x over 3 app x input runs \(geometric mean 1\.658x\)",
+    r"- \[missed\] transfer-bound objects at >= 80% of their byte-ratio bound: 3 of 5; "
+    r"below: 2DCONV/image/0\.9/A, 2DCONV/image/0\.9/B$",
+    r"  - ATAX/random/0\.9/A \(f16: 12\.000 -> 3\.100 ms, bound 4x, 97%\)",
+    r"  - ATAX/random/0\.99/A \(f32: 12\.000 -> 6\.500 ms, bound 2x, 92%\)",
+    r"- \[met\] trials <= bound \(#MObj x \(1 \+ #types\)\): 20 of 20 searches",
+    r"- \[missed\] TOQ holds on the held-out input \(ours\): 3 of 4; violated: "
+    r"ATAX/random/0\.99 \(q=0\.9893\); 1 without a held-out input",
+    # (e) machine and run.
+    r"- GPU: NVIDIA H100 PCIe \(driver 550\.54\.15\), PCIe gen 5 x16",
+    r"- skipped: CORR image \(budget\)",
+    r"- 3 reports, 18 distinct configurations run",
+]
+ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback"]
+
+
+def main():
+    src = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        svg = os.path.join(tmp, "bars.svg")
+        p = subprocess.run(
+            [sys.executable, os.path.join(src, "bench/precision/scaling-report.py"),
+             os.path.join(src, "test/bench/precision/Inputs"),
+             "--db", os.path.join(src, "test/runtime/data/precision/h100-pcie5-xeon16.json"),
+             "--svg", svg], capture_output=True, text=True)
+        out = p.stdout + p.stderr
+        bad = [] if p.returncode == 0 else [f"exit status {p.returncode}"]
+        for e in EXPECT:
+            if not re.search(e, out, re.M):
+                bad.append("missing: " + e)
+        for e in ABSENT:
+            if re.search(e, out, re.M):
+                bad.append("present: " + e)
+        # The chart: well-formed, 3 groups x 4 strategies, one bar each.
+        try:
+            root = ET.parse(svg).getroot()
+            bars = [r for r in root.iter("{http://www.w3.org/2000/svg}rect")
+                    if r.find("{http://www.w3.org/2000/svg}title") is not None]
+            if len(bars) != 12:
+                bad.append(f"svg: {len(bars)} bars, expected 12")
+        except (OSError, ET.ParseError) as e:
+            bad.append(f"svg: {e}")
+    if bad:
+        print(out)
+        print("\n".join(bad))
+        sys.exit(1)
+    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok")
+
+
+if __name__ == "__main__":
+    main()
