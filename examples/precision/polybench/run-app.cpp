@@ -150,6 +150,12 @@ int main(int argc, char **argv) {
       haveTol = check = true;
     } else if (a == "--reps")
       reps = std::max(1, std::atoi(value("--reps")));
+    else if (a == "--profile")
+      profileOut = value("--profile");
+    else if (a == "--config")
+      configFile = value("--config");
+    else if (a == "--expect")
+      expectFile = value("--expect");
     else if (a == "-h" || a == "--help")
       return usage(nullptr), 0;
     else
