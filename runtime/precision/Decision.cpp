@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/precision/Decision.h"
 
+#include "JsonFields.h"
+
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
 #include "approx/runtime/precision/HostConvert.h"
@@ -268,6 +270,8 @@ std::string Configuration::key() const {
 
 namespace {
 
+using namespace jsonfields;
+
 constexpr const char *kConfigFormat = "approx-precision-config";
 constexpr int kConfigVersion = 1;
 
@@ -312,81 +316,11 @@ json configJson(const Configuration &c) {
   return root;
 }
 
-struct Bad {
-  std::string path, message;
-};
-[[noreturn]] void bad(const std::string &path, const std::string &m) {
-  throw Bad{path, m};
-}
-std::string sub(const std::string &p, const std::string &k) {
-  return p.empty() ? k : p + "." + k;
-}
-const char *kindOf(const json &j) {
-  if (j.is_null())
-    return "null";
-  if (j.is_boolean())
-    return "a boolean";
-  if (j.is_number())
-    return "a number";
-  if (j.is_string())
-    return "a string";
-  if (j.is_array())
-    return "an array";
-  return "an object";
-}
-void onlyKeys(const json &o, const std::string &path,
-              std::initializer_list<const char *> keys) {
-  for (auto it = o.begin(); it != o.end(); ++it) {
-    bool known = false;
-    for (const char *k : keys)
-      known = known || it.key() == k;
-    if (!known)
-      bad(sub(path, escapeBytes(it.key())), "unknown field");
-  }
-}
-const json &field(const json &o, const std::string &path, const char *key) {
-  if (!o.is_object())
-    bad(path, std::string("is ") + kindOf(o) + ", not an object");
-  if (!o.contains(key))
-    bad(sub(path, key), "missing");
-  return o.at(key);
-}
-std::string str(const json &o, const std::string &path, const char *key) {
-  const json &v = field(o, path, key);
-  if (!v.is_string())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not a string");
-  return v.get<std::string>();
-}
-uint64_t uintAt(const json &o, const std::string &path, const char *key,
-                uint64_t lo, uint64_t hi) {
-  const json &v = field(o, path, key);
-  if (!v.is_number() || v.is_number_float())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not an integer");
-  if (!v.is_number_unsigned())
-    bad(sub(path, key), std::to_string(v.get<int64_t>()) + " is negative");
-  uint64_t x = v.get<uint64_t>();
-  if (x < lo || x > hi)
-    bad(sub(path, key), std::to_string(x) + " is out of range [" +
-                            std::to_string(lo) + ", " + std::to_string(hi) +
-                            "]");
-  return x;
-}
-ScalarType typeAt(const json &o, const std::string &path, const char *key) {
-  std::string s = str(o, path, key);
-  Expected<ScalarType> t = parsePrecision(s);
-  if (!t)
-    bad(sub(path, key),
-        "unknown type " + quote(s) + " (expected f64, f32, f16 or bf16)");
-  return *t;
-}
-
 Method methodAt(const json &o, const std::string &path, const char *key,
                 ScalarType A, ScalarType B) {
   std::string p = sub(path, key);
-  const json &j = field(o, path, key);
-  if (!j.is_object())
-    bad(p, std::string("is ") + kindOf(j) + ", not an object");
-  std::string kind = str(j, p, "kind");
+  const json &j = objectAt(o, path, key);
+  std::string kind = stringAt(j, p, "kind", /*allowEmpty=*/true);
   Method m;
   if (kind == "none") {
     onlyKeys(j, p, {"kind"});
@@ -409,7 +343,7 @@ Method methodAt(const json &o, const std::string &path, const char *key,
               " is the declared or storage type (not transient)");
     m = Method::transient(I, unsigned(uintAt(j, p, "threads", 1, 1u << 20)));
   } else if (kind == "pipelined") {
-    std::string ws = str(j, p, "where");
+    std::string ws = stringAt(j, p, "where", /*allowEmpty=*/true);
     Expected<Where> w = parseWhere(ws);
     if (!w)
       bad(sub(p, "where"), w.status().message());
@@ -436,39 +370,24 @@ Method methodAt(const json &o, const std::string &path, const char *key,
 }
 
 Configuration parseConfigOrThrow(const json &root) {
-  if (!root.is_object())
-    bad("<root>", std::string("is ") + kindOf(root) + ", not an object");
+  expectObject(root, "<root>");
   onlyKeys(root, "", {"format", "version", "toq", "strategy", "objects",
                       "kernels"});
-  std::string format = str(root, "", "format");
-  if (format != kConfigFormat)
-    bad("format", quote(format) + " is not '" + kConfigFormat + "'");
-  uint64_t version = uintAt(root, "", "version", 0, UINT32_MAX);
-  if (version != kConfigVersion)
-    bad("version", std::to_string(version) + " is not supported (this build "
-                   "reads version " + std::to_string(kConfigVersion) + ")");
+  checkFormat(root, kConfigFormat, kConfigVersion);
   Configuration c;
-  const json &toq = field(root, "", "toq");
-  if (!toq.is_number())
-    bad("toq", std::string("is ") + kindOf(toq) + ", not a number");
-  c.toq = toq.get<double>();
+  c.toq = numberAt(root, "", "toq");
   if (!(c.toq > 0 && c.toq <= 1))
     bad("toq", std::to_string(c.toq) + " is not in (0, 1]");
-  c.strategy = str(root, "", "strategy");
-  const json &objs = field(root, "", "objects");
-  if (!objs.is_array())
-    bad("objects", std::string("is ") + kindOf(objs) + ", not an array");
+  c.strategy = stringAt(root, "", "strategy", /*allowEmpty=*/true);
+  const json &objs = arrayAt(root, "", "objects");
   std::set<std::string> names;
   for (size_t i = 0; i < objs.size(); ++i) {
-    std::string p = "objects[" + std::to_string(i) + "]";
+    std::string p = idx("objects", i);
     const json &o = objs[i];
-    if (!o.is_object())
-      bad(p, std::string("is ") + kindOf(o) + ", not an object");
+    expectObject(o, p);
     onlyKeys(o, p, {"name", "declared", "storage", "h2d", "d2h"});
     ObjectChoice oc;
-    oc.name = str(o, p, "name");
-    if (oc.name.empty())
-      bad(sub(p, "name"), "is empty");
+    oc.name = stringAt(o, p, "name");
     if (!names.insert(oc.name).second)
       bad(sub(p, "name"), quote(oc.name) + " names a second object");
     oc.declared = typeAt(o, p, "declared");
@@ -482,23 +401,18 @@ Configuration parseConfigOrThrow(const json &root) {
     oc.d2h = methodAt(o, p, "d2h", oc.declared, oc.storage);
     c.objects.push_back(std::move(oc));
   }
-  const json &ks = field(root, "", "kernels");
-  if (!ks.is_array())
-    bad("kernels", std::string("is ") + kindOf(ks) + ", not an array");
+  const json &ks = arrayAt(root, "", "kernels");
   std::set<std::string> knames;
   for (size_t i = 0; i < ks.size(); ++i) {
-    std::string p = "kernels[" + std::to_string(i) + "]";
+    std::string p = idx("kernels", i);
     const json &k = ks[i];
-    if (!k.is_object())
-      bad(p, std::string("is ") + kindOf(k) + ", not an object");
+    expectObject(k, p);
     onlyKeys(k, p, {"name", "compute", "storage"});
     KernelChoice kc;
-    kc.name = str(k, p, "name");
-    if (kc.name.empty())
-      bad(sub(p, "name"), "is empty");
+    kc.name = stringAt(k, p, "name");
     if (!knames.insert(kc.name).second)
       bad(sub(p, "name"), quote(kc.name) + " names a second kernel");
-    std::string comp = str(k, p, "compute");
+    std::string comp = stringAt(k, p, "compute", /*allowEmpty=*/true);
     if (comp != "keep") {
       Expected<ScalarType> t = parsePrecision(comp);
       if (!t)
@@ -506,10 +420,7 @@ Configuration parseConfigOrThrow(const json &root) {
                                    " (expected keep, f64, f32, f16 or bf16)");
       kc.compute = *t;
     }
-    const json &st = field(k, p, "storage");
-    if (!st.is_object())
-      bad(sub(p, "storage"), std::string("is ") + kindOf(st) +
-                                 ", not an object");
+    const json &st = objectAt(k, p, "storage");
     for (auto it = st.begin(); it != st.end(); ++it) {
       std::string sp = sub(sub(p, "storage"), escapeBytes(it.key()));
       const ObjectChoice *oc = c.find(it.key());
@@ -533,40 +444,13 @@ std::string configurationToJson(const Configuration &c) {
 }
 
 Expected<Configuration> parseConfiguration(const std::string &text) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error &e) {
-    std::string what = e.what();
-    if (what.size() > 160)
-      what = what.substr(0, 160) + "...";
-    return parseError("precision config: <root>: not valid JSON: " +
-                      escapeBytes(what));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision config: out of host memory while parsing");
-  }
-  try {
-    return parseConfigOrThrow(root);
-  } catch (const Bad &b) {
-    return parseError("precision config: " + b.path + ": " + b.message);
-  } catch (const json::exception &e) {
-    return parseError(std::string("precision config: ") +
-                      escapeBytes(e.what()));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision config: out of host memory while parsing");
-  }
+  return jsonfields::parseDocument<Configuration>(text, "precision config",
+                                                  parseConfigOrThrow);
 }
 
 Expected<Configuration> loadConfiguration(const std::string &path) {
-  APPROX_ASSIGN_OR_RETURN(
-      std::string text,
-      readRegularFile(path, uint64_t(16) << 20, "precision configuration"));
-  Expected<Configuration> c = parseConfiguration(text);
-  if (!c)
-    return c.status().withContext(quote(path));
-  return c;
+  return jsonfields::loadDocument(
+      path, uint64_t(16) << 20, "precision configuration", parseConfiguration);
 }
 
 Status saveConfiguration(const Configuration &c, const std::string &path) {
@@ -580,24 +464,16 @@ Status saveConfiguration(const Configuration &c, const std::string &path) {
 
 namespace {
 
+using namespace jsonfields;
+
 constexpr const char *kProfileFormat = "approx-precision-profile";
 constexpr int kProfileVersion = 1;
 
 double secondsAt(const json &o, const std::string &path, const char *key) {
-  const json &v = field(o, path, key);
-  if (!v.is_number())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not a number");
-  double x = v.get<double>();
+  double x = numberAt(o, path, key);
   if (!std::isfinite(x) || x < 0)
     bad(sub(path, key), std::to_string(x) + " is not a number >= 0");
   return x;
-}
-
-const json &arrayAt(const json &o, const std::string &path, const char *key) {
-  const json &v = field(o, path, key);
-  if (!v.is_array())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not an array");
-  return v;
 }
 
 std::vector<std::string> stringsAt(const json &o, const std::string &path,
@@ -606,7 +482,7 @@ std::vector<std::string> stringsAt(const json &o, const std::string &path,
   std::vector<std::string> out;
   for (size_t i = 0; i < a.size(); ++i) {
     if (!a[i].is_string())
-      bad(sub(path, key) + "[" + std::to_string(i) + "]",
+      bad(idx(sub(path, key), i),
           std::string("is ") + kindOf(a[i]) + ", not a string");
     out.push_back(a[i].get<std::string>());
   }
@@ -614,44 +490,35 @@ std::vector<std::string> stringsAt(const json &o, const std::string &path,
 }
 
 AppProfile parseProfileOrThrow(const json &root) {
-  if (!root.is_object())
-    bad("<root>", std::string("is ") + kindOf(root) + ", not an object");
+  expectObject(root, "<root>");
   onlyKeys(root, "", {"format", "version", "objects", "kernels",
                       "total_seconds", "transfers"});
-  std::string format = str(root, "", "format");
-  if (format != kProfileFormat)
-    bad("format", quote(format) + " is not '" + kProfileFormat + "'");
-  uint64_t version = uintAt(root, "", "version", 0, UINT32_MAX);
-  if (version != kProfileVersion)
-    bad("version", std::to_string(version) + " is not supported (this build "
-                   "reads version " + std::to_string(kProfileVersion) + ")");
+  checkFormat(root, kProfileFormat, kProfileVersion);
   AppProfile p;
   p.totalSeconds = secondsAt(root, "", "total_seconds");
   const json &objs = arrayAt(root, "", "objects");
   for (size_t i = 0; i < objs.size(); ++i) {
-    std::string path = "objects[" + std::to_string(i) + "]";
+    std::string path = idx("objects", i);
     const json &o = objs[i];
-    if (!o.is_object())
-      bad(path, std::string("is ") + kindOf(o) + ", not an object");
+    expectObject(o, path);
     onlyKeys(o, path, {"name", "declared", "elements", "host_memory",
                        "events", "read_by", "written_by"});
     ObjectProfile op;
-    op.name = str(o, path, "name");
+    op.name = stringAt(o, path, "name", /*allowEmpty=*/true);
     op.declared = typeAt(o, path, "declared");
     op.elements = uintAt(o, path, "elements", 0, uint64_t(1) << 60);
-    std::string hm = str(o, path, "host_memory");
+    std::string hm = stringAt(o, path, "host_memory", /*allowEmpty=*/true);
     Expected<HostMemory> h = parseHostMemory(hm);
     if (!h)
       bad(sub(path, "host_memory"), h.status().message());
     op.hostMemory = *h;
     const json &ev = arrayAt(o, path, "events");
     for (size_t k = 0; k < ev.size(); ++k) {
-      std::string ep = sub(path, "events") + "[" + std::to_string(k) + "]";
-      if (!ev[k].is_object())
-        bad(ep, std::string("is ") + kindOf(ev[k]) + ", not an object");
+      std::string ep = idx(sub(path, "events"), k);
+      expectObject(ev[k], ep);
       onlyKeys(ev[k], ep, {"direction", "seconds", "elements"});
       TransferEvent e;
-      std::string dn = str(ev[k], ep, "direction");
+      std::string dn = stringAt(ev[k], ep, "direction", /*allowEmpty=*/true);
       Expected<Direction> d = parseDirection(dn);
       if (!d)
         bad(sub(ep, "direction"), d.status().message());
@@ -666,13 +533,12 @@ AppProfile parseProfileOrThrow(const json &root) {
   }
   const json &ks = arrayAt(root, "", "kernels");
   for (size_t i = 0; i < ks.size(); ++i) {
-    std::string path = "kernels[" + std::to_string(i) + "]";
+    std::string path = idx("kernels", i);
     const json &k = ks[i];
-    if (!k.is_object())
-      bad(path, std::string("is ") + kindOf(k) + ", not an object");
+    expectObject(k, path);
     onlyKeys(k, path, {"name", "seconds", "can_compute_lower"});
     KernelProfile kp;
-    kp.name = str(k, path, "name");
+    kp.name = stringAt(k, path, "name", /*allowEmpty=*/true);
     kp.seconds = secondsAt(k, path, "seconds");
     const json &c = field(k, path, "can_compute_lower");
     if (!c.is_boolean())
@@ -719,40 +585,13 @@ std::string appProfileToJson(const AppProfile &p) {
 }
 
 Expected<AppProfile> parseAppProfile(const std::string &text) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error &e) {
-    std::string what = e.what();
-    if (what.size() > 160)
-      what = what.substr(0, 160) + "...";
-    return parseError("precision profile: <root>: not valid JSON: " +
-                      escapeBytes(what));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision profile: out of host memory while parsing");
-  }
-  try {
-    return parseProfileOrThrow(root);
-  } catch (const Bad &b) {
-    return parseError("precision profile: " + b.path + ": " + b.message);
-  } catch (const json::exception &e) {
-    return parseError(std::string("precision profile: ") +
-                      escapeBytes(e.what()));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision profile: out of host memory while parsing");
-  }
+  return jsonfields::parseDocument<AppProfile>(text, "precision profile",
+                                               parseProfileOrThrow);
 }
 
 Expected<AppProfile> loadAppProfile(const std::string &path) {
-  APPROX_ASSIGN_OR_RETURN(
-      std::string text,
-      readRegularFile(path, uint64_t(64) << 20, "precision profile"));
-  Expected<AppProfile> p = parseAppProfile(text);
-  if (!p)
-    return p.status().withContext(quote(path));
-  return p;
+  return jsonfields::loadDocument(path, uint64_t(64) << 20, "precision profile",
+                                  parseAppProfile);
 }
 
 Status saveAppProfile(const AppProfile &p, const std::string &path) {

@@ -1,11 +1,13 @@
 //===- SystemDb.cpp - The system inspector's database ---------------------===//
 //
-// nlohmann-json with exceptions confined to this file, as in Manifest.cpp:
-// every schema violation becomes one ParseError line naming the JSON path.
-// Names read from the file are escaped (quote) before they reach a message.
+// The JSON side reads through JsonFields.h: every schema violation becomes
+// one ParseError line naming the JSON path, and names read from the file are
+// escaped (quote) before they reach a message.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/precision/SystemDb.h"
+
+#include "JsonFields.h"
 
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
@@ -561,100 +563,11 @@ Status SystemDb::addPipelined(Direction d, ScalarType from, ScalarType to,
 
 namespace {
 
+using namespace jsonfields;
+
 constexpr const char *kFormat = "approx-precision-db";
 constexpr int kVersion = 1;
 constexpr uint64_t kMaxDbBytes = uint64_t(64) << 20;
-
-/// A schema violation: `path: message`.
-struct Bad {
-  std::string path, message;
-};
-
-[[noreturn]] void bad(const std::string &path, const std::string &msg) {
-  throw Bad{path, msg};
-}
-
-std::string sub(const std::string &path, const std::string &key) {
-  return path.empty() ? key : path + "." + key;
-}
-std::string idx(const std::string &path, size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
-
-const char *kindOf(const json &j) {
-  if (j.is_null())
-    return "null";
-  if (j.is_boolean())
-    return "a boolean";
-  if (j.is_number())
-    return "a number";
-  if (j.is_string())
-    return "a string";
-  if (j.is_array())
-    return "an array";
-  return "an object";
-}
-
-void onlyKeys(const json &o, const std::string &path,
-              std::initializer_list<const char *> keys) {
-  for (auto it = o.begin(); it != o.end(); ++it) {
-    bool known = false;
-    for (const char *k : keys)
-      known = known || it.key() == k;
-    if (!known)
-      bad(sub(path, escapeBytes(it.key())), "unknown field");
-  }
-}
-
-const json &field(const json &o, const std::string &path, const char *key) {
-  if (!o.contains(key))
-    bad(sub(path, key), "missing");
-  return o.at(key);
-}
-
-const json &objectAt(const json &o, const std::string &path, const char *key) {
-  const json &v = field(o, path, key);
-  if (!v.is_object())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not an object");
-  return v;
-}
-
-std::string stringAt(const json &o, const std::string &path, const char *key,
-                     bool allowEmpty = false) {
-  const json &v = field(o, path, key);
-  if (!v.is_string())
-    bad(sub(path, key), std::string("is ") + kindOf(v) + ", not a string");
-  std::string s = v.get<std::string>();
-  if (!allowEmpty && s.empty())
-    bad(sub(path, key), "is empty");
-  return s;
-}
-
-uint64_t uintAt(const json &o, const std::string &path, const char *key,
-                uint64_t lo, uint64_t hi) {
-  const json &v = field(o, path, key);
-  if (v.is_number_float() || !v.is_number())
-    bad(sub(path, key), std::string("is ") + kindOf(v) +
-                            (v.is_number() ? " with a fraction" : "") +
-                            ", not an integer");
-  if (v.is_number_integer() && !v.is_number_unsigned())
-    bad(sub(path, key), std::to_string(v.get<int64_t>()) + " is negative");
-  uint64_t x = v.get<uint64_t>();
-  if (x < lo || x > hi)
-    bad(sub(path, key), std::to_string(x) + " is out of range [" +
-                            std::to_string(lo) + ", " + std::to_string(hi) +
-                            "]");
-  return x;
-}
-
-ScalarType typeAt(const json &o, const std::string &path, const char *key) {
-  std::string s = stringAt(o, path, key, true);
-  Expected<ScalarType> t = parsePrecision(s);
-  if (!t)
-    bad(sub(path, key), "unknown type " + quote(s) +
-                            " (expected f64, f32, f16 or bf16)");
-  return *t;
-}
 
 std::string numberText(double x) {
   char buf[40];
@@ -663,24 +576,18 @@ std::string numberText(double x) {
 }
 
 std::vector<Point> pointsAt(const json &o, const std::string &path) {
-  const json &v = field(o, path, "points");
+  const json &v = arrayAt(o, path, "points");
   std::string p = sub(path, "points");
-  if (!v.is_array())
-    bad(p, std::string("is ") + kindOf(v) + ", not an array");
   if (v.empty())
     bad(p, "has no measured sizes");
   std::vector<Point> pts;
   for (size_t i = 0; i < v.size(); ++i) {
     std::string pi = idx(p, i);
     const json &e = v[i];
-    if (!e.is_object())
-      bad(pi, std::string("is ") + kindOf(e) + ", not an object");
+    expectObject(e, pi);
     onlyKeys(e, pi, {"bytes", "gbps"});
     uint64_t bytes = uintAt(e, pi, "bytes", 1, uint64_t(1) << 50);
-    const json &g = field(e, pi, "gbps");
-    if (!g.is_number())
-      bad(sub(pi, "gbps"), std::string("is ") + kindOf(g) + ", not a number");
-    double gbps = g.get<double>();
+    double gbps = numberAt(e, pi, "gbps");
     if (!std::isfinite(gbps) || gbps <= 0)
       bad(sub(pi, "gbps"), numberText(gbps) + " is not a positive throughput");
     if (!pts.empty() && bytes <= pts.back().bytes)
@@ -693,14 +600,12 @@ std::vector<Point> pointsAt(const json &o, const std::string &path) {
   return pts;
 }
 
-const json &arrayAt(const json &o, const char *key) {
+/// The array `key` of the root, empty when absent.
+const json &optionalArrayAt(const json &root, const char *key) {
   static const json kEmpty = json::array();
-  if (!o.contains(key))
+  if (!root.contains(key))
     return kEmpty;
-  const json &v = o.at(key);
-  if (!v.is_array())
-    bad(key, std::string("is ") + kindOf(v) + ", not an array");
-  return v;
+  return arrayAt(root, "", key);
 }
 
 void checkPairOrBad(ScalarType f, ScalarType t, const std::string &path) {
@@ -720,17 +625,10 @@ bool isIsoDate(const std::string &s) {
 }
 
 SystemDb parseOrThrow(const json &root) {
-  if (!root.is_object())
-    bad("<root>", std::string("is ") + kindOf(root) + ", not an object");
+  expectObject(root, "<root>");
   onlyKeys(root, "", {"format", "version", "created", "machine", "host_convert",
                       "device_convert", "transfer", "pipelined"});
-  std::string format = stringAt(root, "", "format", true);
-  if (format != kFormat)
-    bad("format", quote(format) + " is not '" + kFormat + "'");
-  uint64_t version = uintAt(root, "", "version", 0, UINT32_MAX);
-  if (version != kVersion)
-    bad("version", std::to_string(version) + " is not supported (this build "
-                   "reads version " + std::to_string(kVersion) + ")");
+  checkFormat(root, kFormat, kVersion);
   SystemDb db;
   db.created = stringAt(root, "", "created");
   if (!isIsoDate(db.created))
@@ -758,11 +656,10 @@ SystemDb parseOrThrow(const json &root) {
         std::to_string(w) + " is not a PCIe link width (1, 2, 4, 8, 16, 32)");
   db.machine.gpu.pcieWidth = int(w);
 
-  const json &hc = arrayAt(root, "host_convert");
+  const json &hc = optionalArrayAt(root, "host_convert");
   for (size_t i = 0; i < hc.size(); ++i) {
     std::string p = idx("host_convert", i);
-    if (!hc[i].is_object())
-      bad(p, std::string("is ") + kindOf(hc[i]) + ", not an object");
+    expectObject(hc[i], p);
     onlyKeys(hc[i], p, {"from", "to", "threads", "points"});
     HostConvertTable t;
     t.from = typeAt(hc[i], p, "from");
@@ -775,11 +672,10 @@ SystemDb parseOrThrow(const json &root) {
     t.points = pointsAt(hc[i], p);
     db.hostConvert.push_back(std::move(t));
   }
-  const json &dc = arrayAt(root, "device_convert");
+  const json &dc = optionalArrayAt(root, "device_convert");
   for (size_t i = 0; i < dc.size(); ++i) {
     std::string p = idx("device_convert", i);
-    if (!dc[i].is_object())
-      bad(p, std::string("is ") + kindOf(dc[i]) + ", not an object");
+    expectObject(dc[i], p);
     onlyKeys(dc[i], p, {"from", "to", "points"});
     DeviceConvertTable t;
     t.from = typeAt(dc[i], p, "from");
@@ -790,11 +686,10 @@ SystemDb parseOrThrow(const json &root) {
     t.points = pointsAt(dc[i], p);
     db.deviceConvert.push_back(std::move(t));
   }
-  const json &tr = arrayAt(root, "transfer");
+  const json &tr = optionalArrayAt(root, "transfer");
   for (size_t i = 0; i < tr.size(); ++i) {
     std::string p = idx("transfer", i);
-    if (!tr[i].is_object())
-      bad(p, std::string("is ") + kindOf(tr[i]) + ", not an object");
+    expectObject(tr[i], p);
     onlyKeys(tr[i], p, {"direction", "memory", "points"});
     TransferTable t;
     std::string d = stringAt(tr[i], p, "direction", true);
@@ -813,11 +708,10 @@ SystemDb parseOrThrow(const json &root) {
     t.points = pointsAt(tr[i], p);
     db.transfer.push_back(std::move(t));
   }
-  const json &pl = arrayAt(root, "pipelined");
+  const json &pl = optionalArrayAt(root, "pipelined");
   for (size_t i = 0; i < pl.size(); ++i) {
     std::string p = idx("pipelined", i);
-    if (!pl[i].is_object())
-      bad(p, std::string("is ") + kindOf(pl[i]) + ", not an object");
+    expectObject(pl[i], p);
     onlyKeys(pl[i], p,
              {"direction", "from", "to", "where", "threads", "chunk", "points"});
     PipelinedTable t;
@@ -860,39 +754,13 @@ json pointsJson(const std::vector<Point> &pts) {
 } // namespace
 
 Expected<SystemDb> parseSystemDb(const std::string &text) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error &e) {
-    std::string what = e.what();
-    if (what.size() > 160)
-      what = what.substr(0, 160) + "...";
-    return parseError("precision db: <root>: not valid JSON: " +
-                      escapeBytes(what));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision db: out of host memory while parsing");
-  }
-  try {
-    return parseOrThrow(root);
-  } catch (const Bad &b) {
-    return parseError("precision db: " + b.path + ": " + b.message);
-  } catch (const json::exception &e) {
-    return parseError(std::string("precision db: ") + escapeBytes(e.what()));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "precision db: out of host memory while parsing");
-  }
+  return jsonfields::parseDocument<SystemDb>(text, "precision db",
+                                             parseOrThrow);
 }
 
 Expected<SystemDb> loadSystemDb(const std::string &path) {
-  APPROX_ASSIGN_OR_RETURN(
-      std::string text,
-      readRegularFile(path, kMaxDbBytes, "precision database"));
-  Expected<SystemDb> db = parseSystemDb(text);
-  if (!db)
-    return db.status().withContext(quote(path));
-  return db;
+  return jsonfields::loadDocument(path, kMaxDbBytes, "precision database",
+                                  parseSystemDb);
 }
 
 std::string systemDbToJson(const SystemDb &db) {

@@ -23,6 +23,8 @@
 //            launches nothing more.
 //
 //===----------------------------------------------------------------------===//
+#include "GpuTestMain.h"
+
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 
@@ -406,32 +408,10 @@ TEST(Fault, IllegalAddressStopsTheTuner) {
 }
 
 int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  Status probe = probeDriver();
-  if (!probe.isOk()) {
-    std::printf("SKIPPED: no usable CUDA GPU: %s\n", probe.toString().c_str());
-    return 77;
-  }
-  struct stat st;
-  if (::stat((kDir + "/features.ptx").c_str(), &st) != 0) {
-    std::printf("SKIPPED: %s\n", APPROX_RT_GPU_DATA_MISSING);
-    return 77;
-  }
-  Expected<std::shared_ptr<Context>> ctx = Context::create(0);
-  if (!ctx.isOk()) {
-    if (ctx.status().code() == StatusCode::Unavailable) {
-      std::printf("SKIPPED: %s\n", ctx.status().toString().c_str());
-      return 77;
-    }
-    std::printf("FAILED to create a context: %s\n",
-                ctx.status().toString().c_str());
-    return 1;
-  }
-  gCtx = *ctx;
-  const DeviceInfo &d = gCtx->device();
-  std::printf("device: %s (sm_%d%d, %d SMs), driver API %d\n", d.name.c_str(),
-              d.ccMajor, d.ccMinor, d.smCount, d.driverVersion);
-  int rc = RUN_ALL_TESTS();
-  gCtx.reset();
-  return rc;
+  return approx::rt::test::gpuTestMain(argc, argv, gCtx, [] {
+    struct stat st;
+    if (::stat((kDir + "/features.ptx").c_str(), &st) != 0)
+      return std::string(APPROX_RT_GPU_DATA_MISSING);
+    return std::string();
+  });
 }

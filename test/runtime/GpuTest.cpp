@@ -22,6 +22,8 @@
 //   Leaks    device memory returns to its baseline after every path.
 //
 //===----------------------------------------------------------------------===//
+#include "GpuTestMain.h"
+
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
@@ -558,27 +560,5 @@ TEST(Leaks, DeviceMemoryReturnsToBaseline) {
 }
 
 int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  Status probe = probeDriver();
-  if (!probe.isOk()) {
-    std::printf("SKIPPED: no usable CUDA GPU: %s\n", probe.toString().c_str());
-    return 77;
-  }
-  Expected<std::shared_ptr<Context>> ctx = Context::create(0);
-  if (!ctx.isOk()) {
-    if (ctx.status().code() == StatusCode::Unavailable) {
-      std::printf("SKIPPED: %s\n", ctx.status().toString().c_str());
-      return 77;
-    }
-    std::printf("FAILED to create a context: %s\n",
-                ctx.status().toString().c_str());
-    return 1;
-  }
-  gCtx = *ctx;
-  const DeviceInfo &d = gCtx->device();
-  std::printf("device: %s (sm_%d%d, %d SMs), driver API %d\n", d.name.c_str(),
-              d.ccMajor, d.ccMinor, d.smCount, d.driverVersion);
-  int rc = RUN_ALL_TESTS();
-  gCtx.reset();
-  return rc;
+  return approx::rt::test::gpuTestMain(argc, argv, gCtx);
 }

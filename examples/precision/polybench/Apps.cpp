@@ -72,6 +72,28 @@ LaunchSpec launch(std::string kernel, std::array<unsigned, 3> block,
   return l;
 }
 
+/// A 2-D kernel: x by y threads (size names), blocks of 32 x 8.
+LaunchSpec launch2d(std::string kernel, std::string x, std::string y,
+                    std::vector<ArgSpec> args) {
+  return launch(
+      std::move(kernel), {32, 8, 1},
+      [x, y](const Sizes &s) {
+        return Threads{s.at(x), s.at(y), 1};
+      },
+      std::move(args));
+}
+
+/// A 1-D kernel: x threads (a size name), blocks of 256.
+LaunchSpec launch1d(std::string kernel, std::string x,
+                    std::vector<ArgSpec> args) {
+  return launch(
+      std::move(kernel), {256, 1, 1},
+      [x](const Sizes &s) {
+        return Threads{s.at(x), 1, 1};
+      },
+      std::move(args));
+}
+
 PhaseSpec once(std::vector<LaunchSpec> launches) {
   PhaseSpec p;
   p.launches = std::move(launches);
@@ -218,11 +240,8 @@ App conv2d() {
   a.tiny = {{"NI", 37}, {"NJ", 45}};
   a.objects = {obj("A", dims({"NI", "NJ"}), Role::In, true, false, true),
                obj("B", dims({"NI", "NJ"}), Role::Out, false, true, false)};
-  a.phases = {once({launch("Convolution2D_kernel", {32, 8, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "NJ"), at(s, "NI"), 1};
-                           },
-                           {O("A"), O("B"), S("NI"), S("NJ")})})};
+  a.phases = {once({launch2d("Convolution2D_kernel", "NJ", "NI",
+                             {O("A"), O("B"), S("NI"), S("NJ")})})};
   a.initDefault = [](const Sizes &, Buffers &b) {
     // A[i][j] = (float)rand() / RAND_MAX: a float quotient, stored as double.
     GlibcRand rng;
@@ -265,6 +284,15 @@ void mmAccumulate(double *X, double *Y, double *C, int64_t rows, int64_t cols,
   });
 }
 
+/// X(i, j) = i (j + plus) / div for i < rows, j < cols: PolyBench/GPU's
+/// init of the inputs of 2MM and 3MM.
+void fillProducts(M2 X, int64_t rows, int64_t cols, int64_t plus,
+                  int64_t div) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      X(i, j) = double(i) * double(j + plus) / double(div);
+}
+
 App mm2() {
   App a;
   a.name = "2MM";
@@ -280,32 +308,17 @@ App mm2() {
                obj("D", dims({"NJ", "NL"}), Role::In, true, false, true),
                obj("E", dims({"NI", "NL"}), Role::InOut, true, true, false)};
   a.phases = {
-      once({launch("mm2_kernel1", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "NJ"), at(s, "NI"), 1};
-                   },
-                   {O("A"), O("B"), O("C"), S("NI"), S("NJ"), S("NK")}),
-            launch("mm2_kernel2", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "NL"), at(s, "NI"), 1};
-                   },
-                   {O("C"), O("D"), O("E"), S("NI"), S("NL"), S("NJ")})})};
+      once({launch2d("mm2_kernel1", "NJ", "NI",
+                     {O("A"), O("B"), O("C"), S("NI"), S("NJ"), S("NK")}),
+            launch2d("mm2_kernel2", "NL", "NI",
+                     {O("C"), O("D"), O("E"), S("NI"), S("NL"), S("NJ")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK"),
             nl = at(s, "NL");
-    M2 A = m2(b, 0, nk), B = m2(b, 1, nj), C = m2(b, 2, nj), D = m2(b, 3, nl);
-    for (int64_t i = 0; i < ni; ++i)
-      for (int64_t j = 0; j < nk; ++j)
-        A(i, j) = double(i) * double(j) / double(ni);
-    for (int64_t i = 0; i < nk; ++i)
-      for (int64_t j = 0; j < nj; ++j)
-        B(i, j) = double(i) * double(j + 1) / double(nj);
-    for (int64_t i = 0; i < ni; ++i)
-      for (int64_t j = 0; j < nj; ++j)
-        C(i, j) = double(i) * double(j + 3) / double(nl);
-    for (int64_t i = 0; i < nj; ++i)
-      for (int64_t j = 0; j < nl; ++j)
-        D(i, j) = double(i) * double(j + 2) / double(nk);
+    fillProducts(m2(b, 0, nk), ni, nk, 0, ni); // A
+    fillProducts(m2(b, 1, nj), nk, nj, 1, nj); // B
+    fillProducts(m2(b, 2, nj), ni, nj, 3, nl); // C
+    fillProducts(m2(b, 3, nl), nj, nl, 2, nk); // D
   };
   a.reference = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK"),
@@ -331,11 +344,8 @@ App conv3d() {
   a.phases = {loop(
       "i", [](const Sizes &) { return int64_t(1); },
       [](const Sizes &s) { return at(s, "NI") - 1; },
-      {launch(
-          "convolution3D_kernel", {32, 8, 1},
-          [](const Sizes &s) {
-            return Threads{at(s, "NK"), at(s, "NJ"), 1};
-          },
+      {launch2d(
+          "convolution3D_kernel", "NK", "NJ",
           {O("A"), O("B"), S("NI"), S("NJ"), S("NK"), ArgSpec::loop("i")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK");
@@ -392,37 +402,19 @@ App mm3() {
                obj("F", dims({"NJ", "NL"}), Role::InOut, true, false, false),
                obj("G", dims({"NI", "NL"}), Role::InOut, true, true, false)};
   a.phases = {
-      once({launch("mm3_kernel1", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "NJ"), at(s, "NI"), 1};
-                   },
-                   {O("A"), O("B"), O("E"), S("NI"), S("NJ"), S("NK")}),
-            launch("mm3_kernel2", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "NL"), at(s, "NJ"), 1};
-                   },
-                   {O("C"), O("D"), O("F"), S("NJ"), S("NL"), S("NM")}),
-            launch("mm3_kernel3", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "NL"), at(s, "NI"), 1};
-                   },
-                   {O("E"), O("F"), O("G"), S("NI"), S("NL"), S("NJ")})})};
+      once({launch2d("mm3_kernel1", "NJ", "NI",
+                     {O("A"), O("B"), O("E"), S("NI"), S("NJ"), S("NK")}),
+            launch2d("mm3_kernel2", "NL", "NJ",
+                     {O("C"), O("D"), O("F"), S("NJ"), S("NL"), S("NM")}),
+            launch2d("mm3_kernel3", "NL", "NI",
+                     {O("E"), O("F"), O("G"), S("NI"), S("NL"), S("NJ")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK"),
             nl = at(s, "NL"), nm = at(s, "NM");
-    M2 A = m2(b, 0, nk), B = m2(b, 1, nj), C = m2(b, 2, nm), D = m2(b, 3, nl);
-    for (int64_t i = 0; i < ni; ++i)
-      for (int64_t j = 0; j < nk; ++j)
-        A(i, j) = double(i) * double(j) / double(ni);
-    for (int64_t i = 0; i < nk; ++i)
-      for (int64_t j = 0; j < nj; ++j)
-        B(i, j) = double(i) * double(j + 1) / double(nj);
-    for (int64_t i = 0; i < nj; ++i)
-      for (int64_t j = 0; j < nm; ++j)
-        C(i, j) = double(i) * double(j + 3) / double(nl);
-    for (int64_t i = 0; i < nm; ++i)
-      for (int64_t j = 0; j < nl; ++j)
-        D(i, j) = double(i) * double(j + 2) / double(nk);
+    fillProducts(m2(b, 0, nk), ni, nk, 0, ni); // A
+    fillProducts(m2(b, 1, nj), nk, nj, 1, nj); // B
+    fillProducts(m2(b, 2, nm), nj, nm, 3, nl); // C
+    fillProducts(m2(b, 3, nl), nm, nl, 2, nk); // D
   };
   a.reference = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK"),
@@ -447,16 +439,10 @@ App atax() {
                obj("x", dims({"NY"}), Role::In, true, false, true),
                obj("y", dims({"NY"}), Role::InOut, true, true, false),
                obj("tmp", dims({"NX"}), Role::InOut, true, false, false)};
-  a.phases = {once({launch("atax_kernel1", {256, 1, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "NX"), 1, 1};
-                           },
-                           {O("A"), O("x"), O("tmp"), S("NX"), S("NY")}),
-                    launch("atax_kernel2", {256, 1, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "NY"), 1, 1};
-                           },
-                           {O("A"), O("y"), O("tmp"), S("NX"), S("NY")})})};
+  a.phases = {once({launch1d("atax_kernel1", "NX",
+                             {O("A"), O("x"), O("tmp"), S("NX"), S("NY")}),
+                    launch1d("atax_kernel2", "NY",
+                             {O("A"), O("y"), O("tmp"), S("NX"), S("NY")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t nx = at(s, "NX"), ny = at(s, "NY");
     M2 A = m2(b, 0, ny);
@@ -495,16 +481,10 @@ App bicg() {
                obj("s", dims({"NY"}), Role::Out, true, true, false),
                obj("p", dims({"NY"}), Role::In, true, false, true),
                obj("q", dims({"NX"}), Role::Out, true, true, false)};
-  a.phases = {once({launch("bicg_kernel1", {256, 1, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "NY"), 1, 1};
-                           },
-                           {O("A"), O("r"), O("s"), S("NX"), S("NY")}),
-                    launch("bicg_kernel2", {256, 1, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "NX"), 1, 1};
-                           },
-                           {O("A"), O("p"), O("q"), S("NX"), S("NY")})})};
+  a.phases = {once({launch1d("bicg_kernel1", "NY",
+                             {O("A"), O("r"), O("s"), S("NX"), S("NY")}),
+                    launch1d("bicg_kernel2", "NX",
+                             {O("A"), O("p"), O("q"), S("NX"), S("NY")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t nx = at(s, "NX"), ny = at(s, "NY");
     M2 A = m2(b, 0, ny);
@@ -563,30 +543,18 @@ App corr() {
       obj("stddev", dims({"M"}, {1}), Role::Out, true, false, false),
       obj("symmat", dims({"M", "M"}, {1, 1}), Role::InOut, true, true, false)};
   a.phases = {
-      once({launch("mean_kernel", {256, 1, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), 1, 1};
-                   },
-                   {O("mean"), O("data"), ArgSpec::scalar("float_n", kFloatN),
-                    S("M"), S("N")}),
-            launch("std_kernel", {256, 1, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), 1, 1};
-                   },
-                   {O("mean"), O("stddev"), O("data"),
-                    ArgSpec::scalar("float_n", kFloatN),
-                    ArgSpec::scalar("eps", kEps), S("M"), S("N")}),
-            launch("reduce_kernel", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), at(s, "N"), 1};
-                   },
-                   {O("mean"), O("stddev"), O("data"),
-                    ArgSpec::scalar("float_n", kFloatN), S("M"), S("N")}),
-            launch("corr_kernel", {256, 1, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), 1, 1};
-                   },
-                   {O("symmat"), O("data"), S("M"), S("N")})})};
+      once({launch1d("mean_kernel", "M",
+                     {O("mean"), O("data"), ArgSpec::scalar("float_n", kFloatN),
+                      S("M"), S("N")}),
+            launch1d("std_kernel", "M",
+                     {O("mean"), O("stddev"), O("data"),
+                      ArgSpec::scalar("float_n", kFloatN),
+                      ArgSpec::scalar("eps", kEps), S("M"), S("N")}),
+            launch2d("reduce_kernel", "M", "N",
+                     {O("mean"), O("stddev"), O("data"),
+                      ArgSpec::scalar("float_n", kFloatN), S("M"), S("N")}),
+            launch1d("corr_kernel", "M",
+                     {O("symmat"), O("data"), S("M"), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t m = at(s, "M"), n = at(s, "N");
     M2 data = m2(b, 0, m + 1), symmat = m2(b, 3, m + 1);
@@ -637,22 +605,13 @@ App covar() {
       obj("symmat", dims({"M", "M"}, {1, 1}), Role::InOut, true, true, false),
       obj("mean", dims({"M"}, {1}), Role::Out, true, false, false)};
   a.phases = {
-      once({launch("mean_kernel", {256, 1, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), 1, 1};
-                   },
-                   {O("mean"), O("data"), ArgSpec::scalar("float_n", kFloatN),
-                    S("M"), S("N")}),
-            launch("reduce_kernel", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), at(s, "N"), 1};
-                   },
-                   {O("mean"), O("data"), S("M"), S("N")}),
-            launch("covar_kernel", {256, 1, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "M"), 1, 1};
-                   },
-                   {O("symmat"), O("data"), S("M"), S("N")})})};
+      once({launch1d("mean_kernel", "M",
+                     {O("mean"), O("data"), ArgSpec::scalar("float_n", kFloatN),
+                      S("M"), S("N")}),
+            launch2d("reduce_kernel", "M", "N",
+                     {O("mean"), O("data"), S("M"), S("N")}),
+            launch1d("covar_kernel", "M",
+                     {O("symmat"), O("data"), S("M"), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t m = at(s, "M"), n = at(s, "N");
     M2 data = m2(b, 0, m + 1);
@@ -687,19 +646,16 @@ App fdtd2d() {
       obj("ex", dims({"NX", "NY"}, {0, 1}), Role::InOut, true, false, true),
       obj("ey", dims({"NX", "NY"}, {1, 0}), Role::InOut, true, false, true),
       obj("hz", dims({"NX", "NY"}), Role::InOut, true, true, true)};
-  auto grid = [](const Sizes &s) {
-    return Threads{at(s, "NY"), at(s, "NX"), 1};
-  };
   a.phases = {loop(
       "t", [](const Sizes &) { return int64_t(0); },
       [](const Sizes &s) { return at(s, "TMAX"); },
-      {launch("fdtd_step1_kernel", {32, 8, 1}, grid,
-              {O("_fict_"), O("ex"), O("ey"), O("hz"), ArgSpec::loop("t"),
-               S("NX"), S("NY")}),
-       launch("fdtd_step2_kernel", {32, 8, 1}, grid,
-              {O("ex"), O("ey"), O("hz"), S("NX"), S("NY")}),
-       launch("fdtd_step3_kernel", {32, 8, 1}, grid,
-              {O("ex"), O("ey"), O("hz"), S("NX"), S("NY")})})};
+      {launch2d("fdtd_step1_kernel", "NY", "NX",
+                {O("_fict_"), O("ex"), O("ey"), O("hz"), ArgSpec::loop("t"),
+                 S("NX"), S("NY")}),
+       launch2d("fdtd_step2_kernel", "NY", "NX",
+                {O("ex"), O("ey"), O("hz"), S("NX"), S("NY")}),
+       launch2d("fdtd_step3_kernel", "NY", "NX",
+                {O("ex"), O("ey"), O("hz"), S("NX"), S("NY")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t nx = at(s, "NX"), ny = at(s, "NY"), tmax = at(s, "TMAX");
     double *fict = v1(b, 0), *ex = v1(b, 1), *ey = v1(b, 2);
@@ -749,13 +705,10 @@ App gemm() {
   a.objects = {obj("A", dims({"NI", "NK"}), Role::In, true, false, true),
                obj("B", dims({"NK", "NJ"}), Role::In, true, false, true),
                obj("C", dims({"NI", "NJ"}), Role::InOut, true, true, true)};
-  a.phases = {once(
-      {launch("gemm_kernel", {32, 8, 1},
-              [](const Sizes &s) {
-                return Threads{at(s, "NJ"), at(s, "NI"), 1};
-              },
-              {O("A"), O("B"), O("C"), ArgSpec::scalar("alpha", 32412.0),
-               ArgSpec::scalar("beta", 2123.0), S("NI"), S("NJ"), S("NK")})})};
+  a.phases = {once({launch2d(
+      "gemm_kernel", "NJ", "NI",
+      {O("A"), O("B"), O("C"), ArgSpec::scalar("alpha", 32412.0),
+       ArgSpec::scalar("beta", 2123.0), S("NI"), S("NJ"), S("NK")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t ni = at(s, "NI"), nj = at(s, "NJ"), nk = at(s, "NK");
     M2 A = m2(b, 0, nk), B = m2(b, 1, nj), C = m2(b, 2, nj);
@@ -803,13 +756,10 @@ App gesummv() {
                obj("x", dims({"N"}), Role::In, true, false, true),
                obj("y", dims({"N"}), Role::InOut, true, true, false),
                obj("tmp", dims({"N"}), Role::InOut, true, false, false)};
-  a.phases = {once({launch("gesummv_kernel", {256, 1, 1},
-                           [](const Sizes &s) {
-                             return Threads{at(s, "N"), 1, 1};
-                           },
-                           {O("A"), O("B"), O("x"), O("y"), O("tmp"),
-                            ArgSpec::scalar("alpha", 43532.0),
-                            ArgSpec::scalar("beta", 12313.0), S("N")})})};
+  a.phases = {once({launch1d("gesummv_kernel", "N",
+                             {O("A"), O("B"), O("x"), O("y"), O("tmp"),
+                              ArgSpec::scalar("alpha", 43532.0),
+                              ArgSpec::scalar("beta", 12313.0), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t n = at(s, "N");
     M2 A = m2(b, 0, n), B = m2(b, 1, n);
@@ -852,11 +802,9 @@ App mvt() {
                obj("x2", dims({"N"}), Role::InOut, true, true, true),
                obj("y_1", dims({"N"}), Role::In, true, false, true),
                obj("y_2", dims({"N"}), Role::In, true, false, true)};
-  auto threads = [](const Sizes &s) { return Threads{at(s, "N"), 1, 1}; };
-  a.phases = {once({launch("mvt_kernel1", {256, 1, 1}, threads,
-                           {O("a"), O("x1"), O("y_1"), S("N")}),
-                    launch("mvt_kernel2", {256, 1, 1}, threads,
-                           {O("a"), O("x2"), O("y_2"), S("N")})})};
+  a.phases = {once(
+      {launch1d("mvt_kernel1", "N", {O("a"), O("x1"), O("y_1"), S("N")}),
+       launch1d("mvt_kernel2", "N", {O("a"), O("x2"), O("y_2"), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t n = at(s, "N");
     M2 A = m2(b, 0, n);
@@ -896,12 +844,9 @@ App syrk() {
   a.objects = {obj("A", dims({"N", "M"}), Role::In, true, false, true),
                obj("C", dims({"N", "N"}), Role::InOut, true, true, true)};
   a.phases = {
-      once({launch("syrk_kernel", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "N"), at(s, "N"), 1};
-                   },
-                   {O("A"), O("C"), ArgSpec::scalar("alpha", 12435.0),
-                    ArgSpec::scalar("beta", 4546.0), S("M"), S("N")})})};
+      once({launch2d("syrk_kernel", "N", "N",
+                     {O("A"), O("C"), ArgSpec::scalar("alpha", 12435.0),
+                      ArgSpec::scalar("beta", 4546.0), S("M"), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t n = at(s, "N"), m = at(s, "M");
     M2 A = m2(b, 0, m), C = m2(b, 1, n);
@@ -942,12 +887,9 @@ App syr2k() {
                obj("B", dims({"N", "M"}), Role::In, true, false, true),
                obj("C", dims({"N", "N"}), Role::InOut, true, true, true)};
   a.phases = {
-      once({launch("syr2k_kernel", {32, 8, 1},
-                   [](const Sizes &s) {
-                     return Threads{at(s, "N"), at(s, "N"), 1};
-                   },
-                   {O("A"), O("B"), O("C"), ArgSpec::scalar("alpha", 12435.0),
-                    ArgSpec::scalar("beta", 4546.0), S("M"), S("N")})})};
+      once({launch2d("syr2k_kernel", "N", "N",
+                     {O("A"), O("B"), O("C"), ArgSpec::scalar("alpha", 12435.0),
+                      ArgSpec::scalar("beta", 4546.0), S("M"), S("N")})})};
   a.initDefault = [](const Sizes &s, Buffers &b) {
     int64_t n = at(s, "N"), m = at(s, "M");
     M2 A = m2(b, 0, m), B = m2(b, 1, m), C = m2(b, 2, n);

@@ -22,6 +22,9 @@
 //   Leaks       device memory back to its baseline after an engine goes.
 //
 //===----------------------------------------------------------------------===//
+#include "GpuTestMain.h"
+#include "TransferChecks.h"
+
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/precision/DeviceConvert.h"
 #include "approx/runtime/precision/Transfer.h"
@@ -36,6 +39,7 @@
 
 using namespace approx::rt;
 using namespace approx::rt::precision;
+using namespace approx::rt::precision::test;
 
 namespace {
 
@@ -44,39 +48,15 @@ std::shared_ptr<Context> gCtx;
 const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32,
                              ScalarType::F16, ScalarType::BF16};
 
-using Bytes = std::vector<unsigned char>;
+/// The transfer plans checked for a pair: chunks of 64 Ki elements of the
+/// wider type.
+const PlanShape kPlans = {size_t(64) << 10, 4, 2, 1};
 
 #define ASSERT_OK(expr)                                                        \
   do {                                                                         \
     Status s_ = (expr);                                                        \
     ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
   } while (0)
-
-std::string pairName(ScalarType a, ScalarType b) {
-  return std::string(scalarTypeName(a)) + "->" + scalarTypeName(b);
-}
-
-std::string statsText(const ConvertStats &s) {
-  return "{overflowed " + std::to_string(s.overflowed) + ", underflowed " +
-         std::to_string(s.underflowedToZero) + ", nans " +
-         std::to_string(s.nans) + "}";
-}
-
-bool sameStats(const ConvertStats &a, const ConvertStats &b) {
-  return a.overflowed == b.overflowed &&
-         a.underflowedToZero == b.underflowedToZero && a.nans == b.nans;
-}
-
-/// The host reference: scalar path, one thread.
-Bytes reference(const Bytes &src, ScalarType from, ScalarType to, size_t n,
-                ConvertStats &st) {
-  Bytes out(n * scalarTypeSize(to));
-  ConvertOptions opt;
-  opt.threads = 1;
-  opt.isa = ConvertOptions::Scalar;
-  EXPECT_TRUE(convert(src.data(), from, out.data(), to, n, opt, &st).isOk());
-  return out;
-}
 
 /// The first differing element, for a readable failure.
 std::string firstDiff(const Bytes &got, const Bytes &want, const Bytes &src,
@@ -353,52 +333,6 @@ TEST(Kernels, ArgumentErrorsAreNotLaunched) {
 // Transfers
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The plans checked for a pair; chunks of 64 Ki elements of the wider
-/// type.
-std::vector<TransferPlan> plansFor(ScalarType host, ScalarType dev) {
-  std::vector<TransferPlan> plans = {TransferPlan::hostSingle(),
-                                     TransferPlan::hostMulti(4),
-                                     TransferPlan::device()};
-  TransferPlan pageable = TransferPlan::hostMulti(2);
-  pageable.pinned = false;
-  plans.push_back(pageable);
-  for (ScalarType mid : kTypes)
-    if (mid != host && mid != dev)
-      plans.push_back(TransferPlan::transient(mid, 2));
-  const size_t chunk =
-      (size_t(64) << 10) * std::max(scalarTypeSize(host), scalarTypeSize(dev));
-  plans.push_back(TransferPlan::pipelined(chunk, 2, ConvertSide::Host));
-  plans.push_back(TransferPlan::pipelined(chunk, 2, ConvertSide::Device));
-  TransferPlan three = TransferPlan::pipelined(chunk, 1, ConvertSide::Device);
-  three.slots = 3;
-  plans.push_back(three);
-  if (host == dev)
-    plans.push_back(TransferPlan::copy());
-  return plans;
-}
-
-Bytes expectedTransfer(const Bytes &src, ScalarType from, ScalarType to,
-                       size_t n, const TransferPlan &plan,
-                       ConvertStats &stats) {
-  if (plan.method == TransferMethod::Transient && from != to) {
-    ConvertStats a, b;
-    Bytes mid = reference(src, from, plan.intermediate, n, a);
-    Bytes out = reference(mid, plan.intermediate, to, n, b);
-    stats = a;
-    stats.overflowed += b.overflowed;
-    stats.underflowedToZero += b.underflowedToZero;
-    return out;
-  }
-  Bytes out = reference(src, from, to, n, stats);
-  if (from == to) // a plain copy converts nothing and counts nothing
-    stats = ConvertStats();
-  return out;
-}
-
-} // namespace
-
 TEST(Transfers, EveryMethodEveryPairBothDirections) {
   Expected<std::unique_ptr<TransferEngine>> e = TransferEngine::create(gCtx);
   ASSERT_TRUE(e.isOk()) << e.status().toString();
@@ -408,7 +342,7 @@ TEST(Transfers, EveryMethodEveryPairBothDirections) {
   uint64_t seed = 100;
   for (ScalarType host : kTypes)
     for (ScalarType dev : kTypes)
-      for (const TransferPlan &plan : plansFor(host, dev))
+      for (const TransferPlan &plan : plansFor(host, dev, kPlans))
         for (size_t n : sizes) {
           const std::string what = pairName(host, dev) + " " +
                                    describePlan(plan) + " n=" +
@@ -508,27 +442,5 @@ TEST(Leaks, EngineReturnsItsMemory) {
 }
 
 int main(int argc, char **argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  Status probe = probeDriver();
-  if (!probe.isOk()) {
-    std::printf("SKIPPED: no usable CUDA GPU: %s\n", probe.toString().c_str());
-    return 77;
-  }
-  Expected<std::shared_ptr<Context>> ctx = Context::create(0);
-  if (!ctx.isOk()) {
-    if (ctx.status().code() == StatusCode::Unavailable) {
-      std::printf("SKIPPED: %s\n", ctx.status().toString().c_str());
-      return 77;
-    }
-    std::printf("FAILED to create a context: %s\n",
-                ctx.status().toString().c_str());
-    return 1;
-  }
-  gCtx = *ctx;
-  const DeviceInfo &d = gCtx->device();
-  std::printf("device: %s (sm_%d%d, %d SMs), driver API %d\n", d.name.c_str(),
-              d.ccMajor, d.ccMinor, d.smCount, d.driverVersion);
-  int rc = RUN_ALL_TESTS();
-  gCtx.reset();
-  return rc;
+  return approx::rt::test::gpuTestMain(argc, argv, gCtx);
 }

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "PrecisionFake.h"
 
 #include "approx/runtime/precision/HostConvert.h"
 #include "approx/runtime/precision/Session.h"
@@ -21,8 +22,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <set>
 
 using namespace approx::rt;
 using namespace approx::rt::precision;
@@ -30,50 +29,6 @@ using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
 
 namespace {
-
-const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32,
-                             ScalarType::F16, ScalarType::BF16};
-
-// The transfer engine needs pinned memory and stream waits, which the fake's
-// table lacks (as in TransferTest.cpp).
-std::set<void *> gPinned;
-
-CUresult fakeMemHostAlloc(void **p, size_t bytes, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuMemHostAlloc");
-  if (r != CUDA_SUCCESS)
-    return r;
-  *p = std::malloc(bytes);
-  if (!*p)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  gPinned.insert(*p);
-  return CUDA_SUCCESS;
-}
-
-CUresult fakeMemFreeHost(void *p) {
-  if (!gPinned.erase(p))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::free(p);
-  return FakeDriver::get().enter("cuMemFreeHost");
-}
-
-CUresult fakeStreamWaitEvent(CUstream, CUevent e, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuStreamWaitEvent");
-  if (r != CUDA_SUCCESS)
-    return r;
-  return FakeDriver::get().events_.count(e) ? CUDA_SUCCESS
-                                            : CUDA_ERROR_INVALID_HANDLE;
-}
-
-const detail::Driver *table() {
-  static detail::Driver d = [] {
-    detail::Driver t = *FakeDriver::get().table();
-    t.cuMemHostAlloc = &fakeMemHostAlloc;
-    t.cuMemFreeHost = &fakeMemFreeHost;
-    t.cuStreamWaitEvent = &fakeStreamWaitEvent;
-    return t;
-  }();
-  return &d;
-}
 
 /// n elements of `t` at `p` as doubles.
 std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
@@ -84,31 +39,8 @@ std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
   return out;
 }
 
+/// The module's kernels (the conversions come from PrecisionFake.h).
 void registerKernels(FakeDriver &f) {
-  // The conversion kernels: the host's convert(), counts added.
-  for (ScalarType from : kTypes)
-    for (ScalarType to : kTypes) {
-      if (from == to)
-        continue;
-      f.setKernel(deviceConvertKernelName(from, to),
-                  [from, to](LaunchRecord &r) {
-                    const uint64_t n = r.param<uint64_t>(2);
-                    auto *counters = r.ptr<uint64_t>(3);
-                    ConvertOptions opt;
-                    opt.threads = 1;
-                    ConvertStats st;
-                    if (!convert(r.ptr<void>(0), from, r.ptr<void>(1), to, n,
-                                 opt, &st)
-                             .isOk())
-                      return CUDA_ERROR_ILLEGAL_ADDRESS;
-                    if (counters) {
-                      counters[0] += st.overflowed;
-                      counters[1] += st.underflowedToZero;
-                      counters[2] += st.nans;
-                    }
-                    return CUDA_SUCCESS;
-                  });
-    }
   // axpy in each variant's storage types: y += 2 x, computed in f64.
   const std::pair<const char *, std::pair<ScalarType, ScalarType>> axpys[] = {
       {"axpy__p0", {ScalarType::F64, ScalarType::F64}},
@@ -144,10 +76,8 @@ void registerKernels(FakeDriver &f) {
 class SessionTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    f.reset();
-    gPinned.clear();
+    Expected<std::shared_ptr<Context>> c = fake::resetPrecisionFake();
     registerKernels(f);
-    Expected<std::shared_ptr<Context>> c = detail::createContext(table(), 0);
     ASSERT_TRUE(c.isOk()) << c.status().toString();
     ctx = *c;
     Expected<std::unique_ptr<Module>> m = Module::load(
@@ -159,11 +89,7 @@ protected:
   void TearDown() override {
     module.reset();
     ctx.reset();
-    EXPECT_EQ(f.liveAllocations(), 0u);
-    EXPECT_EQ(f.liveEvents(), 0u);
-    EXPECT_EQ(f.liveStreams(), 0u);
-    EXPECT_EQ(f.primaryRefs(), 0);
-    EXPECT_TRUE(gPinned.empty());
+    fake::expectPrecisionFakeClean();
   }
 
   /// The program: X, Y registered; X, Y to the device; axpy; Y back.

@@ -12,10 +12,12 @@
 // much landed; reuse without reallocation; nothing leaked.
 //
 // The fake's table lacks pinned memory and stream waits, so the tests run
-// on a copy of it with those entry points added here.
+// on fake/PrecisionFake.h's copy of it with those entry points added.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "PrecisionFake.h"
+#include "TransferChecks.h"
 
 #include "approx/runtime/precision/DeviceConvert.h"
 #include "approx/runtime/precision/Transfer.h"
@@ -32,90 +34,20 @@ using namespace approx::rt;
 using namespace approx::rt::precision;
 using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
+using namespace approx::rt::precision::test;
 
 namespace {
 
 const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32,
                              ScalarType::F16, ScalarType::BF16};
 
-//===----------------------------------------------------------------------===//
-// Extra fake entry points
-//===----------------------------------------------------------------------===//
-
-std::set<void *> gPinned;
-
-CUresult fakeMemHostAlloc(void **p, size_t bytes, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuMemHostAlloc");
-  if (r != CUDA_SUCCESS)
-    return r;
-  if (bytes == 0 || bytes > (size_t(1) << 32))
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  *p = std::malloc(bytes);
-  if (!*p)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  gPinned.insert(*p);
-  return CUDA_SUCCESS;
-}
-
-CUresult fakeMemFreeHost(void *p) {
-  if (!gPinned.erase(p))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::free(p);
-  return FakeDriver::get().enter("cuMemFreeHost");
-}
-
-CUresult fakeStreamWaitEvent(CUstream, CUevent e, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuStreamWaitEvent");
-  if (r != CUDA_SUCCESS)
-    return r;
-  return FakeDriver::get().events_.count(e) ? CUDA_SUCCESS
-                                            : CUDA_ERROR_INVALID_HANDLE;
-}
-
-const detail::Driver *table() {
-  static detail::Driver d = [] {
-    detail::Driver t = *FakeDriver::get().table();
-    t.cuMemHostAlloc = &fakeMemHostAlloc;
-    t.cuMemFreeHost = &fakeMemFreeHost;
-    t.cuStreamWaitEvent = &fakeStreamWaitEvent;
-    return t;
-  }();
-  return &d;
-}
-
-/// The fake's conversion kernels: the host's convert() on the launch's
-/// pointers, counts added to the counter block.
-void registerKernels(FakeDriver &f) {
-  for (ScalarType from : kTypes)
-    for (ScalarType to : kTypes) {
-      if (from == to)
-        continue;
-      f.setKernel(deviceConvertKernelName(from, to),
-                  [from, to](LaunchRecord &r) {
-                    const void *src = r.ptr<void>(0);
-                    void *dst = r.ptr<void>(1);
-                    const uint64_t n = r.param<uint64_t>(2);
-                    auto *counters = r.ptr<uint64_t>(3);
-                    ConvertOptions opt;
-                    opt.threads = 1;
-                    ConvertStats st;
-                    if (!convert(src, from, dst, to, n, opt, &st).isOk())
-                      return CUDA_ERROR_ILLEGAL_ADDRESS;
-                    if (counters) {
-                      counters[0] += st.overflowed;
-                      counters[1] += st.underflowedToZero;
-                      counters[2] += st.nans;
-                    }
-                    return CUDA_SUCCESS;
-                  });
-    }
-}
+/// Chunks of 64 elements of the wider type, so sizes of a few hundred span
+/// several chunks; one pipeline thread, two with three slots.
+const PlanShape kPlans = {64, 2, 1, 2};
 
 //===----------------------------------------------------------------------===//
 // Data
 //===----------------------------------------------------------------------===//
-
-using Bytes = std::vector<unsigned char>;
 
 /// n random elements of `t`: random bit patterns, and values near the f16
 /// range limits (overflow, subnormals), with NaNs and infinities among them.
@@ -153,21 +85,6 @@ Bytes randomArray(ScalarType t, size_t n, uint32_t seed) {
   return out;
 }
 
-std::string pairName(ScalarType a, ScalarType b) {
-  return std::string(scalarTypeName(a)) + "->" + scalarTypeName(b);
-}
-
-bool sameStats(const ConvertStats &a, const ConvertStats &b) {
-  return a.overflowed == b.overflowed &&
-         a.underflowedToZero == b.underflowedToZero && a.nans == b.nans;
-}
-
-std::string statsText(const ConvertStats &s) {
-  return "{overflowed " + std::to_string(s.overflowed) + ", underflowed " +
-         std::to_string(s.underflowedToZero) + ", nans " +
-         std::to_string(s.nans) + "}";
-}
-
 //===----------------------------------------------------------------------===//
 // Fixture
 //===----------------------------------------------------------------------===//
@@ -175,10 +92,7 @@ std::string statsText(const ConvertStats &s) {
 class TransferTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    f.reset();
-    gPinned.clear();
-    registerKernels(f);
-    Expected<std::shared_ptr<Context>> c = detail::createContext(table(), 0);
+    Expected<std::shared_ptr<Context>> c = fake::resetPrecisionFake();
     ASSERT_TRUE(c.isOk()) << c.status().toString();
     ctx = *c;
     Expected<std::unique_ptr<TransferEngine>> e = TransferEngine::create(ctx);
@@ -188,12 +102,7 @@ protected:
   void TearDown() override {
     engine.reset();
     ctx.reset();
-    EXPECT_EQ(f.liveModules(), 0u);
-    EXPECT_EQ(f.liveAllocations(), 0u);
-    EXPECT_EQ(f.liveStreams(), 0u);
-    EXPECT_EQ(f.liveEvents(), 0u);
-    EXPECT_EQ(f.primaryRefs(), 0);
-    EXPECT_TRUE(gPinned.empty());
+    fake::expectPrecisionFakeClean();
   }
 
   DeviceBuffer buffer(size_t n, ScalarType t) {
@@ -207,57 +116,6 @@ protected:
   std::shared_ptr<Context> ctx;
   std::unique_ptr<TransferEngine> engine;
 };
-
-/// What a plan computes on the host: convert() once, or twice through the
-/// intermediate for Transient (stats of the chain, NaNs once).
-Bytes expected(const Bytes &src, ScalarType from, ScalarType to, size_t n,
-               const TransferPlan &plan, ConvertStats &stats) {
-  Bytes out(n * scalarTypeSize(to));
-  ConvertOptions opt;
-  opt.threads = 1;
-  opt.isa = ConvertOptions::Scalar;
-  if (plan.method == TransferMethod::Transient && from != to) {
-    Bytes mid(n * scalarTypeSize(plan.intermediate));
-    ConvertStats a, b;
-    EXPECT_TRUE(convert(src.data(), from, mid.data(), plan.intermediate, n,
-                        opt, &a)
-                    .isOk());
-    EXPECT_TRUE(
-        convert(mid.data(), plan.intermediate, out.data(), to, n, opt, &b)
-            .isOk());
-    stats = a;
-    stats.overflowed += b.overflowed;
-    stats.underflowedToZero += b.underflowedToZero;
-    return out;
-  }
-  EXPECT_TRUE(convert(src.data(), from, out.data(), to, n, opt, &stats).isOk());
-  if (from == to) // a plain copy converts nothing and counts nothing
-    stats = ConvertStats();
-  return out;
-}
-
-/// Every plan the tests run for a pair (chunk = 64 elements of the host
-/// type, so sizes of a few hundred span several chunks).
-std::vector<TransferPlan> plansFor(ScalarType host, ScalarType dev) {
-  std::vector<TransferPlan> plans = {TransferPlan::hostSingle(),
-                                     TransferPlan::hostMulti(2),
-                                     TransferPlan::device()};
-  TransferPlan pageable = TransferPlan::hostMulti(2);
-  pageable.pinned = false;
-  plans.push_back(pageable);
-  for (ScalarType mid : kTypes)
-    if (mid != host && mid != dev)
-      plans.push_back(TransferPlan::transient(mid, 2));
-  const size_t chunk = 64 * std::max(scalarTypeSize(host), scalarTypeSize(dev));
-  plans.push_back(TransferPlan::pipelined(chunk, 1, ConvertSide::Host));
-  plans.push_back(TransferPlan::pipelined(chunk, 1, ConvertSide::Device));
-  TransferPlan three = TransferPlan::pipelined(chunk, 2, ConvertSide::Device);
-  three.slots = 3;
-  plans.push_back(three);
-  if (host == dev)
-    plans.push_back(TransferPlan::copy());
-  return plans;
-}
 
 } // namespace
 
@@ -356,8 +214,8 @@ TEST_F(TransferTest, ConverterLaunchShapeAndCounts) {
   EXPECT_EQ(l.param<uint64_t>(2), n);
   EXPECT_NE(l.param<uint64_t>(3), 0u);
   ConvertStats want;
-  Bytes ref = expected(src, ScalarType::F64, ScalarType::F16, n,
-                       TransferPlan::device(), want);
+  Bytes ref = expectedTransfer(src, ScalarType::F64, ScalarType::F16, n,
+                               TransferPlan::device(), want);
   Bytes got(n * 2);
   ASSERT_TRUE(d.copyToHost(got.data(), got.size()).isOk());
   EXPECT_EQ(got, ref);
@@ -429,7 +287,7 @@ TEST_F(TransferTest, EveryMethodEveryPairBothDirections) {
   uint32_t seed = 1;
   for (ScalarType host : kTypes)
     for (ScalarType dev : kTypes)
-      for (const TransferPlan &plan : plansFor(host, dev))
+      for (const TransferPlan &plan : plansFor(host, dev, kPlans))
         for (size_t n : sizes) {
           const std::string what = pairName(host, dev) + " " +
                                    describePlan(plan) + " n=" +
@@ -442,7 +300,7 @@ TEST_F(TransferTest, EveryMethodEveryPairBothDirections) {
                                       plan, &r);
           ASSERT_TRUE(s.isOk()) << what << ": " << s.toString();
           ConvertStats want;
-          Bytes ref = expected(src, host, dev, n, plan, want);
+          Bytes ref = expectedTransfer(src, host, dev, n, plan, want);
           Bytes got(n * scalarTypeSize(dev));
           ASSERT_TRUE(d.copyToHost(got.data(), got.size()).isOk());
           EXPECT_EQ(got, ref) << what << " to device";
@@ -463,7 +321,7 @@ TEST_F(TransferTest, EveryMethodEveryPairBothDirections) {
           Bytes out(n * scalarTypeSize(host) + 3, 0xa5);
           s = engine->toHost(d.view(), dev, out.data(), host, n, plan, &r);
           ASSERT_TRUE(s.isOk()) << what << ": " << s.toString();
-          ref = expected(dsrc, dev, host, n, plan, want);
+          ref = expectedTransfer(dsrc, dev, host, n, plan, want);
           EXPECT_EQ(Bytes(out.begin(), out.begin() + ref.size()), ref)
               << what << " to host";
           for (size_t i = ref.size(); i < out.size(); ++i)

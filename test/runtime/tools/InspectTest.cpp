@@ -1,7 +1,7 @@
 //===- InspectTest.cpp - approx-inspect end to end over the fake driver ---===//
 //
-// Without a GPU (fake/FakeDriver.h, with the pinned-memory and stream-wait
-// entry points precision/TransferTest.cpp adds, and a UUID): the inspector
+// Without a GPU (fake/FakeDriver.h, with the pinned-memory, stream-wait and
+// UUID entry points of fake/PrecisionFake.h): the inspector
 // measures every table of a small grid (64 KiB .. 1 MiB), the database it
 // fills survives systemDbToJson -> parseSystemDb, its tables are the ones
 // asked for (pipelined only from 4 chunks up, narrowing pairs h2d, widening
@@ -12,88 +12,23 @@
 //===----------------------------------------------------------------------===//
 #include "Inspect.h"
 #include "FakeDriver.h"
+#include "PrecisionFake.h"
 
-#include "approx/runtime/precision/DeviceConvert.h"
 #include "approx/runtime/precision/HostConvert.h"
 
 #include <gtest/gtest.h>
-
-#include <cstdlib>
-#include <set>
 
 using namespace approx::rt;
 using namespace approx::rt::precision;
 using namespace approx::inspect;
 using approx::rt::fake::FakeDriver;
-using approx::rt::fake::LaunchRecord;
 
 namespace {
-
-std::set<void *> gPinned;
-
-CUresult fakeMemHostAlloc(void **p, size_t bytes, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuMemHostAlloc");
-  if (r != CUDA_SUCCESS)
-    return r;
-  *p = std::malloc(bytes);
-  if (!*p)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  gPinned.insert(*p);
-  return CUDA_SUCCESS;
-}
-CUresult fakeMemFreeHost(void *p) {
-  if (!gPinned.erase(p))
-    return CUDA_ERROR_INVALID_VALUE;
-  std::free(p);
-  return FakeDriver::get().enter("cuMemFreeHost");
-}
-CUresult fakeStreamWaitEvent(CUstream, CUevent e, unsigned int) {
-  CUresult r = FakeDriver::get().enter("cuStreamWaitEvent");
-  if (r != CUDA_SUCCESS)
-    return r;
-  return FakeDriver::get().events_.count(e) ? CUDA_SUCCESS
-                                            : CUDA_ERROR_INVALID_HANDLE;
-}
-CUresult fakeDeviceGetUuid(CUuuid *u, CUdevice) {
-  for (int i = 0; i < 16; ++i)
-    u->bytes[i] = char(0x10 + i);
-  return FakeDriver::get().enter("cuDeviceGetUuid");
-}
-
-const detail::Driver *table() {
-  static detail::Driver d = [] {
-    detail::Driver t = *FakeDriver::get().table();
-    t.cuMemHostAlloc = &fakeMemHostAlloc;
-    t.cuMemFreeHost = &fakeMemFreeHost;
-    t.cuStreamWaitEvent = &fakeStreamWaitEvent;
-    t.cuDeviceGetUuid = &fakeDeviceGetUuid;
-    return t;
-  }();
-  return &d;
-}
-
-const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32, ScalarType::F16,
-                             ScalarType::BF16};
 
 class InspectTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    f.reset();
-    gPinned.clear();
-    for (ScalarType from : kTypes)
-      for (ScalarType to : kTypes)
-        if (from != to)
-          f.setKernel(deviceConvertKernelName(from, to),
-                      [from, to](LaunchRecord &r) {
-                        ConvertOptions one;
-                        one.threads = 1;
-                        return convert(r.ptr<void>(0), from, r.ptr<void>(1), to,
-                                       r.param<uint64_t>(2), one)
-                                       .isOk()
-                                   ? CUDA_SUCCESS
-                                   : CUDA_ERROR_ILLEGAL_ADDRESS;
-                      });
-    Expected<std::shared_ptr<Context>> c = detail::createContext(table(), 0);
+    Expected<std::shared_ptr<Context>> c = fake::resetPrecisionFake();
     ASSERT_TRUE(c.isOk()) << c.status().toString();
     ctx = *c;
     opt.maxBytes = uint64_t(1) << 20;
@@ -105,12 +40,7 @@ protected:
   }
   void TearDown() override {
     ctx.reset();
-    EXPECT_EQ(f.liveModules(), 0u);
-    EXPECT_EQ(f.liveAllocations(), 0u);
-    EXPECT_EQ(f.liveStreams(), 0u);
-    EXPECT_EQ(f.liveEvents(), 0u);
-    EXPECT_EQ(f.primaryRefs(), 0);
-    EXPECT_TRUE(gPinned.empty());
+    fake::expectPrecisionFakeClean();
   }
 
   FakeDriver &f = FakeDriver::get();
