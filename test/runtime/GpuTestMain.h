@@ -1,5 +1,4 @@
-//===- GpuTestMain.h - main() of the runtime's GPU test binaries -*- C++
-//-*-===//
+//===- GpuTestMain.h - main() of the GPU test binaries ---------*- C++ -*-===//
 //
 // The GPU tests (GpuTest.cpp, GpuFeatureTest.cpp, precision/
 // GpuConvertTest.cpp) share one start: probe the driver, open a context on
