@@ -31,6 +31,8 @@
 #   BUDGET [300] seconds for the whole script: work that would start later
 #     than that is skipped, and said so; each approx-scale call is cut at
 #     min(CALL_TIMEOUT [60], what is left) by timeout(1)
+#   REPS [3] approx-scale --reps: every measured run (profile, trial,
+#     held-out) is one untimed run and the median of REPS
 #   QUICK [0] 1: approx-inspect --quick
 #   DRY_RUN [0] 1: print the plan (the approx-scale calls) and stop
 #   INSPECT_ARGS [--max-bytes 256M --max-seconds 120] (full inspection:
@@ -54,6 +56,7 @@ SIZES=${SIZES:-paper}
 TOQS=${TOQS:-0.9,0.95,0.99}
 BUDGET=${BUDGET:-300}
 CALL_TIMEOUT=${CALL_TIMEOUT:-60}
+REPS=${REPS:-3}
 MIN_CALL=${MIN_CALL:-5}
 QUICK=${QUICK:-0}
 INSPECT_ARGS=${INSPECT_ARGS:---max-bytes 256M --max-seconds 120}
@@ -136,7 +139,7 @@ for w in "${work[@]}"; do
   log=$OUT/scale-$app-$input-$size.log
   rm -f "$json"
   args=(--app "$app" --ptx-dir "$PTX" --db "$DB" --toq "$TOQS" --size "$size"
-        --strategy all -o "$json")
+        --strategy all --reps "$REPS" -o "$json")
   case $input in
     default) ;;
     random) args+=(--input random --seed "$SEED" --holdout-seed "$HOLDOUT_SEED") ;;

@@ -500,6 +500,30 @@ TrialResult trialResult(const ProgramRun &run,
   return r;
 }
 
+ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
+                       unsigned reps) {
+  return [program = std::move(program), warmups,
+          reps](const Configuration &c) -> Expected<ProgramRun> {
+    if (reps == 0)
+      return invalidArgument("medianOf: reps must be at least 1");
+    for (unsigned w = 0; w < warmups; ++w)
+      APPROX_RETURN_IF_ERROR(program(c).status());
+    std::vector<ProgramRun> runs;
+    runs.reserve(reps);
+    for (unsigned k = 0; k < reps; ++k) {
+      APPROX_ASSIGN_OR_RETURN(ProgramRun r, program(c));
+      runs.push_back(std::move(r));
+    }
+    std::vector<size_t> order(runs.size());
+    for (size_t k = 0; k < order.size(); ++k)
+      order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return runs[a].report.wallSeconds < runs[b].report.wallSeconds;
+    });
+    return std::move(runs[order[(order.size() - 1) / 2]]);
+  };
+}
+
 Trial makeTrial(ScaledProgram program,
                 std::vector<std::vector<double>> reference) {
   auto ref = std::make_shared<std::vector<std::vector<double>>>(

@@ -70,8 +70,8 @@ int usage(const std::string &msg) {
       "usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q[,Q...] "
       "[--size paper|16x|tiny] [--input default|random|image:FILE] "
       "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
-      "[--holdout-seed S2 | --holdout-image FILE2] [-o report.json] "
-      "[--quiet]\n");
+      "[--holdout-seed S2 | --holdout-image FILE2] [--reps N] "
+      "[-o report.json] [--quiet]\n");
   return 2;
 }
 
@@ -110,6 +110,7 @@ int main(int argc, char **argv) {
   std::vector<double> toqs;
   bool haveToq = false, haveHoldout = false;
   uint64_t seed = 1, holdoutSeed = 0;
+  unsigned reps = 3;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> std::string {
@@ -157,7 +158,16 @@ int main(int argc, char **argv) {
       haveHoldout = true;
     } else if (a == "--holdout-image")
       holdoutImage = value("--holdout-image");
-    else if (a == "-o")
+    else if (a == "--reps") {
+      // Every measured run (profile, trial, held-out): one untimed run,
+      // then the median of N.
+      std::string v = value("--reps");
+      char *end = nullptr;
+      unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || v[0] == '-' || n < 1 || n > 100)
+        return usage("--reps '" + v + "' is not a count in [1, 100]");
+      reps = unsigned(n);
+    } else if (a == "-o")
       out = value("-o");
     else if (a == "--quiet")
       quiet = true;
@@ -253,16 +263,33 @@ int main(int argc, char **argv) {
   if (!scaled)
     return fail(scaled.status().message());
 
-  // The f64 profile, after an untimed warm-up run; its outputs are the
-  // reference of every trial.
+  // The f64 profile, measured as every trial is (an untimed run, then the
+  // median of --reps by total time); its outputs are the reference of every
+  // trial.
   Buffers outs;
   RunTimes t;
   if (rt::Status s = (*plain)->run(sizes, inputs, outs, t); !s)
     return fail(s.message());
   RunOptions po;
   po.mode = prec::SessionMode::Profile;
+  auto medianProfile = [&](const Buffers &ins, Buffers &o, RunTimes &times,
+                           prec::AppProfile &prof) -> rt::Status {
+    std::vector<std::pair<prec::AppProfile, RunTimes>> runs;
+    for (unsigned k = 0; k < reps; ++k) {
+      prec::AppProfile p;
+      RunTimes rt_;
+      APPROX_RETURN_IF_ERROR((*plain)->run(sizes, ins, o, rt_, po, &p));
+      runs.emplace_back(std::move(p), rt_);
+    }
+    std::stable_sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
+      return a.first.totalSeconds < b.first.totalSeconds;
+    });
+    prof = runs[(runs.size() - 1) / 2].first;
+    times = runs[(runs.size() - 1) / 2].second;
+    return rt::Status::ok();
+  };
   prec::AppProfile profile;
-  if (rt::Status s = (*plain)->run(sizes, inputs, outs, t, po, &profile); !s)
+  if (rt::Status s = medianProfile(inputs, outs, t, profile); !s)
     return fail(s.message());
   Buffers reference = outputsOf(*app, outs);
   std::string toqList;
@@ -303,9 +330,11 @@ int main(int argc, char **argv) {
   };
   unsigned progress = 0;
   prec::Trial inner = prec::makeTrial(
-      [&](const prec::Configuration &c) {
-        return runScaled(inputs, c, profile.transfers);
-      },
+      prec::medianOf(
+          [&](const prec::Configuration &c) {
+            return runScaled(inputs, c, profile.transfers);
+          },
+          1, reps),
       reference);
   prec::Trial logged =
       [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
@@ -332,6 +361,7 @@ int main(int argc, char **argv) {
   // entry names its own.
   report["toq"] = toqs.front();
   report["toqs"] = toqs;
+  report["reps"] = reps; // each measurement: one untimed run, median of reps
   report["device"] = (*ctx)->device().name;
   report["db"] = dbPath;
   report["profile"] = json::parse(prec::appProfileToJson(profile));
@@ -352,8 +382,9 @@ int main(int argc, char **argv) {
     Buffers houts;
     RunTimes ht;
     prec::AppProfile hprof;
-    if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht, po, &hprof);
-        !st)
+    if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht); !st)
+      return fail("held-out f64 run: " + st.message());
+    if (rt::Status st = medianProfile(hinputs, houts, ht, hprof); !st)
       return fail("held-out f64 run: " + st.message());
     hreference = outputsOf(*app, houts);
     htransfers = hprof.transfers;
@@ -410,8 +441,11 @@ int main(int argc, char **argv) {
     if (heldOut) {
       auto hit = heldMemo.find(d->config.key());
       if (hit == heldMemo.end()) {
-        rt::Expected<prec::ProgramRun> hr =
-            runScaled(hinputs, d->config, htransfers);
+        rt::Expected<prec::ProgramRun> hr = prec::medianOf(
+            [&](const prec::Configuration &c) {
+              return runScaled(hinputs, c, htransfers);
+            },
+            1, reps)(d->config);
         if (!hr)
           return fail("held-out run: " + hr.status().message());
         hit = heldMemo

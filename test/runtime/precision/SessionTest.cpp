@@ -449,3 +449,36 @@ TEST(SessionPlan, MethodsBecomePlans) {
                        ScalarType::F64)
                    .isOk());
 }
+
+TEST(SessionTrial, MedianOfRunsWarmupsThenReturnsTheMedianRun) {
+  // Wall times of successive calls: two warm-ups (9, 8), then 3, 1, 2.
+  std::vector<double> times = {9, 8, 3, 1, 2};
+  unsigned calls = 0;
+  ScaledProgram program = [&](const Configuration &) -> Expected<ProgramRun> {
+    ProgramRun r;
+    r.report.wallSeconds = times.at(calls);
+    r.outputs = {{double(calls)}};
+    ++calls;
+    return r;
+  };
+  Configuration c;
+  Expected<ProgramRun> r = medianOf(program, 2, 3)(c);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_EQ(calls, 5u);
+  EXPECT_EQ(r->report.wallSeconds, 2.0);
+  EXPECT_EQ(r->outputs, (std::vector<std::vector<double>>{{4.0}}));
+  // Even counts take the lower middle: 3, 1 -> 1 (the run made first of
+  // the two sorted).
+  calls = 2;
+  r = medianOf(program, 0, 2)(c);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(r->report.wallSeconds, 1.0);
+  // No timed run is an error; a failing run stops the measurement.
+  EXPECT_EQ(medianOf(program, 0, 0)(c).status().message(),
+            "medianOf: reps must be at least 1");
+  ScaledProgram failing = [&](const Configuration &) -> Expected<ProgramRun> {
+    return Status(StatusCode::DeviceFault, "kernel faulted");
+  };
+  EXPECT_EQ(medianOf(failing, 1, 3)(c).status().code(),
+            StatusCode::DeviceFault);
+}

@@ -227,6 +227,16 @@ struct ProgramRun {
 /// Runs the program once through a Session in scale mode with `config`.
 using ScaledProgram = std::function<Expected<ProgramRun>(const Configuration &)>;
 
+/// `program` measured the way timings should be (docs/bench METHOD):
+/// `warmups` untimed runs first, then `reps` timed runs, and the run whose
+/// total wall time is the median (the lower middle for even `reps`) is
+/// returned, its outputs and report. The first run of a configuration in a
+/// process pays one-off costs (device and staging memory first touched,
+/// kernels loaded) that a program's steady state does not. reps = 0 is
+/// InvalidArgument; a failing run stops and returns its Status.
+ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
+                       unsigned reps);
+
 /// The TrialResult of a run against the f64 run's outputs: quality = 1 -
 /// mean relative error over all output elements (Quality.h); overflow when
 /// a conversion overflowed (report.overflowed) or an output holds inf/NaN
