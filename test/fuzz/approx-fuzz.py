@@ -979,7 +979,19 @@ def gen_opt_ir(case, rng, corpus, cfg):
                        for _ in range(rng.randint(1, 3))]
             if rng.random() < 0.1:
                 configs.append(configs[0])
-            opts["configs"] = ",".join(configs)
+            if rng.random() < 0.3:
+                # types= (every combination per kernel): valid lists, a
+                # duplicate, a non-float, an empty entry; a small cap so
+                # some kernels exceed it; sometimes with configs (refused).
+                types = rng.choice(["f32", "f32,f16,bf16", "bf16,f16",
+                                    "f16,f16", "f32,i32", "f32,,f16", "f64"])
+                opts["types"] = types
+                if rng.random() < 0.3:
+                    opts["max-variants"] = str(rng.choice([1, 2, 8, 1024]))
+                if rng.random() < 0.1:
+                    opts["configs"] = ",".join(configs)
+            else:
+                opts["configs"] = ",".join(configs)
             if rng.random() < 0.2:
                 opts["knob"] = rng.choice(["precision", "1bad", "p_2"])
         elif mode == "record" and rng.random() < 0.3:
