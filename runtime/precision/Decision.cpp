@@ -371,9 +371,10 @@ Method methodAt(const json &o, const std::string &path, const char *key,
 
 Configuration parseConfigOrThrow(const json &root) {
   expectObject(root, "<root>");
+  // The format first: a file of another kind says so, not its fields.
+  checkFormat(root, kConfigFormat, kConfigVersion);
   onlyKeys(root, "", {"format", "version", "toq", "strategy", "objects",
                       "kernels"});
-  checkFormat(root, kConfigFormat, kConfigVersion);
   Configuration c;
   c.toq = numberAt(root, "", "toq");
   if (!(c.toq > 0 && c.toq <= 1))
@@ -491,9 +492,10 @@ std::vector<std::string> stringsAt(const json &o, const std::string &path,
 
 AppProfile parseProfileOrThrow(const json &root) {
   expectObject(root, "<root>");
+  // The format first: a file of another kind says so, not its fields.
+  checkFormat(root, kProfileFormat, kProfileVersion);
   onlyKeys(root, "", {"format", "version", "objects", "kernels",
                       "total_seconds", "transfers"});
-  checkFormat(root, kProfileFormat, kProfileVersion);
   AppProfile p;
   p.totalSeconds = secondsAt(root, "", "total_seconds");
   const json &objs = arrayAt(root, "", "objects");

@@ -626,9 +626,10 @@ bool isIsoDate(const std::string &s) {
 
 SystemDb parseOrThrow(const json &root) {
   expectObject(root, "<root>");
+  // The format first: a file of another kind says so, not its fields.
+  checkFormat(root, kFormat, kVersion);
   onlyKeys(root, "", {"format", "version", "created", "machine", "host_convert",
                       "device_convert", "transfer", "pipelined"});
-  checkFormat(root, kFormat, kVersion);
   SystemDb db;
   db.created = stringAt(root, "", "created");
   if (!isIsoDate(db.created))
