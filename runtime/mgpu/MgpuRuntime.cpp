@@ -11,6 +11,10 @@
 // Each entry point makes the library's context current for its duration and
 // restores the caller's (ScopedContext.h).
 //
+// With APPROX_PRECISION=profile or scale, the memory, copy, module and launch
+// entry points go through PrecisionHooks.h (precision scaling of the
+// program's memory objects); without it nothing changes.
+//
 // Signatures: as declared by MLIR 22's GPUToLLVMConversion / the LLVM IR
 // translation of gpu.binary (checked by lowering a sample with Debian's
 // mlir-opt/mlir-translate 22), e.g.
@@ -19,6 +23,7 @@
 //   ptr  mgpuMemAlloc(i64, ptr, i8)       void mgpuMemset16(ptr, i16, i64, ptr)
 //
 //===----------------------------------------------------------------------===//
+#include "PrecisionHooks.h"
 #include "ScopedContext.h"
 
 #include <cstdint>
@@ -28,6 +33,7 @@
 
 using approx::rt::Expected;
 using approx::rt::Status;
+using approx::mgpu::PrecisionHooks;
 using approx::rt::detail::Driver;
 
 #define MGPU_EXPORT extern "C" __attribute__((visibility("default")))
@@ -35,8 +41,11 @@ using approx::rt::detail::Driver;
 namespace {
 
 int gDefaultDevice = 0;
+const Driver *gTestDriver = nullptr;
 
 const Driver *drv() {
+  if (gTestDriver)
+    return gTestDriver;
   static const Driver *d = [] {
     Expected<const Driver *> r = Driver::get();
     if (!r) {
@@ -91,7 +100,15 @@ struct ScopedContext : approx::mgpu::ScopedContext {
       : approx::mgpu::ScopedContext(drv(), primaryContext(), &report) {}
 };
 
+/// The precision hooks (PrecisionHooks.h), or nullptr without
+/// APPROX_PRECISION.
+PrecisionHooks *hooks() {
+  return PrecisionHooks::get(drv(), gDefaultDevice, &report);
+}
+
 } // namespace
+
+void approx::mgpu::setDriverForTesting(const Driver *d) { gTestDriver = d; }
 
 MGPU_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   gDefaultDevice = device;
@@ -101,6 +118,8 @@ MGPU_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
   ScopedContext scope;
   CUmodule module = nullptr;
   MGPU_CALL(cuModuleLoadDataEx, &module, data, 0, nullptr, nullptr);
+  if (PrecisionHooks *h = module ? hooks() : nullptr)
+    h->moduleLoaded(module);
   return module;
 }
 
@@ -119,17 +138,23 @@ MGPU_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
     if (r != CUDA_SUCCESS && log[0])
       std::fprintf(stderr, "approx-mgpu: JIT log:\n%s\n", log);
   }
+  if (PrecisionHooks *h = module ? hooks() : nullptr)
+    h->moduleLoaded(module);
   return module;
 }
 
 MGPU_EXPORT void mgpuModuleUnload(CUmodule module) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks())
+    h->moduleUnloading(module);
   MGPU_CALL(cuModuleUnload, module);
 }
 
 MGPU_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
                                              const char *name) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks())
+    return h->getFunction(module, name);
   CUfunction f = nullptr;
   MGPU_CALL(cuModuleGetFunction, &f, module, name);
   return f;
@@ -142,6 +167,14 @@ MGPU_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                   CUstream stream, void **params,
                                   void **extra, size_t /*paramsCount*/) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks()) {
+    const unsigned grid[3] = {unsigned(gridX), unsigned(gridY),
+                              unsigned(gridZ)};
+    const unsigned block[3] = {unsigned(blockX), unsigned(blockY),
+                               unsigned(blockZ)};
+    return h->launch(function, grid, block, unsigned(smem), stream, params,
+                     extra);
+  }
   MGPU_CALL(cuLaunchKernel, function, unsigned(gridX), unsigned(gridY),
             unsigned(gridZ), unsigned(blockX), unsigned(blockY),
             unsigned(blockZ), unsigned(smem), stream, params, extra);
@@ -197,6 +230,8 @@ MGPU_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
   CUdeviceptr p = 0;
   if (sizeBytes == 0)
     return nullptr;
+  if (PrecisionHooks *h = hooks())
+    return h->alloc(sizeBytes, isHostShared);
   if (isHostShared)
     MGPU_CALL(cuMemAllocManaged, &p, sizeBytes, CU_MEM_ATTACH_GLOBAL);
   else
@@ -206,6 +241,8 @@ MGPU_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
 
 MGPU_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
   ScopedContext scope;
+  if (PrecisionHooks *h = ptr ? hooks() : nullptr)
+    h->freed(ptr);
   if (ptr)
     MGPU_CALL(cuMemFree, reinterpret_cast<CUdeviceptr>(ptr));
 }
@@ -213,6 +250,9 @@ MGPU_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
 MGPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                             CUstream stream) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks())
+    if (h->memcpy(dst, src, sizeBytes, stream))
+      return;
   MGPU_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
             reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream);
 }
@@ -220,6 +260,9 @@ MGPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
 MGPU_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                               CUstream stream) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks())
+    if (h->memset(dst, value, count, 4, stream))
+      return;
   MGPU_CALL(cuMemsetD32Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
             stream);
 }
@@ -227,6 +270,9 @@ MGPU_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
 MGPU_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                               CUstream stream) {
   ScopedContext scope;
+  if (PrecisionHooks *h = hooks())
+    if (h->memset(dst, value, count, 2, stream))
+      return;
   MGPU_CALL(cuMemsetD16Async, reinterpret_cast<CUdeviceptr>(dst), value, count,
             stream);
 }
@@ -234,11 +280,15 @@ MGPU_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
 MGPU_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   ScopedContext scope;
   MGPU_CALL(cuMemHostRegister, ptr, sizeBytes, 0);
+  if (PrecisionHooks *h = hooks())
+    h->hostRegistered(ptr, sizeBytes);
 }
 
 MGPU_EXPORT void mgpuMemHostUnregister(void *ptr) {
   ScopedContext scope;
   MGPU_CALL(cuMemHostUnregister, ptr);
+  if (PrecisionHooks *h = hooks())
+    h->hostUnregistered(ptr);
 }
 
 namespace {

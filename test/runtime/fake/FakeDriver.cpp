@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 
 namespace approx::rt::fake {
@@ -509,6 +510,34 @@ CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream) {
   return CUDA_SUCCESS;
 }
 
+// Unified addressing: either side may be host memory (a fake device pointer
+// is a host address); a device side must be a live allocation.
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
+  FAKE_ENTER("cuMemcpyAsync");
+  auto inside = [](CUdeviceptr p) {
+    auto it = F().allocations_.upper_bound(uintptr_t(p));
+    return it != F().allocations_.begin() &&
+           uintptr_t(p) < std::prev(it)->first + std::prev(it)->second;
+  };
+  if ((inside(dst) && !F().validRange(dst, n)) ||
+      (inside(src) && !F().validRange(src, n)))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(reinterpret_cast<void *>(uintptr_t(dst)),
+               reinterpret_cast<void *>(uintptr_t(src)), n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n,
+                          CUstream) {
+  FAKE_ENTER("cuMemsetD16Async");
+  if (!F().validRange(dst, n * 2))
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *p = reinterpret_cast<uint16_t *>(uintptr_t(dst));
+  for (size_t i = 0; i < n; ++i)
+    p[i] = v;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n) {
   FAKE_ENTER("cuMemsetD8");
   if (!F().validRange(dst, n))
@@ -748,6 +777,8 @@ FakeDriver::FakeDriver() {
   FAKE_SET(cuMemcpyDtoD)
   FAKE_SET(cuMemcpyHtoDAsync)
   FAKE_SET(cuMemcpyDtoHAsync)
+  FAKE_SET(cuMemcpyAsync)
+  FAKE_SET(cuMemsetD16Async)
   FAKE_SET(cuMemsetD8)
   FAKE_SET(cuMemsetD32)
   FAKE_SET(cuLaunchKernel)

@@ -1,0 +1,436 @@
+//===- PrecisionHooksTest.cpp - profile and scale through the mgpu* calls -===//
+//
+// Runs small "MLIR host programs" -- the mgpu* calls gpu-to-llvm emits, with
+// hand-built memref descriptor parameters -- over the fake driver against
+// data/precision/mgpu.manifest.json (scale2(X, Y, n): Y = 2X in f64;
+// fill32(A, n) in f32; logical axpy(X, Y, n): Y += 2X with variants
+// axpy__p0..p3 = (f64|f16 X) x (f64|f32 Y)): plain mode unchanged, the
+// profile of a two-allocation program, scale mode picking the variant and
+// converting (the fake's conversion kernels are the host convert), and each
+// mapping error as a death test on its one-line message.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeDriver.h"
+#include "PrecisionFake.h"
+#include "PrecisionHooks.h"
+
+#include "approx/runtime/precision/Decision.h"
+#include "approx/runtime/precision/HostConvert.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+extern "C" {
+CUmodule mgpuModuleLoad(void *data, size_t size);
+void mgpuModuleUnload(CUmodule module);
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name);
+void mgpuLaunchKernel(CUfunction f, intptr_t gx, intptr_t gy, intptr_t gz,
+                      intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
+                      CUstream stream, void **params, void **extra,
+                      size_t count);
+CUstream mgpuStreamCreate();
+void mgpuStreamDestroy(CUstream s);
+void mgpuStreamSynchronize(CUstream s);
+void *mgpuMemAlloc(uint64_t bytes, CUstream s, bool hostShared);
+void mgpuMemFree(void *p, CUstream s);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream s);
+void mgpuMemset32(void *dst, unsigned value, size_t count, CUstream s);
+}
+
+using namespace approx::rt;
+using namespace approx::rt::precision;
+using approx::mgpu::PrecisionHooks;
+using approx::rt::fake::FakeDriver;
+using approx::rt::fake::LaunchRecord;
+
+namespace {
+
+const std::string kData = std::string(APPROX_RT_TEST_DATA) + "/precision/";
+
+std::string readText(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
+  std::vector<double> v(n);
+  ConvertOptions o;
+  o.threads = 1;
+  EXPECT_TRUE(convert(p, t, v.data(), ScalarType::F64, n, o).isOk());
+  return v;
+}
+
+/// A rank-1 memref descriptor as gpu-to-llvm expands it into parameters.
+struct Memref {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+Memref memref(void *p, int64_t n) { return {p, p, 0, n, 1}; }
+
+void launch(CUfunction f, std::vector<Memref> m, int64_t n, CUstream s) {
+  std::vector<void *> params;
+  for (Memref &d : m)
+    for (void *a : {(void *)&d.allocated, (void *)&d.aligned,
+                    (void *)&d.offset, (void *)&d.size, (void *)&d.stride})
+      params.push_back(a);
+  params.push_back(&n);
+  mgpuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, params.data(), nullptr,
+                   params.size());
+}
+
+void setKernels(FakeDriver &f) {
+  f.setKernel("scale2", [](LaunchRecord &r) {
+    const size_t n = size_t(r.param<int64_t>(10));
+    for (size_t i = 0; i < n; ++i)
+      r.ptr<double>(6)[i] = 2 * r.ptr<double>(1)[i];
+    r.durationMs = 0.5;
+    return CUDA_SUCCESS;
+  });
+  f.setKernel("fill32", [](LaunchRecord &) { return CUDA_SUCCESS; });
+  const ScalarType xs[2] = {ScalarType::F64, ScalarType::F16};
+  const ScalarType ys[2] = {ScalarType::F64, ScalarType::F32};
+  for (int v = 0; v < 4; ++v) {
+    ScalarType tx = xs[v / 2], ty = ys[v % 2];
+    f.setKernel("axpy__p" + std::to_string(v), [tx, ty](LaunchRecord &r) {
+      const size_t n = size_t(r.param<int64_t>(10));
+      std::vector<double> x = toF64(r.ptr<void>(1), tx, n);
+      std::vector<double> y = toF64(r.ptr<void>(6), ty, n);
+      for (size_t i = 0; i < n; ++i)
+        y[i] += 2 * x[i];
+      ConvertOptions o;
+      o.threads = 1;
+      if (!convert(y.data(), ScalarType::F64, r.ptr<void>(6), ty, n, o).isOk())
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+      return CUDA_SUCCESS;
+    });
+  }
+}
+
+class MgpuPrecision : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+    for (const char *v : {"APPROX_PRECISION", "APPROX_PRECISION_MANIFEST",
+                          "APPROX_PRECISION_OUT", "APPROX_PRECISION_CONFIG"})
+      unsetenv(v);
+    PrecisionHooks::resetForTesting();
+    ASSERT_TRUE(fake::resetPrecisionFake().isOk()); // context dropped
+    approx::mgpu::setDriverForTesting(fake::precisionTable());
+    setKernels(FakeDriver::get());
+    ptx_ = readText(kData + "mgpu.ptx");
+    dir_ = ::testing::TempDir() + "mgpu-precision-" +
+           std::to_string(::getpid()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::remove((dir_ + ".profile.json").c_str());
+  }
+  void TearDown() override {
+    PrecisionHooks::resetForTesting();
+    approx::mgpu::setDriverForTesting(nullptr);
+  }
+
+  void profileMode() {
+    setenv("APPROX_PRECISION", "profile", 1);
+    setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
+           1);
+    setenv("APPROX_PRECISION_OUT", (dir_ + ".profile.json").c_str(), 1);
+  }
+  void scaleMode(Configuration c) {
+    c.toq = 0.9;
+    c.strategy = "test";
+    const std::string path = dir_ + ".config.json";
+    ASSERT_TRUE(saveConfiguration(c, path).isOk());
+    setenv("APPROX_PRECISION", "scale", 1);
+    setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
+           1);
+    setenv("APPROX_PRECISION_CONFIG", path.c_str(), 1);
+  }
+  /// X f16 (h2d on the host), Y f32 (h2d on the device, d2h on the host).
+  static Configuration f16f32() {
+    Configuration c;
+    c.objects.push_back({"obj0", ScalarType::F64, ScalarType::F16,
+                         Method::host(1), Method::none()});
+    c.objects.push_back({"obj1", ScalarType::F64, ScalarType::F32,
+                         Method::device(), Method::host(2)});
+    return c;
+  }
+
+  /// Loads the module, creates a stream, allocates X and Y of n f64.
+  void start(size_t n = 4) {
+    module_ = mgpuModuleLoad(ptx_.data(), ptx_.size());
+    ASSERT_NE(module_, nullptr);
+    stream_ = mgpuStreamCreate();
+    x_ = mgpuMemAlloc(n * 8, stream_, false);
+    y_ = mgpuMemAlloc(n * 8, stream_, false);
+    ASSERT_NE(x_, nullptr);
+    ASSERT_NE(y_, nullptr);
+  }
+  void end() {
+    mgpuMemFree(x_, stream_);
+    mgpuMemFree(y_, stream_);
+    mgpuStreamDestroy(stream_);
+    mgpuModuleUnload(module_);
+  }
+  void expectClean() {
+    PrecisionHooks::resetForTesting();
+    FakeDriver &f = FakeDriver::get();
+    EXPECT_EQ(f.liveModules(), 0u);
+    EXPECT_EQ(f.liveAllocations(), 0u);
+    EXPECT_EQ(f.liveStreams(), 0u);
+    EXPECT_EQ(f.liveEvents(), 0u);
+    EXPECT_EQ(fake::livePinned(), 0u);
+  }
+
+  std::string ptx_, dir_;
+  CUmodule module_ = nullptr;
+  CUstream stream_ = nullptr;
+  void *x_ = nullptr, *y_ = nullptr;
+};
+
+TEST_F(MgpuPrecision, PlainModeIsUnchanged) {
+  start();
+  double hx[4] = {1, 2, 3, 4}, hy[4] = {};
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  launch(mgpuModuleGetFunction(module_, "scale2"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+  mgpuStreamSynchronize(stream_);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(hy[i], 2 * hx[i]);
+  FakeDriver &f = FakeDriver::get();
+  EXPECT_EQ(f.calls["cuMemcpyAsync"], 2);
+  EXPECT_EQ(f.calls["cuEventCreate"], 0);
+  // A logical (dispatched) name is not an entry: the driver's answer.
+  EXPECT_EQ(mgpuModuleGetFunction(module_, "axpy"), nullptr);
+  end();
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ProfileOfTwoAllocations) {
+  profileMode();
+  start();
+  double hx[4] = {1, 2, 3, 4}, hy[4] = {};
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  launch(mgpuModuleGetFunction(module_, "scale2"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+  mgpuStreamSynchronize(stream_);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(hy[i], 2 * hx[i]);
+  EXPECT_EQ(FakeDriver::get().launches.back().kernel, "scale2");
+  end(); // the last module's unload writes the profile
+  Expected<AppProfile> p = loadAppProfile(dir_ + ".profile.json");
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  ASSERT_EQ(p->objects.size(), 2u);
+  const ObjectProfile &x = p->objects[0], &y = p->objects[1];
+  EXPECT_EQ(x.name, "obj0");
+  EXPECT_EQ(x.declared, ScalarType::F64);
+  EXPECT_EQ(x.elements, 4u);
+  ASSERT_EQ(x.events.size(), 1u);
+  EXPECT_EQ(x.events[0].direction, Direction::H2D);
+  EXPECT_EQ(x.readBy, std::vector<std::string>{"scale2"});
+  EXPECT_TRUE(x.writtenBy.empty());
+  EXPECT_EQ(y.name, "obj1");
+  ASSERT_EQ(y.events.size(), 1u);
+  EXPECT_EQ(y.events[0].direction, Direction::D2H);
+  EXPECT_EQ(y.writtenBy, std::vector<std::string>{"scale2"});
+  ASSERT_EQ(p->kernels.size(), 1u);
+  EXPECT_EQ(p->kernels[0].name, "scale2");
+  EXPECT_NEAR(p->kernels[0].seconds, 0.5e-3, 1e-9); // the fake's clock
+  EXPECT_EQ(p->transfers,
+            (std::vector<std::string>{"h2d obj0 4", "d2h obj1 4"}));
+  EXPECT_GT(p->totalSeconds, 0);
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ScalePicksTheVariantAndConverts) {
+  scaleMode(f16f32());
+  start();
+  FakeDriver &f = FakeDriver::get();
+  // Allocated at the storage sizes: 4 x f16, 4 x f32.
+  EXPECT_EQ(f.allocations_[uintptr_t(x_)], 8u);
+  EXPECT_EQ(f.allocations_[uintptr_t(y_)], 16u);
+  double hx[4] = {1, 2, 0.5, -3}, hy[4] = {10, 20, 30, 40};
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+  EXPECT_EQ(toF64(x_, ScalarType::F16, 4), std::vector<double>(hx, hx + 4));
+  CUfunction axpy = mgpuModuleGetFunction(module_, "axpy");
+  ASSERT_NE(axpy, nullptr);
+  launch(axpy, {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  EXPECT_EQ(f.launches.back().kernel, "axpy__p3");
+  double out[4] = {};
+  ::testing::internal::CaptureStderr();
+  mgpuMemcpy(out, y_, sizeof(out), stream_);
+  mgpuStreamSynchronize(stream_);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out[i], hy[i] + 2 * hx[i]);
+  end();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("scale: 3 converted transfers, 0 copies, 1 launches; "
+                     "0 overflowed"),
+            std::string::npos)
+      << err;
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ScaleKeepsUnconfiguredObjectsAndReportsOverflow) {
+  Configuration c;
+  c.objects.push_back({"obj0", ScalarType::F64, ScalarType::F16,
+                       Method::host(1), Method::none()});
+  scaleMode(c);
+  start();
+  double hx[4] = {1, 1e6, 2, 3}, hy[4] = {0, 0, 0, 0};
+  ::testing::internal::CaptureStderr();
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  mgpuMemcpy(y_, hy, sizeof(hy), stream_); // obj1: a plain copy
+  launch(mgpuModuleGetFunction(module_, "axpy"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  EXPECT_EQ(FakeDriver::get().launches.back().kernel, "axpy__p2");
+  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+  end();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("h2d of obj0 (f64 stored as f16): 1 values overflowed"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("1 overflowed, 0 underflowed to zero, 0 NaNs; "
+                     "overflowed objects: obj0"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(hy[0], 2);
+  EXPECT_TRUE(std::isinf(hy[1]));
+  expectClean();
+}
+
+//===----------------------------------------------------------------------===//
+// Mapping errors: one line naming the call, then abort
+//===----------------------------------------------------------------------===//
+
+TEST_F(MgpuPrecision, CopyIntoTheMiddleOfAnObject) {
+  profileMode();
+  start();
+  double h[1] = {1};
+  EXPECT_DEATH(mgpuMemcpy(static_cast<char *>(x_) + 8, h, 8, stream_),
+               "approx-mgpu: precision: mgpuMemcpy: copy of 8 bytes from "
+               "0x[0-9a-f]+ to 0x[0-9a-f]+: obj0 is 32 bytes at 0x[0-9a-f]+; "
+               "only whole-object copies can be mapped");
+  end();
+}
+
+TEST_F(MgpuPrecision, CopyOfAnotherSize) {
+  scaleMode(f16f32());
+  start();
+  double h[4] = {};
+  EXPECT_DEATH(mgpuMemcpy(h, y_, 16, stream_),
+               "mgpuMemcpy: copy of 16 bytes .*: obj1 is 32 bytes");
+  end();
+}
+
+TEST_F(MgpuPrecision, PointerUsedWithTwoElementTypes) {
+  profileMode();
+  start();
+  launch(mgpuModuleGetFunction(module_, "scale2"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  CUfunction fill = mgpuModuleGetFunction(module_, "fill32");
+  EXPECT_DEATH(launch(fill, {memref(x_, 8)}, 8, stream_),
+               "mgpuLaunchKernel: kernel 'fill32' argument 0 passes obj0 as "
+               "f32, but kernel 'scale2' argument 0 passed it as f64");
+  end();
+}
+
+TEST_F(MgpuPrecision, ConfigurationDeclaresAnotherType) {
+  scaleMode(f16f32());
+  start();
+  CUfunction fill = mgpuModuleGetFunction(module_, "fill32");
+  EXPECT_DEATH(launch(fill, {memref(x_, 8)}, 8, stream_),
+               "kernel 'fill32' argument 0 passes obj0 as f32, but the "
+               "configuration declares it f64");
+  end();
+}
+
+TEST_F(MgpuPrecision, NoMatchingVariant) {
+  Configuration c = f16f32();
+  c.objects[1].storage = ScalarType::F16; // no axpy variant has Y in f16
+  scaleMode(c);
+  start();
+  CUfunction axpy = mgpuModuleGetFunction(module_, "axpy");
+  EXPECT_DEATH(launch(axpy, {memref(x_, 4), memref(y_, 4)}, 4, stream_),
+               "mgpuLaunchKernel: kernel 'axpy' has no variant whose memref "
+               "arguments are \\(obj0: f16, obj1: f16\\); the module has "
+               "axpy__p0 \\(f64, f64\\), axpy__p1 \\(f64, f32\\), axpy__p2 "
+               "\\(f16, f64\\), axpy__p3 \\(f16, f32\\)");
+  end();
+}
+
+TEST_F(MgpuPrecision, ArgumentIntoTheMiddleOfAnObject) {
+  profileMode();
+  start();
+  CUfunction f = mgpuModuleGetFunction(module_, "scale2");
+  Memref mid{static_cast<char *>(x_) + 8, static_cast<char *>(x_) + 8, 0, 2, 1};
+  EXPECT_DEATH(launch(f, {mid, memref(y_, 4)}, 2, stream_),
+               "kernel 'scale2' argument 0 points into the middle of obj0");
+  end();
+}
+
+TEST_F(MgpuPrecision, ConfigurationNamesAMissingObject) {
+  Configuration c = f16f32();
+  c.objects.push_back({"obj7", ScalarType::F64, ScalarType::F32,
+                       Method::host(1), Method::none()});
+  scaleMode(c);
+  start();
+  mgpuMemFree(x_, stream_);
+  mgpuMemFree(y_, stream_);
+  mgpuStreamDestroy(stream_);
+  EXPECT_DEATH(mgpuModuleUnload(module_),
+               "mgpuModuleUnload: the configuration names obj7, but the "
+               "program allocated 2 objects");
+  PrecisionHooks::resetForTesting(); // dropped unfinished
+  unsetenv("APPROX_PRECISION");
+  mgpuModuleUnload(module_);
+}
+
+TEST_F(MgpuPrecision, ScaledMemsetOtherThanZero) {
+  scaleMode(f16f32());
+  start();
+  EXPECT_DEATH(mgpuMemset32(y_, 0x3f800000u, 8, stream_),
+               "mgpuMemset32: .*obj1 is scaled; only setting all of it to 0");
+  double h[4] = {1, 2, 3, 4};
+  mgpuMemcpy(y_, h, sizeof(h), stream_);
+  mgpuMemset32(y_, 0, 8, stream_); // zero: the f32 storage, 16 bytes
+  EXPECT_EQ(toF64(y_, ScalarType::F32, 4), std::vector<double>(4, 0.0));
+  end();
+}
+
+TEST_F(MgpuPrecision, BadEnvironment) {
+  setenv("APPROX_PRECISION", "fast", 1);
+  EXPECT_DEATH(start(), "approx-mgpu: precision: environment: "
+                        "APPROX_PRECISION='fast': expected plain, profile or "
+                        "scale");
+  setenv("APPROX_PRECISION", "profile", 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION=profile needs "
+                        "APPROX_PRECISION_MANIFEST");
+  setenv("APPROX_PRECISION_MANIFEST", (kData + "nonexistent.json").c_str(), 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION_MANIFEST=.*nonexistent");
+  setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
+         1);
+  EXPECT_DEATH(start(), "APPROX_PRECISION=profile needs APPROX_PRECISION_OUT");
+  Configuration c = f16f32();
+  c.objects[0].name = "X";
+  scaleMode(c);
+  EXPECT_DEATH(start(), "APPROX_PRECISION_CONFIG=.*: object 'X' is not named "
+                        "obj<n>");
+  setenv("APPROX_PRECISION", "plain", 1); // plain: no hooks
+  start();
+  end();
+  expectClean();
+}
+
+} // namespace
