@@ -514,14 +514,23 @@ ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
       APPROX_ASSIGN_OR_RETURN(ProgramRun r, program(c));
       runs.push_back(std::move(r));
     }
-    std::vector<size_t> order(runs.size());
-    for (size_t k = 0; k < order.size(); ++k)
-      order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return runs[a].report.wallSeconds < runs[b].report.wallSeconds;
-    });
-    return std::move(runs[order[(order.size() - 1) / 2]]);
+    std::vector<double> seconds;
+    for (const ProgramRun &r : runs)
+      seconds.push_back(r.report.wallSeconds);
+    return std::move(runs[medianIndex(seconds)]);
   };
+}
+
+size_t medianIndex(const std::vector<double> &seconds) {
+  if (seconds.empty())
+    return 0;
+  std::vector<size_t> order(seconds.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return seconds[a] < seconds[b];
+  });
+  return order[(order.size() - 1) / 2];
 }
 
 Trial makeTrial(ScaledProgram program,

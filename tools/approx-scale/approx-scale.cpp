@@ -281,11 +281,12 @@ int main(int argc, char **argv) {
       APPROX_RETURN_IF_ERROR((*plain)->run(sizes, ins, o, rt_, po, &p));
       runs.emplace_back(std::move(p), rt_);
     }
-    std::stable_sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) {
-      return a.first.totalSeconds < b.first.totalSeconds;
-    });
-    prof = runs[(runs.size() - 1) / 2].first;
-    times = runs[(runs.size() - 1) / 2].second;
+    std::vector<double> seconds;
+    for (const auto &r : runs)
+      seconds.push_back(r.first.totalSeconds);
+    const size_t m = prec::medianIndex(seconds);
+    prof = runs[m].first;
+    times = runs[m].second;
     return rt::Status::ok();
   };
   prec::AppProfile profile;

@@ -118,4 +118,29 @@ void expectPrecisionFakeClean() {
   EXPECT_EQ(gPinned.size(), 0u);
 }
 
+std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
+  std::vector<double> out(n);
+  precision::ConvertOptions o;
+  o.threads = 1;
+  EXPECT_TRUE(precision::convert(p, t, out.data(), ScalarType::F64, n, o).isOk());
+  return out;
+}
+
+void setFakeAxpyKernel(FakeDriver &f, const std::string &name, ScalarType tx,
+                       ScalarType ty, double durationMs) {
+  f.setKernel(name, [tx, ty, durationMs](LaunchRecord &r) {
+    const size_t n = size_t(r.param<int64_t>(10));
+    std::vector<double> x = toF64(r.ptr<void>(1), tx, n);
+    std::vector<double> y = toF64(r.ptr<void>(6), ty, n);
+    for (size_t i = 0; i < n; ++i)
+      y[i] += 2 * x[i];
+    precision::ConvertOptions o;
+    o.threads = 1;
+    if (!precision::convert(y.data(), ScalarType::F64, r.ptr<void>(6), ty, n, o).isOk())
+      return CUDA_ERROR_ILLEGAL_ADDRESS;
+    r.durationMs = durationMs;
+    return CUDA_SUCCESS;
+  });
+}
+
 } // namespace approx::rt::fake

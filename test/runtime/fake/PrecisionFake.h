@@ -1,5 +1,4 @@
-//===- PrecisionFake.h - the fake driver for precision tests -----*- C++
-//-*-===//
+//===- PrecisionFake.h - the fake driver for precision tests -*- C++ -*-===//
 //
 // What the precision runtime (TransferEngine, Session, the system inspector)
 // needs of the fake driver beyond FakeDriver.h: pinned host memory
@@ -18,6 +17,8 @@
 #include "approx/runtime/precision/HostConvert.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace approx::rt::fake {
 
@@ -43,6 +44,18 @@ Expected<std::shared_ptr<Context>> resetPrecisionFake();
 /// Expects nothing left: modules, allocations, streams, events, primary
 /// context references, pinned blocks (call after dropping the context).
 void expectPrecisionFakeClean();
+
+/// n elements of `t` at `p` as doubles (exact: every precision widens to
+/// f64 without rounding).
+std::vector<double> toF64(const void *p, ScalarType t, size_t n);
+
+/// Registers `name` on `f` as axpy in storage types (x: `tx`, y: `ty`): y
+/// += 2 x computed in f64, the result rounded to `ty`. Its parameters are
+/// two rank-1 memref descriptors (x's aligned pointer at 1, y's at 6) and
+/// n at 10, as approx-to-ptx lays out axpy(x, y, n); each launch takes
+/// `durationMs` on the fake clock.
+void setFakeAxpyKernel(FakeDriver &f, const std::string &name, ScalarType tx,
+                       ScalarType ty, double durationMs = 0);
 
 } // namespace approx::rt::fake
 

@@ -50,6 +50,8 @@ using namespace approx::rt::precision;
 using approx::mgpu::PrecisionHooks;
 using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
+using approx::rt::fake::setFakeAxpyKernel;
+using approx::rt::fake::toF64;
 
 namespace {
 
@@ -60,14 +62,6 @@ std::string readText(const std::string &path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
-  std::vector<double> v(n);
-  ConvertOptions o;
-  o.threads = 1;
-  EXPECT_TRUE(convert(p, t, v.data(), ScalarType::F64, n, o).isOk());
-  return v;
 }
 
 /// A rank-1 memref descriptor as gpu-to-llvm expands it into parameters.
@@ -99,25 +93,25 @@ void setKernels(FakeDriver &f) {
   f.setKernel("fill32", [](LaunchRecord &) { return CUDA_SUCCESS; });
   const ScalarType xs[2] = {ScalarType::F64, ScalarType::F16};
   const ScalarType ys[2] = {ScalarType::F64, ScalarType::F32};
-  for (int v = 0; v < 4; ++v) {
-    ScalarType tx = xs[v / 2], ty = ys[v % 2];
-    f.setKernel("axpy__p" + std::to_string(v), [tx, ty](LaunchRecord &r) {
-      const size_t n = size_t(r.param<int64_t>(10));
-      std::vector<double> x = toF64(r.ptr<void>(1), tx, n);
-      std::vector<double> y = toF64(r.ptr<void>(6), ty, n);
-      for (size_t i = 0; i < n; ++i)
-        y[i] += 2 * x[i];
-      ConvertOptions o;
-      o.threads = 1;
-      if (!convert(y.data(), ScalarType::F64, r.ptr<void>(6), ty, n, o).isOk())
-        return CUDA_ERROR_ILLEGAL_ADDRESS;
-      return CUDA_SUCCESS;
-    });
-  }
+  for (int v = 0; v < 4; ++v)
+    setFakeAxpyKernel(f, "axpy__p" + std::to_string(v), xs[v / 2], ys[v % 2]);
 }
 
 class MgpuPrecision : public ::testing::Test {
 protected:
+  /// The two-allocation program: x to the device, scale2(x, y), y back;
+  /// checks y = 2 x.
+  void runScale2() {
+    double hx[4] = {1, 2, 3, 4}, hy[4] = {};
+    mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+    launch(mgpuModuleGetFunction(module_, "scale2"),
+           {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+    mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+    mgpuStreamSynchronize(stream_);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(hy[i], 2 * hx[i]);
+  }
+
   void SetUp() override {
     ::testing::FLAGS_gtest_death_test_style = "threadsafe";
     for (const char *v : {"APPROX_PRECISION", "APPROX_PRECISION_MANIFEST",
@@ -198,14 +192,7 @@ protected:
 
 TEST_F(MgpuPrecision, PlainModeIsUnchanged) {
   start();
-  double hx[4] = {1, 2, 3, 4}, hy[4] = {};
-  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
-  launch(mgpuModuleGetFunction(module_, "scale2"),
-         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
-  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
-  mgpuStreamSynchronize(stream_);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(hy[i], 2 * hx[i]);
+  runScale2();
   FakeDriver &f = FakeDriver::get();
   EXPECT_EQ(f.calls["cuMemcpyAsync"], 2);
   EXPECT_EQ(f.calls["cuEventCreate"], 0);
@@ -218,14 +205,7 @@ TEST_F(MgpuPrecision, PlainModeIsUnchanged) {
 TEST_F(MgpuPrecision, ProfileOfTwoAllocations) {
   profileMode();
   start();
-  double hx[4] = {1, 2, 3, 4}, hy[4] = {};
-  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
-  launch(mgpuModuleGetFunction(module_, "scale2"),
-         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
-  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
-  mgpuStreamSynchronize(stream_);
-  for (int i = 0; i < 4; ++i)
-    EXPECT_EQ(hy[i], 2 * hx[i]);
+  runScale2();
   EXPECT_EQ(FakeDriver::get().launches.back().kernel, "scale2");
   end(); // the last module's unload writes the profile
   Expected<AppProfile> p = loadAppProfile(dir_ + ".profile.json");

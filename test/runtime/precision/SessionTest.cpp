@@ -27,17 +27,10 @@ using namespace approx::rt;
 using namespace approx::rt::precision;
 using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
+using approx::rt::fake::setFakeAxpyKernel;
+using approx::rt::fake::toF64;
 
 namespace {
-
-/// n elements of `t` at `p` as doubles.
-std::vector<double> toF64(const void *p, ScalarType t, size_t n) {
-  std::vector<double> out(n);
-  ConvertOptions o;
-  o.threads = 1;
-  EXPECT_TRUE(convert(p, t, out.data(), ScalarType::F64, n, o).isOk());
-  return out;
-}
 
 /// The module's kernels (the conversions come from PrecisionFake.h).
 void registerKernels(FakeDriver &f) {
@@ -47,22 +40,8 @@ void registerKernels(FakeDriver &f) {
       {"axpy__p1", {ScalarType::F64, ScalarType::F32}},
       {"axpy__p2", {ScalarType::F32, ScalarType::F64}},
       {"axpy__p3", {ScalarType::F16, ScalarType::F64}}};
-  for (auto &[name, types] : axpys) {
-    ScalarType tx = types.first, ty = types.second;
-    f.setKernel(name, [tx, ty](LaunchRecord &r) {
-      const size_t n = size_t(r.param<int64_t>(10));
-      std::vector<double> x = toF64(r.ptr<void>(1), tx, n);
-      std::vector<double> y = toF64(r.ptr<void>(6), ty, n);
-      for (size_t i = 0; i < n; ++i)
-        y[i] += 2 * x[i];
-      ConvertOptions o;
-      o.threads = 1;
-      if (!convert(y.data(), ScalarType::F64, r.ptr<void>(6), ty, n, o).isOk())
-        return CUDA_ERROR_ILLEGAL_ADDRESS;
-      r.durationMs = 0.5;
-      return CUDA_SUCCESS;
-    });
-  }
+  for (auto &[name, types] : axpys)
+    setFakeAxpyKernel(f, name, types.first, types.second, 0.5);
   f.setKernel("store", [](LaunchRecord &r) {
     const size_t n = size_t(r.param<int64_t>(5));
     double *y = r.ptr<double>(1);
@@ -481,4 +460,10 @@ TEST(SessionTrial, MedianOfRunsWarmupsThenReturnsTheMedianRun) {
   };
   EXPECT_EQ(medianOf(failing, 1, 3)(c).status().code(),
             StatusCode::DeviceFault);
+  // The index alone (also approx-scale's choice among profile runs).
+  EXPECT_EQ(medianIndex({}), 0u);
+  EXPECT_EQ(medianIndex({5}), 0u);
+  EXPECT_EQ(medianIndex({3, 1, 2}), 2u);
+  EXPECT_EQ(medianIndex({2, 2, 2}), 1u);
+  EXPECT_EQ(medianIndex({4, 1, 3, 2}), 3u);
 }

@@ -237,6 +237,10 @@ using ScaledProgram = std::function<Expected<ProgramRun>(const Configuration &)>
 ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
                        unsigned reps);
 
+/// The index of the median of `seconds` (the lower middle for an even
+/// count; the earlier run among equal times); 0 for an empty list.
+size_t medianIndex(const std::vector<double> &seconds);
+
 /// The TrialResult of a run against the f64 run's outputs: quality = 1 -
 /// mean relative error over all output elements (Quality.h); overflow when
 /// a conversion overflowed (report.overflowed) or an output holds inf/NaN
