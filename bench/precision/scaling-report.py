@@ -7,7 +7,8 @@ benchmark (issue 10; bench/precision/run-scaling.sh).
 Reads every approx-scale report OUT_DIR/scale-*.json (approx-scale -o, one
 per app x input set x size, every TOQ and strategy in it), the system
 database (--db, default OUT_DIR/precision-db.json) and, when present,
-OUT_DIR/run.json (run-scaling.sh: date, command, seconds, skipped work), and
+OUT_DIR/run.json (run-scaling.sh: date, command, seconds, skipped work of
+each invocation into OUT_DIR), and
 prints markdown:
 
   (a) per app x input x TOQ: the whole-program speedup over the f64 profile
@@ -358,13 +359,17 @@ def machine(out_dir, db_path, reports):
     if os.path.exists(meta_path):
         with open(meta_path) as f:
             meta = json.load(f)
-        print(f"- date: {meta.get('date', '?')}")
-        print(f"- command: `{meta.get('command', '?')}`")
-        if "seconds" in meta:
-            print(f"- run time: {meta['seconds']} s (budget {meta.get('budget', '?')} s)")
-        for key, what in (("skipped", "skipped"), ("failed", "failed")):
-            if meta.get(key):
-                print(f"- {what}: " + "; ".join(meta[key]))
+        # One invocation (older files) or several into the same OUT_DIR.
+        runs = meta["runs"] if "runs" in meta else [meta]
+        for i, run in enumerate(runs):
+            tag = f" (invocation {i + 1} of {len(runs)})" if len(runs) > 1 else ""
+            print(f"- date{tag}: {run.get('date', '?')}")
+            print(f"- command: `{run.get('command', '?')}`")
+            if "seconds" in run:
+                print(f"- run time: {run['seconds']} s (budget {run.get('budget', '?')} s)")
+            for key, what in (("skipped", "skipped"), ("failed", "failed")):
+                if run.get(key):
+                    print(f"- {what}: " + "; ".join(run[key]))
     trials = sum(r.get("trials_run", 0) for r in reports)
     print(f"- {len(reports)} reports, {trials} distinct configurations run")
     print()

@@ -2,7 +2,8 @@
 //
 // convert(): checks its arguments, picks the code path (Kernels.h), splits
 // the array into one chunk per thread (chunk starts aligned to 64
-// elements, at least kMinBytesPerThread each), and converts each chunk in
+// elements, at least kMinBytesPerThread each), converts each chunk on a
+// persistent pool thread (WorkerPool.h) or the caller, each chunk in
 // L1-sized blocks. When stats are wanted, each block is counted by class
 // (inf, zero, NaN) while still in cache. Conversion maps inf to inf, zero to
 // zero and NaN to NaN, and never makes a NaN of a number, so: the NaNs in
@@ -16,13 +17,14 @@
 #include "approx/runtime/precision/HostConvert.h"
 
 #include "Kernels.h"
+#include "WorkerPool.h"
 #include "approx/runtime/core/Text.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <limits>
-#include <system_error>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -273,24 +275,9 @@ Status convert(const void *src, ScalarType from, void *dst, ScalarType to,
     runChunk(job, c * chunk, std::min(n, (c + 1) * chunk), perChunk[c]);
   };
 
-  // Chunk 0 on the calling thread; should the system refuse a thread, the
-  // chunks it would have run are done here too (no exception escapes).
-  std::vector<std::thread> pool;
-  pool.reserve(chunks - 1);
-  size_t inlineFrom = chunks;
-  for (size_t c = 1; c < chunks; ++c) {
-    try {
-      pool.emplace_back(run, c);
-    } catch (const std::system_error &) {
-      inlineFrom = c;
-      break;
-    }
-  }
-  run(0);
-  for (size_t c = inlineFrom; c < chunks; ++c)
-    run(c);
-  for (std::thread &th : pool)
-    th.join();
+  // Persistent pool threads (WorkerPool.h): a pipelined transfer calls this
+  // once per chunk, and starting threads per call would dominate it.
+  parallelChunks(chunks, threads, run);
 
   if (stats)
     for (const ConvertStats &c : perChunk)

@@ -7,13 +7,14 @@
 //                [--size paper|16x|tiny] [--input default|random|image:FILE]
 //                [--seed S] [--strategy ours|prescaler|pfp|in-kernel|all]
 //                [--holdout-seed S2 | --holdout-image FILE2]
-//                [-o report.json] [--quiet]
+//                [--reps N] [--warmups W] [-o report.json] [--quiet]
 //
 //   1. loads the system database (approx-inspect) and refuses one recorded
 //      on another machine (checkMachine, same model);
-//   2. profiles the app in f64 through a precision Session (after one
-//      untimed warm-up run): objects, transfers, kernel times, total time;
-//      its outputs are the reference;
+//   2. profiles the app in f64 through a precision Session: objects,
+//      transfers, kernel times, total time; its outputs are the reference.
+//      Every measured run (profile, trial, held-out) is --warmups untimed
+//      runs (default 1) and the median of --reps (default 3);
 //   3. per TOQ (a comma-separated list, in the order given) and strategy,
 //      decideWith() with a Trial that runs the app in scale
 //      mode (DIR/<id>_variants.manifest.json, the storage variants) and
@@ -71,7 +72,7 @@ int usage(const std::string &msg) {
       "[--size paper|16x|tiny] [--input default|random|image:FILE] "
       "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
       "[--holdout-seed S2 | --holdout-image FILE2] [--reps N] "
-      "[-o report.json] [--quiet]\n");
+      "[--warmups W] [-o report.json] [--quiet]\n");
   return 2;
 }
 
@@ -111,6 +112,11 @@ int main(int argc, char **argv) {
   bool haveToq = false, haveHoldout = false;
   uint64_t seed = 1, holdoutSeed = 0;
   unsigned reps = 3;
+  // Untimed runs before each measured configuration: the first run in a
+  // process pays lazy module loading and first-touch costs (tens of ms on
+  // an H100, 2026-11-25). 0 suits programs whose run is long enough that
+  // these vanish (CORR, COVAR: 1.4 s of kernels).
+  unsigned warmups = 1;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> std::string {
@@ -167,6 +173,13 @@ int main(int argc, char **argv) {
       if (v.empty() || *end || v[0] == '-' || n < 1 || n > 100)
         return usage("--reps '" + v + "' is not a count in [1, 100]");
       reps = unsigned(n);
+    } else if (a == "--warmups") {
+      std::string v = value("--warmups");
+      char *end = nullptr;
+      unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || v[0] == '-' || n > 10)
+        return usage("--warmups '" + v + "' is not a count in [0, 10]");
+      warmups = unsigned(n);
     } else if (a == "-o")
       out = value("-o");
     else if (a == "--quiet")
@@ -268,8 +281,9 @@ int main(int argc, char **argv) {
   // trial.
   Buffers outs;
   RunTimes t;
-  if (rt::Status s = (*plain)->run(sizes, inputs, outs, t); !s)
-    return fail(s.message());
+  for (unsigned w = 0; w < warmups; ++w)
+    if (rt::Status s = (*plain)->run(sizes, inputs, outs, t); !s)
+      return fail(s.message());
   RunOptions po;
   po.mode = prec::SessionMode::Profile;
   auto medianProfile = [&](const Buffers &ins, Buffers &o, RunTimes &times,
@@ -316,6 +330,9 @@ int main(int argc, char **argv) {
     return fail(eng.status().message());
   std::shared_ptr<prec::TransferEngine> engine = eng.take();
   Runner &sr = **scaled;
+  // One set of output arrays for every scaled run (Runner::run reuses them),
+  // as the program would keep its result arrays.
+  Buffers scaledOuts;
   auto runScaled = [&](const Buffers &ins, const prec::Configuration &c,
                        const std::vector<std::string> &expected)
       -> rt::Expected<prec::ProgramRun> {
@@ -324,10 +341,9 @@ int main(int argc, char **argv) {
     ro.config = c;
     ro.expectedTransfers = expected;
     ro.engine = engine;
-    Buffers o;
     RunTimes rt_;
-    APPROX_RETURN_IF_ERROR(sr.run(sizes, ins, o, rt_, ro));
-    return prec::ProgramRun{outputsOf(*app, o), rt_.report};
+    APPROX_RETURN_IF_ERROR(sr.run(sizes, ins, scaledOuts, rt_, ro));
+    return prec::ProgramRun{outputsOf(*app, scaledOuts), rt_.report};
   };
   unsigned progress = 0;
   prec::Trial inner = prec::makeTrial(
@@ -335,7 +351,7 @@ int main(int argc, char **argv) {
           [&](const prec::Configuration &c) {
             return runScaled(inputs, c, profile.transfers);
           },
-          1, reps),
+          warmups, reps),
       reference);
   prec::Trial logged =
       [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
@@ -362,7 +378,8 @@ int main(int argc, char **argv) {
   // entry names its own.
   report["toq"] = toqs.front();
   report["toqs"] = toqs;
-  report["reps"] = reps; // each measurement: one untimed run, median of reps
+  report["reps"] = reps; // each measurement: warmups untimed runs, median of reps
+  report["warmups"] = warmups;
   report["device"] = (*ctx)->device().name;
   report["db"] = dbPath;
   report["profile"] = json::parse(prec::appProfileToJson(profile));
@@ -383,8 +400,9 @@ int main(int argc, char **argv) {
     Buffers houts;
     RunTimes ht;
     prec::AppProfile hprof;
-    if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht); !st)
-      return fail("held-out f64 run: " + st.message());
+    for (unsigned w = 0; w < warmups; ++w)
+      if (rt::Status st = (*plain)->run(sizes, hinputs, houts, ht); !st)
+        return fail("held-out f64 run: " + st.message());
     if (rt::Status st = medianProfile(hinputs, houts, ht, hprof); !st)
       return fail("held-out f64 run: " + st.message());
     hreference = outputsOf(*app, houts);
@@ -446,7 +464,7 @@ int main(int argc, char **argv) {
             [&](const prec::Configuration &c) {
               return runScaled(hinputs, c, htransfers);
             },
-            1, reps)(d->config);
+            warmups, reps)(d->config);
         if (!hr)
           return fail("held-out run: " + hr.status().message());
         hit = heldMemo

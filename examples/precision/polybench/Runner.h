@@ -78,7 +78,8 @@ public:
   /// Runs the program once at sizes `s` on `inputs` (makeInputs' arrays)
   /// through a Session in `opt.mode`: `outputs` gets one array per object,
   /// filled for the objects read back (fromDevice) and empty for the
-  /// others. Profile mode fills `profile` (may be null otherwise). Device
+  /// others; arrays already of the right size are reused, and any
+  /// allocation happens before the session's clock starts. Profile mode fills `profile` (may be null otherwise). Device
   /// memory is freed before returning. Errors name the object or the
   /// kernel (scale mode: a missing variant, transfers that differ from the
   /// profile).

@@ -40,6 +40,9 @@ EXPECT = [
     # (e) machine and run.
     r"- GPU: NVIDIA H100 PCIe \(driver 550\.54\.15\), PCIe gen 5 x16",
     r"- skipped: CORR image \(budget\)",
+    # run.json: each invocation into the same directory.
+    r"- date \(invocation 2 of 2\): 2026-11-26T10:08:00Z",
+    r"- failed: covar random paper \(timeout after 60 s\)",
     r"- 3 reports, 18 distinct configurations run",
 ]
 ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback"]
