@@ -30,18 +30,21 @@ and input) to --svg (default OUT_DIR/speedup-toq0.9.svg), by hand: no
 matplotlib (bench/perforation/report.py draws scatter plots only; nothing
 there fits bars).
 
-Byte-ratio goal (d, second line), from the report alone (approx-scale does
-not time transfers per object in scale mode):
+Byte-ratio goal (d, second line):
   T64(o)  the object's measured f64 transfer time: the sum of its profile
           events (CUDA events around each copy);
+  Ts(o)   the object's measured transfer time in the scaled run, conversions
+          included (verified.object_transfer_seconds, h2d + d2h: wall time
+          of each TransferEngine call); reports without it (before
+          2026-11-26) estimate it as below;
   rest    the f64 run's time that is neither a kernel nor a transfer
           (allocation, host work): profile total - kernels - sum T64, taken
           as unchanged by scaling;
   N       the scaled run's measured non-kernel time: verified total -
           verified kernel time (the transfers with their conversions);
-  Ts(o)   N - rest - sum over the other objects p of T64(p) x storage
-          bytes(p) / declared bytes(p): the others are credited with their
-          own bound, so any shortfall is charged to o (conservative);
+  Ts(o)   (estimate) N - rest - sum over the other objects p of T64(p) x
+          storage bytes(p) / declared bytes(p): the others are credited with
+          their own bound, so any shortfall is charged to o (conservative);
   bound   declared bytes / storage bytes (f64 -> f16: 4);
   reached (T64(o) / Ts(o)) / bound.
 An object counts (its transfers dominate) when T64(o) >= 25% of the f64
@@ -248,8 +251,12 @@ def byte_ratio(report, s):
         o = chosen.get(name)
         if o is None or t < DOMINANT_OBJECT * total or ratio(name) >= 1.0:
             continue
-        others = sum(t64[p] * ratio(p) for p in t64 if p != name)
-        ts = nonkernel - rest - others
+        measured = s["verified"].get("object_transfer_seconds", {}).get(name)
+        if measured is not None:  # approx-scale times each object's transfers
+            ts = measured.get("h2d", 0.0) + measured.get("d2h", 0.0)
+        else:  # older reports: charge the run's whole shortfall to the object
+            others = sum(t64[p] * ratio(p) for p in t64 if p != name)
+            ts = nonkernel - rest - others
         bound = 1.0 / ratio(name)
         reached = math.inf if ts <= 0 else (t / ts) / bound
         out.append((name, o["storage"], t * 1e3, ts * 1e3, bound, reached))

@@ -268,6 +268,16 @@ std::string Configuration::key() const {
   return k;
 }
 
+bool Configuration::changesNothing() const {
+  for (const ObjectChoice &o : objects)
+    if (o.storage != o.declared)
+      return false;
+  for (const KernelChoice &kc : kernels)
+    if (kc.compute)
+      return false;
+  return true;
+}
+
 namespace {
 
 using namespace jsonfields;

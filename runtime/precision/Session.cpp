@@ -277,6 +277,12 @@ Status Session::transfer(size_t id, Direction d, const void *in, void *out) {
     report_.busBytes += bytes;
   }
   (d == Direction::H2D ? report_.h2dSeconds : report_.d2hSeconds) += seconds;
+  auto per = std::find_if(
+      report_.objectTransfers.begin(), report_.objectTransfers.end(),
+      [&](const ObjectTransferTime &t) { return t.name == o.name; });
+  if (per == report_.objectTransfers.end())
+    per = report_.objectTransfers.insert(per, ObjectTransferTime{o.name});
+  (d == Direction::H2D ? per->h2dSeconds : per->d2hSeconds) += seconds;
   ++report_.transfers;
   transfers_.push_back(sig);
   if (opt_.mode == SessionMode::Profile)
@@ -497,6 +503,7 @@ TrialResult trialResult(const ProgramRun &run,
   r.quality = e.nonFinite ? 0.0 : 1.0 - e.mean();
   r.totalSeconds = run.report.wallSeconds;
   r.kernelSeconds = run.report.kernelSeconds;
+  r.objectTransfers = run.report.objectTransfers;
   return r;
 }
 

@@ -668,6 +668,21 @@ TEST(Decision, ConfigurationRoundTrip) {
   EXPECT_EQ(f->kernels[1].compute, F32);
   EXPECT_FALSE(f->kernels[0].compute.has_value());
   std::remove(path.c_str());
+
+  // changesNothing: every object in its declared type, no compute type.
+  EXPECT_FALSE(c.changesNothing());
+  Configuration same = c;
+  for (ObjectChoice &o : same.objects) {
+    o.storage = o.declared;
+    o.h2d = o.h2d.kind == Method::None ? o.h2d : Method::copy();
+    o.d2h = o.d2h.kind == Method::None ? o.d2h : Method::copy();
+  }
+  EXPECT_FALSE(same.changesNothing()); // k2 computes in f32
+  for (KernelChoice &k : same.kernels)
+    k.compute.reset();
+  EXPECT_TRUE(same.changesNothing());
+  same.objects[3].storage = F16;
+  EXPECT_FALSE(same.changesNothing());
   // A decision's configuration round-trips too.
   SystemDb a = loadDb(kA100);
   Synth s(a);

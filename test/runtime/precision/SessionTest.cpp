@@ -152,6 +152,16 @@ TEST_F(SessionTest, ProfileRecordsObjectsKernelsAndTransfers) {
   EXPECT_DOUBLE_EQ(r->kernelSeconds, 0.5e-3);
   EXPECT_GT(r->wallSeconds, 0);
   EXPECT_TRUE(r->overflowed.empty());
+  // Per object, first-transfer order; their sum is the report's.
+  ASSERT_EQ(r->objectTransfers.size(), 2u);
+  EXPECT_EQ(r->objectTransfers[0].name, "X");
+  EXPECT_EQ(r->objectTransfers[1].name, "Y");
+  // (The fake clock advances on launches only: copies take 0 s here.)
+  EXPECT_EQ(r->objectTransfers[0].d2hSeconds, 0);
+  EXPECT_DOUBLE_EQ(r->objectTransfers[0].h2dSeconds +
+                       r->objectTransfers[1].h2dSeconds,
+                   r->h2dSeconds);
+  EXPECT_DOUBLE_EQ(r->objectTransfers[1].d2hSeconds, r->d2hSeconds);
 
   Expected<AppProfile> p = (*s)->profile();
   ASSERT_TRUE(p.isOk()) << p.status().toString();
@@ -234,6 +244,14 @@ TEST_F(SessionTest, ScaleSelectsTheVariantOfTheStorageTypes) {
     for (size_t i = 0; i < 3; ++i)
       EXPECT_NEAR(y[i], double(i + 1) + 2 * x[i], 1e-3);
     EXPECT_TRUE(r->overflowed.empty());
+    // Scale mode times each object's transfers too (engine wall time).
+    ASSERT_EQ(r->objectTransfers.size(), 2u);
+    EXPECT_GT(r->objectTransfers[0].h2dSeconds, 0);
+    EXPECT_GT(r->objectTransfers[1].d2hSeconds, 0);
+    // A trial carries them.
+    TrialResult t = trialResult(ProgramRun{{y}, *r}, {y});
+    ASSERT_EQ(t.objectTransfers.size(), 2u);
+    EXPECT_EQ(t.objectTransfers[1].name, "Y");
   }
 }
 

@@ -118,6 +118,10 @@ struct Configuration {
   /// One line naming every object's storage and methods, e.g.
   /// "A=f16[h2d:host(t=16),d2h:none] B=f64[h2d:copy,d2h:copy]".
   std::string key() const;
+  /// True when every object keeps its declared type (so every transfer is a
+  /// plain copy) and every kernel its compute type: the program unchanged,
+  /// which a caller may run as it is, without the scaling machinery.
+  bool changesNothing() const;
 };
 
 /// The configuration file ("format": "approx-precision-config",
@@ -139,12 +143,22 @@ Status saveConfiguration(const Configuration &c, const std::string &path);
 //===----------------------------------------------------------------------===//
 
 /// The outcome of running the application once in a configuration.
+/// One object's measured transfer time in a run: wall time of its copies
+/// with their conversions (scale mode), or CUDA events around its copies.
+struct ObjectTransferTime {
+  std::string name;
+  double h2dSeconds = 0, d2hSeconds = 0;
+};
+
 struct TrialResult {
   double quality = 0;  ///< 1 - mean relative error of the output
   bool failed = false; ///< the run failed (no usable output)
   bool overflow = false; ///< an object's values overflowed its storage type
   double totalSeconds = 0;   ///< measured, > 0
   double kernelSeconds = -1; ///< the kernels' measured time; < 0: unknown
+  /// Per object, in first-transfer order, where the trial measured it
+  /// (empty: unknown). Reporting only: the search does not read it.
+  std::vector<ObjectTransferTime> objectTransfers;
 };
 
 /// Runs the application in a configuration. An error aborts the search.

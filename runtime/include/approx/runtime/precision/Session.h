@@ -117,6 +117,9 @@ struct RunReport {
   /// The objects whose values overflowed their storage type in a conversion
   /// (became +-inf from finite values), in first-overflow order.
   std::vector<std::string> overflowed;
+  /// Each transferred object's time (h2dSeconds/d2hSeconds split by
+  /// object), in first-transfer order.
+  std::vector<ObjectTransferTime> objectTransfers;
 };
 
 /// A program's memory objects, transfers and launches, run in one mode. Not
