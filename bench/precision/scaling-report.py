@@ -49,7 +49,13 @@ Byte-ratio goal (d, second line):
   reached (T64(o) / Ts(o)) / bound.
 An object counts (its transfers dominate) when T64(o) >= 25% of the f64
 total and the app's transfers (sum T64) >= 50% of it, and ours stores it
-narrower than declared. The goal is met when every such object (every TOQ)
+narrower than declared; and its narrowed copy is bandwidth-bound: its
+storage bytes are at least the size from which the database's pinned
+copies (both directions) reach 90% of their peak rate (H100, PCIe 5: 4
+MiB). Below it a copy is latency-bound (fixed costs of the copy, its
+events and the conversion's thread wake-ups), time is not proportional to
+bytes, and the byte-ratio bound does not apply: such objects are listed
+apart, with their numbers, and not counted. The goal is met when every such object (every TOQ)
 reaches >= 80%; Ts(o) <= 0 counts as reached (shown as ">100%").
 
 Standard library only: it also runs on the GPU machine.
@@ -73,6 +79,26 @@ GOAL_SPEEDUP = 1.5
 GOAL_BOUND = 0.80
 DOMINANT_OBJECT = 0.25
 DOMINANT_APP = 0.50
+BANDWIDTH_FRACTION = 0.90  # of the pinned copy's peak: bandwidth-bound from there
+BANDWIDTH_FLOOR = 0        # bytes; set from the database in main()
+
+
+def bandwidth_floor(db_path):
+    """The smallest size from which every pinned-copy table of the database
+    reaches BANDWIDTH_FRACTION of its peak rate (0 when unreadable)."""
+    try:
+        with open(db_path) as f:
+            db = json.load(f)
+        floor = 0
+        for t in db.get("transfer", []):
+            if t.get("memory") != "pinned" or not t.get("points"):
+                continue
+            peak = max(p["gbps"] for p in t["points"])
+            floor = max(floor, min(p["bytes"] for p in t["points"]
+                                   if p["gbps"] >= BANDWIDTH_FRACTION * peak))
+        return floor
+    except (OSError, ValueError, KeyError):
+        return 0
 INPUT_ORDER = {"default": 0, "image": 1, "random": 2}
 
 
@@ -227,9 +253,11 @@ def table_choices(reports):
 
 
 def byte_ratio(report, s):
-    """(object, storage, T64 ms, Ts ms, bound, reached) for each dominant
-    narrowed object of `s`, by the module docstring's definition."""
+    """(object, storage, T64 ms, Ts ms, bound, reached, bandwidth-bound) for
+    each dominant narrowed object of `s`, by the module docstring's
+    definition."""
     prof = report["profile"]
+    elements = {o["name"]: o["elements"] for o in prof["objects"]}
     total = prof["total_seconds"]
     kernels = sum(k["seconds"] for k in prof["kernels"])
     t64 = {o["name"]: sum(e["seconds"] for e in o["events"]) for o in prof["objects"]}
@@ -259,7 +287,8 @@ def byte_ratio(report, s):
             ts = nonkernel - rest - others
         bound = 1.0 / ratio(name)
         reached = math.inf if ts <= 0 else (t / ts) / bound
-        out.append((name, o["storage"], t * 1e3, ts * 1e3, bound, reached))
+        wide = elements.get(name, 0) * BYTES[o["storage"]] >= BANDWIDTH_FLOOR
+        out.append((name, o["storage"], t * 1e3, ts * 1e3, bound, reached, wide))
     return out
 
 
@@ -281,22 +310,22 @@ def goals(reports):
         lines.append(f"- [not evaluated] average speedup >= {GOAL_SPEEDUP}x at TOQ "
                      f"{HEADLINE_TOQ:g}: no report of ours at that TOQ")
     # 2. Byte-ratio bound of the transfer-bound objects.
-    objs = []
+    objs, small = [], []
     for r in reports:
         app, inp = row_label(r)
         for q in toqs_of(r):
             s = entry(r, "ours", q)
             if s is None:
                 continue
-            for (name, st, t64, ts, bound, reached) in byte_ratio(r, s):
-                objs.append((f"{app}/{inp}/{q:g}/{name}", st, t64, ts, bound, reached))
+            for (name, st, t64, ts, bound, reached, wide) in byte_ratio(r, s):
+                (objs if wide else small).append(
+                    (f"{app}/{inp}/{q:g}/{name}", st, t64, ts, bound, reached))
+    def show(o):
+        pct = ">100%" if math.isinf(o[5]) else f"{100 * o[5]:.0f}%"
+        return (f"{o[0]} ({o[1]}: {o[2]:.3f} -> {o[3]:.3f} ms, bound {o[4]:g}x, "
+                f"{pct})")
     if objs:
         bad = [o for o in objs if o[5] < GOAL_BOUND]
-
-        def show(o):
-            pct = ">100%" if math.isinf(o[5]) else f"{100 * o[5]:.0f}%"
-            return (f"{o[0]} ({o[1]}: {o[2]:.3f} -> {o[3]:.3f} ms, bound {o[4]:g}x, "
-                    f"{pct})")
         lines.append(f"- [{'met' if not bad else 'missed'}] transfer-bound objects at "
                      f">= {100 * GOAL_BOUND:.0f}% of their byte-ratio bound: "
                      f"{len(objs) - len(bad)} of {len(objs)}" +
@@ -307,6 +336,11 @@ def goals(reports):
         lines.append("- [not evaluated] transfer-bound objects at >= "
                      f"{100 * GOAL_BOUND:.0f}% of their byte-ratio bound: no object "
                      "whose transfers dominate was narrowed by ours")
+    if small:
+        lines.append(f"  - not counted, latency-bound (narrowed copy below "
+                     f"{BANDWIDTH_FLOOR / 2**20:g} MiB, where pinned copies reach "
+                     f"{100 * BANDWIDTH_FRACTION:.0f}% of their peak): " +
+                     "; ".join(show(o) for o in small))
     # 3. Trials within the bound, every strategy.
     runs, over = 0, []
     for r in reports:
@@ -445,6 +479,8 @@ def main():
     ap.add_argument("--svg", help="bar chart (default OUT_DIR/speedup-toq0.9.svg)")
     a = ap.parse_args()
     reports = load_reports(a.out_dir)
+    global BANDWIDTH_FLOOR
+    BANDWIDTH_FLOOR = bandwidth_floor(a.db or os.path.join(a.out_dir, "precision-db.json"))
     if not reports:
         sys.exit(f"scaling-report: no scale-*.json in {a.out_dir}")
     print("# Precision scaling: in-kernel, PFP, PreScaler and ours (issue 10)")

@@ -395,6 +395,18 @@ Expected<double> SystemDb::pipelinedSeconds(Direction d, ScalarType from,
                     " in chunks of " + std::to_string(chunk) + " bytes");
   double src = double(n) * double(scalarTypeSize(from));
   double dst = double(n) * double(scalarTypeSize(to));
+  // No extrapolation below the table: a pipeline of fewer chunks than the
+  // inspector measured (4) overlaps less, and taking its smallest point's
+  // rate predicted a 2 MiB move 5x too fast (GEMM's C, H100 2026-11-26).
+  if (!t->points.empty() && src < double(t->points.front().bytes))
+    return Status(StatusCode::NotFound,
+                  "precision database: pipelined " +
+                      std::string(directionName(d)) + " " +
+                      pairName(from, to) + " in chunks of " +
+                      std::to_string(chunk) + " bytes was measured from " +
+                      std::to_string(t->points.front().bytes) +
+                      " bytes, not for " +
+                      std::to_string(uint64_t(src)));
   return secondsFor(t->points, src, src + dst);
 }
 

@@ -10,6 +10,7 @@
 #include "WorkerPool.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -29,6 +30,14 @@ struct Job {
   std::atomic<size_t> finished{0};
 };
 
+constexpr std::chrono::microseconds kSpin{100};
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 class Pool {
 public:
   void run(size_t chunks, unsigned threads,
@@ -44,7 +53,7 @@ public:
       {
         std::lock_guard<std::mutex> l(m_);
         job_ = job;
-        ++generation_;
+        generation_.fetch_add(1);
       }
       wake_.notify_all();
     }
@@ -78,11 +87,19 @@ private:
   void loop(unsigned id) {
     uint64_t seen = 0;
     for (;;) {
+      // Spin a little before sleeping: the next call often comes within
+      // microseconds (the next chunk of a pipeline, the next object's
+      // transfer), and waking sleeping threads one by one costs more than
+      // converting a small chunk.
+      const auto until = std::chrono::steady_clock::now() + kSpin;
+      while (generation_.load() == seen &&
+             std::chrono::steady_clock::now() < until)
+        relax();
       std::shared_ptr<Job> job;
       {
         std::unique_lock<std::mutex> l(m_);
-        wake_.wait(l, [&] { return generation_ != seen; });
-        seen = generation_;
+        wake_.wait(l, [&] { return generation_.load() != seen; });
+        seen = generation_.load();
         job = job_;
       }
       if (job && id < job->helpers)
@@ -107,7 +124,9 @@ private:
   std::mutex m_;         ///< guards job_ and generation_
   std::condition_variable wake_, done_;
   std::shared_ptr<Job> job_;
-  uint64_t generation_ = 0;
+  /// Written under m_ (so a sleeping thread cannot miss it); read while
+  /// spinning without it.
+  std::atomic<uint64_t> generation_{0};
   std::vector<std::thread> workers_;
 };
 

@@ -7,7 +7,8 @@
 // pipelined at 1 MiB chunks against 122 GB/s for one host conversion). The
 // pool keeps its threads between calls; a call hands out chunk indices
 // through an atomic counter, runs chunks on the calling thread too, and
-// returns when every chunk is done.
+// returns when every chunk is done. Idle threads spin for 100 us before
+// they sleep, so back-to-back calls do not pay a wake-up per thread.
 //
 // Internal to runtime/precision (not installed).
 //

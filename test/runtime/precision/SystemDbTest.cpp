@@ -169,6 +169,19 @@ TEST(SystemDb, AddMeasurements) {
                             Where::Host, 4, 0, 1, 1)
                 .message(),
             "a pipelined method needs a chunk > 0 bytes");
+  // A pipelined table predicts from its smallest size up, not below.
+  Expected<double> below = db.pipelinedSeconds(
+      Direction::D2H, ScalarType::F16, ScalarType::F64, Where::Device, 0,
+      1 << 22, (1 << 19) / 2);
+  EXPECT_EQ(below.status().code(), StatusCode::NotFound);
+  EXPECT_EQ(below.status().message(),
+            "precision database: pipelined d2h f16 -> f64 in chunks of "
+            "4194304 bytes was measured from 1048576 bytes, not for 524288");
+  Expected<double> at = db.pipelinedSeconds(Direction::D2H, ScalarType::F16,
+                                            ScalarType::F64, Where::Device, 0,
+                                            1 << 22, (1 << 20) / 2);
+  ASSERT_TRUE(at.isOk()) << at.status().toString();
+  EXPECT_NEAR(*at, (1 << 20) * 5 / (40e9), 1e-12); // 1 MiB f16 + 4 MiB f64
   // What the inspector records, a saved file reads back.
   db.machine = loadOrDie(kH100).machine;
   db.created = "2026-11-25";

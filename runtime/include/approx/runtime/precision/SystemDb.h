@@ -234,6 +234,10 @@ struct SystemDb {
   pipelinedFor(Direction d, ScalarType from, ScalarType to) const;
 
   // --- predictions (seconds; NotFound naming the table when absent) ----
+  // Sizes between or beyond a table's points interpolate (log-log) or take
+  // the end point's rate, except a pipelined table below its smallest size:
+  // NotFound (fewer chunks than measured overlap less; bestMethod then
+  // picks among the other methods).
   Expected<double> hostConvertSeconds(ScalarType from, ScalarType to,
                                       unsigned threads, uint64_t n) const;
   Expected<double> deviceConvertSeconds(ScalarType from, ScalarType to,
