@@ -11,6 +11,21 @@
 // or atomic access) is left alone with a remark (docs/precision.md,
 // "Compiler side").
 //
+// The original kernel is never erased: the configuration equal to its own
+// types (types=: always variant 0) is the original itself, under its own
+// name, and with no such configuration it stays outside the dispatch. Why:
+// host code in the same file (`gpu.launch_func @mod::@k`, lowered by
+// gpu-to-llvm to a lookup of "k" at run time) must keep resolving, and an
+// unscaled launch must run the kernel as written. Both run-time selectors
+// agree with this: runtime/core's Module takes a dispatched name's
+// variants[value] first (the manifest allows a logical name to be one of
+// its own variants), and the precision hooks and Session pick by element
+// types among "the kernel itself, then its dispatch entry's variants", so
+// the original is what an unscaled launch gets. The alternatives cost more:
+// rewriting host launches would need this gpu.module pass to edit its
+// parent, and a kept copy next to a `__p0` clone would compile the same
+// kernel twice.
+//
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
@@ -37,13 +52,27 @@ struct Config {
 };
 
 /// A kernel to clone: its memref arguments (function argument indices) and,
-/// per configuration, the storage element type of each.
+/// per configuration, the storage element type of each and the variant's
+/// name (the kernel's own for the configuration equal to its types).
 struct KernelPlan {
   gpu::GPUFuncOp func;
   SmallVector<unsigned> memrefArgs;
   SmallVector<SmallVector<Type>> storage;
   SmallVector<std::string> cloneNames;
+  /// The configuration whose types are the kernel's own: its variant is the
+  /// original kernel, not a clone.
+  std::optional<unsigned> own;
 };
+
+/// The element types of `func`'s memref arguments `memrefArgs`.
+static SmallVector<Type> ownTypes(gpu::GPUFuncOp func,
+                                  ArrayRef<unsigned> memrefArgs) {
+  SmallVector<Type> types;
+  for (unsigned i : memrefArgs)
+    types.push_back(
+        cast<MemRefType>(func.getArgument(i).getType()).getElementType());
+  return types;
+}
 
 /// The element types precision scaling stores and converts between.
 static bool isScalableFloat(Type t) {
@@ -193,7 +222,7 @@ struct ApproxPrecisionVariantsPass final
           (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
         continue;
       StringRef name = func.getName();
-      KernelPlan plan{func, {}, {}, {}};
+      KernelPlan plan{func, {}, {}, {}, std::nullopt};
       std::optional<unsigned> ptrArg;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
         Type t = func.getArgument(i).getType();
@@ -250,12 +279,18 @@ struct ApproxPrecisionVariantsPass final
       }
       if (dispatched(func))
         continue;
-      for (unsigned i = 0; i < parsed.size(); ++i)
-        plan.cloneNames.push_back((name + "__p" + Twine(i)).str());
+      SmallVector<Type> own = ownTypes(func, plan.memrefArgs);
+      for (unsigned i = 0; i < parsed.size(); ++i) {
+        if (plan.storage[i] == own)
+          plan.own = i;
+        plan.cloneNames.push_back(
+            plan.own == i ? name.str() : (name + "__p" + Twine(i)).str());
+      }
       if (auto clash = llvm::find_if(
               plan.cloneNames,
               [&](const std::string &c) {
-                return c == knob || SymbolTable::lookupSymbolIn(module, c);
+                return c != name &&
+                       (c == knob || SymbolTable::lookupSymbolIn(module, c));
               });
           clash != plan.cloneNames.end()) {
         func.emitRemark("not precision-scaled: symbol @")
@@ -324,14 +359,20 @@ struct ApproxPrecisionVariantsPass final
     return false;
   }
 
-  /// One clone per configuration of `plan`, right after the original, which
-  /// goes; returns the dispatch entry {kernel = [clones]}.
+  /// One clone per configuration of `plan` other than the kernel's own
+  /// types, right after the original, which stays (the file comment says
+  /// why); returns the dispatch entry {kernel = [variants]}.
   static NamedAttribute emitClones(KernelPlan &plan) {
     MLIRContext *ctx = plan.func.getContext();
     OpBuilder b(plan.func);
     b.setInsertionPointAfter(plan.func);
     SmallVector<Attribute> variants;
-    for (auto [types, name] : llvm::zip(plan.storage, plan.cloneNames)) {
+    for (auto [i, types, name] :
+         llvm::enumerate(plan.storage, plan.cloneNames)) {
+      if (plan.own == i) {
+        variants.push_back(FlatSymbolRefAttr::get(ctx, name));
+        continue;
+      }
       auto clone = cast<gpu::GPUFuncOp>(b.clone(*plan.func));
       clone.setName(name);
       for (auto [arg, t] : llvm::zip(plan.memrefArgs, types))
@@ -343,9 +384,8 @@ struct ApproxPrecisionVariantsPass final
           ctx, inputs, clone.getFunctionType().getResults()));
       variants.push_back(FlatSymbolRefAttr::get(ctx, name));
     }
-    NamedAttribute entry(plan.func.getNameAttr(), ArrayAttr::get(ctx, variants));
-    plan.func.erase();
-    return entry;
+    return NamedAttribute(plan.func.getNameAttr(),
+                          ArrayAttr::get(ctx, variants));
   }
 
   /// types=: every combination per kernel, one knob per kernel.
@@ -368,7 +408,7 @@ struct ApproxPrecisionVariantsPass final
           (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
         continue;
       StringRef name = func.getName();
-      KernelPlan plan{func, {}, {}, {}};
+      KernelPlan plan{func, {}, {}, {}, std::nullopt};
       // The choices of each memref argument: its own type first, then the
       // listed types narrower than it.
       SmallVector<SmallVector<Type>> choices;
@@ -416,8 +456,10 @@ struct ApproxPrecisionVariantsPass final
           rest /= choices[j].size();
         }
         plan.storage.push_back(std::move(t));
-        plan.cloneNames.push_back((name + "__p" + Twine(v)).str());
+        plan.cloneNames.push_back(v == 0 ? name.str()
+                                         : (name + "__p" + Twine(v)).str());
       }
+      plan.own = 0; // the own type of every argument comes first
       if (dispatched(func) || unscalable(plan))
         continue;
       std::string knobName = knob + "__" + name.str();
@@ -429,7 +471,7 @@ struct ApproxPrecisionVariantsPass final
       if (auto clash = llvm::find_if(
               plan.cloneNames,
               [&](const std::string &c) {
-                return SymbolTable::lookupSymbolIn(module, c);
+                return c != name && SymbolTable::lookupSymbolIn(module, c);
               });
           clash != plan.cloneNames.end()) {
         func.emitRemark("not precision-scaled: symbol @")

@@ -147,13 +147,17 @@ public:
       candidates.push_back(k);
     if (auto d = manifest_.findDispatch(name); d.second)
       for (const std::string &v : d.second->variants)
-        if (const KernelInfo *k = manifest_.findKernel(v))
+        if (const KernelInfo *k = manifest_.findKernel(v);
+            k && std::find(candidates.begin(), candidates.end(), k) ==
+                     candidates.end()) // the kernel is its own variant 0
           candidates.push_back(k);
     if (candidates.empty())
       fatal(call, "kernel " + quote(name) + " is not in the manifest " +
                       manifestPath_);
-    // The kernel itself, or its first variant (approx-precision-variants'
-    // __p0 keeps every argument's own type): the declared types.
+    // The declared types: the kernel itself (approx-precision-variants keeps
+    // it, as its own-types variant, so that host launches resolve), or,
+    // where a module has only the variants of a logical name, the first
+    // (types= puts the own types first).
     const KernelInfo &ref = *candidates.front();
     if (!params)
       fatal(call, "kernel " + quote(name) +

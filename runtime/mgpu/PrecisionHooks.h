@@ -62,8 +62,8 @@ public:
   /// (profile written, scale summary printed).
   virtual void moduleUnloading(CUmodule module) = 0;
   /// mgpuModuleGetFunction: looks `name` up (a logical kernel of the
-  /// manifest's dispatch, absent from a variants module, gets its first
-  /// variant's handle) and remembers the function's module and name.
+  /// manifest's dispatch that is not itself a kernel of the module gets its
+  /// first variant's handle) and remembers the function's module and name.
   virtual CUfunction getFunction(CUmodule module, const char *name) = 0;
   /// mgpuLaunchKernel: records, then launches the (variant) function.
   virtual void launch(CUfunction f, const unsigned grid[3],

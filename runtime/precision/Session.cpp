@@ -326,9 +326,12 @@ Session::select(const Module &module, const std::string &kernel,
   std::vector<const KernelInfo *> cands;
   if (const KernelInfo *k = m.findKernel(kernel))
     cands.push_back(k);
+  // approx-precision-variants lists the kernel itself among its variants
+  // (its own types): once is enough.
   if (const VariantDispatch *d = m.findDispatch(kernel).second)
     for (const std::string &v : d->variants)
-      if (const KernelInfo *k = m.findKernel(v))
+      if (const KernelInfo *k = m.findKernel(v);
+          k && std::find(cands.begin(), cands.end(), k) == cands.end())
         cands.push_back(k);
   if (cands.empty())
     return notFound("kernel " + quote(kernel) + " is not in module " +

@@ -18,7 +18,8 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     type for each memref argument of a kernel, in argument order;
     `configs=f32:f32:f64,f16:f16:f64` gives two. For each kernel @k with a
     memref argument of element type f64, f32, f16 or bf16, the pass creates
-    one clone `@k__p<i>` per configuration i in which:
+    one clone `@k__p<i>` per configuration i (except the configuration equal
+    to the kernel's own types, whose variant is `@k` itself) in which:
     - each scaled argument (storage type != its element type) is a memref of
       the storage type (shape, layout and memory space kept);
     - every `memref.load` of it is followed by a conversion back to the
@@ -27,10 +28,14 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     - every `memref.store` to it stores the value converted to the storage
       type (`arith.truncf`: round to nearest even, or `arith.extf`);
     - nothing else changes: the kernel computes in its own types.
-    The original kernel is erased and `approx.variant_knob @<knob>
-    default(0) dispatch {k = [@k__p0, @k__p1, ...]}` dispatches its name:
-    knob value i runs configuration i (manifest kind `variant`). A
-    configuration equal to the kernel's own types is allowed (a plain copy).
+    `approx.variant_knob @<knob> default(0) dispatch {k = [...]}` dispatches
+    its name: knob value i runs configuration i (manifest kind `variant`).
+    The original kernel is kept under its name, so that host code in the
+    same file (`gpu.launch_func @mod::@k`) still resolves and an unscaled
+    launch runs the kernel as written: it is the variant of the
+    configuration equal to its own types (`{k = [@k, @k__p1, ...]}` when
+    that configuration comes first), and stays outside the dispatch when no
+    configuration has its types. Host code is not changed.
 
     Entries are `keep` (the argument's own type), `f64`, `f32`, `f16`,
     `bf16`, or, for a memref of integers (never scaled), its own type (`i32`,
@@ -51,7 +56,7 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     combination of its float memref arguments' own type and each listed
     type narrower than it (an f64 argument: f64, f32, f16; an f32 one: f32,
     f16), in lexicographic order with the first argument varying slowest
-    and the own type first, so variant 0 is the kernel unchanged. Kernels
+    and the own type first, so variant 0 is the kernel itself. Kernels
     then differ in their variant counts, so each gets its own variant knob,
     `<knob>__<kernel>`; a host picks a variant by its argument types, which
     the manifest records. This is what a search over per-object storage
@@ -59,7 +64,7 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     kernel with more than `max-variants` combinations fails the pass
     (naming it and the count); `types` and `configs` are exclusive.
 
-    Before (`configs=f32:keep,f16:f16`):
+    Before (`configs=keep:keep,f32:keep,f16:f16`):
     ```mlir
     gpu.func @scale(%x: memref<?xf64>, %y: memref<?xf64>) kernel {
       %v = memref.load %x[%i] : memref<?xf64>
@@ -69,13 +74,15 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
     After:
     ```mlir
     approx.variant_knob @precision default(0)
-        dispatch {scale = [@scale__p0, @scale__p1]}
-    gpu.func @scale__p0(%x: memref<?xf32>, %y: memref<?xf64>) kernel {
+        dispatch {scale = [@scale, @scale__p1, @scale__p2]}
+    gpu.func @scale(%x: memref<?xf64>, %y: memref<?xf64>) kernel {
+      ... (unchanged)
+    gpu.func @scale__p1(%x: memref<?xf32>, %y: memref<?xf64>) kernel {
       %s = memref.load %x[%i] : memref<?xf32>
       %v = arith.extf %s : f32 to f64
       %w = arith.mulf %v, %a : f64
       memref.store %w, %y[%i] : memref<?xf64>
-    gpu.func @scale__p1(%x: memref<?xf16>, %y: memref<?xf16>) kernel {
+    gpu.func @scale__p2(%x: memref<?xf16>, %y: memref<?xf16>) kernel {
       %s = memref.load %x[%i] : memref<?xf16>
       %v = arith.extf %s : f16 to f64
       %w = arith.mulf %v, %a : f64

@@ -2,7 +2,8 @@
 // through approx-to-ptx; each conversion is one PTX cvt (f64 -> f16/bf16 in
 // one rounding, cvt.rn), the f16 <-> bf16 ones go through f32, and the
 // manifest lists the variant knob with its dispatch and each variant's
-// argument types.
+// argument types. Configuration 0 (keep everywhere) is each kernel's own
+// types: its variant is the kernel itself, under its own name.
 // REQUIRES: libdevice
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: approx-opt %s --pass-pipeline='builtin.module(gpu.module(approx-precision-variants{configs=keep:keep:keep:keep,f32:f32:f32:bf16,f16:keep:f16:f32}))' | approx-opt --approx-to-ptx="chip=sm_90 output-dir=%t name=prec" -o /dev/null
@@ -21,7 +22,7 @@
 // ptxas accepts the PTX where the build found one.
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/prec.ptx -o %t/prec.cubin %}
 
-// PTX-LABEL: .visible .entry axpy__p0(
+// PTX-LABEL: .visible .entry axpy(
 // PTX-NOT: cvt.{{.*}}f16
 // PTX-NOT: cvt.{{.*}}f32
 // PTX: ld.global.b64
@@ -39,7 +40,7 @@
 // PTX: ld.global.b64
 // PTX: cvt.rn.f16.f64
 // PTX: st.global.b16
-// PTX-LABEL: .visible .entry half__p0(
+// PTX-LABEL: .visible .entry half(
 // PTX-NOT: cvt.{{.*}}f32
 // PTX: fma.rn.f16
 // PTX-LABEL: .visible .entry half__p1(
@@ -65,12 +66,12 @@
 // JSON-NEXT: {
 // JSON-NEXT: "kernel": "axpy",
 // JSON-NEXT: "variants": [
-// JSON-NEXT: "axpy__p0",
+// JSON-NEXT: "axpy",
 // JSON-NEXT: "axpy__p1",
 // JSON-NEXT: "axpy__p2"
 // JSON: "kernel": "half",
 // JSON-NEXT: "variants": [
-// JSON-NEXT: "half__p0",
+// JSON-NEXT: "half",
 // JSON-NEXT: "half__p1",
 // JSON-NEXT: "half__p2"
 // JSON: "kind": "variant",
@@ -79,10 +80,10 @@
 // JSON-NEXT: "name": "precision"
 
 // SUM: knob precision kind=variant type=- range=0..2 default=0
-// SUM: kernel axpy__p0 args=(scalar f64, memref<?xf64> read, memref<?xf64> read, memref<?xf64> write, memref<?xf64> none) knobs=[precision]
+// SUM: kernel axpy args=(scalar f64, memref<?xf64> read, memref<?xf64> read, memref<?xf64> write, memref<?xf64> none) knobs=[precision]
 // SUM: kernel axpy__p1 args=(scalar f64, memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xbf16> none) knobs=[precision]
 // SUM: kernel axpy__p2 args=(scalar f64, memref<?xf16> read, memref<?xf64> read, memref<?xf16> write, memref<?xf32> none) knobs=[precision]
-// SUM: kernel half__p0 args=(memref<?xf16> read, memref<?xf16> read, memref<?xf16> write, memref<?xf16> readwrite) knobs=[precision]
+// SUM: kernel half args=(memref<?xf16> read, memref<?xf16> read, memref<?xf16> write, memref<?xf16> readwrite) knobs=[precision]
 // SUM: kernel half__p1 args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xbf16> readwrite) knobs=[precision]
 // SUM: kernel half__p2 args=(memref<?xf16> read, memref<?xf16> read, memref<?xf16> write, memref<?xf32> readwrite) knobs=[precision]
 

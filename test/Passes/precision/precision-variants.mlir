@@ -7,16 +7,16 @@
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-precision-variants{configs=f32:f32:f32,f16:f16:f16,bf16:bf16:keep}))' | approx-opt -split-input-file | FileCheck %s
 
 // Two inputs, one output, computed in f32: config 0 is the kernel's own
-// types (a plain copy), 1 stores everything as f16, 2 the inputs as bf16.
-// The original is gone; its name dispatches the clones.
+// types, so its variant is the original, kept under its name (no clone);
+// 1 stores everything as f16, 2 the inputs as bf16.
 // CHECK-LABEL: gpu.module @saxpy_module
-// CHECK: approx.variant_knob @precision default(0) dispatch {saxpy = [@saxpy__p0, @saxpy__p1, @saxpy__p2]}
-// CHECK-NOT: gpu.func @saxpy(
-// CHECK-LABEL: gpu.func @saxpy__p0
-// CHECK-SAME: (%{{.*}}: f32, %[[X0:.*]]: memref<?xf32>, %[[Y0:.*]]: memref<?xf32>, %[[O0:.*]]: memref<?xf32>) kernel
+// CHECK: approx.variant_knob @precision default(0) dispatch {saxpy = [@saxpy, @saxpy__p1, @saxpy__p2]}
+// CHECK-LABEL: gpu.func @saxpy(
+// CHECK-SAME: %{{.*}}: f32, %[[X0:.*]]: memref<?xf32>, %[[Y0:.*]]: memref<?xf32>, %[[O0:.*]]: memref<?xf32>) kernel
 // CHECK-NOT: arith.extf
 // CHECK-NOT: arith.truncf
 // CHECK: gpu.return
+// CHECK-NOT: gpu.func @saxpy__p0
 // CHECK-LABEL: gpu.func @saxpy__p1
 // CHECK-SAME: (%[[A1:.*]]: f32, %[[X1:.*]]: memref<?xf16>, %[[Y1:.*]]: memref<?xf16>, %[[O1:.*]]: memref<?xf16>) kernel
 // CHECK: memref.dim %[[X1]], %{{.*}} : memref<?xf16>
@@ -58,12 +58,18 @@ gpu.module @saxpy_module {
 // Layouts and memory spaces are kept; a memref read and written is
 // converted both ways; a kernel with no float memref argument and a
 // non-kernel function are left alone.
+// Config 1 is the f16 kernel's own types: variant 1 is the original.
 // CHECK-LABEL: gpu.module @half_module
-// CHECK: approx.variant_knob @precision default(0) dispatch {half = [@half__p0, @half__p1, @half__p2]}
+// CHECK: approx.variant_knob @precision default(0) dispatch {half = [@half__p0, @half, @half__p2]}
 // CHECK-LABEL: gpu.func @count(
 // CHECK-SAME: memref<?xi32>
 // CHECK-LABEL: gpu.func @helper(
 // CHECK-SAME: memref<?xf16>
+// CHECK-LABEL: gpu.func @half(
+// CHECK-SAME: %{{.*}}: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?xf16, 1>, %{{.*}}: memref<4x4xf16, 1>)
+// CHECK-NOT: arith.extf
+// CHECK-NOT: arith.truncf
+// CHECK: gpu.return
 // CHECK-LABEL: gpu.func @half__p0
 // CHECK-SAME: (%[[IN:.*]]: memref<?x?xf32, strided<[?, 1], offset: ?>>, %[[ACC:.*]]: memref<?xf32, 1>, %[[OUT:.*]]: memref<4x4xf32, 1>)
 // CHECK: %[[L:.*]] = memref.load %[[IN]]
@@ -74,11 +80,7 @@ gpu.module @saxpy_module {
 // CHECK-NEXT: memref.store %[[W]], %[[ACC]]
 // CHECK: %[[W2:.*]] = arith.extf %{{.*}} : f16 to f32
 // CHECK-NEXT: memref.store %[[W2]], %[[OUT]]
-// CHECK-LABEL: gpu.func @half__p1
-// CHECK-SAME: (%{{.*}}: memref<?x?xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?xf16, 1>, %{{.*}}: memref<4x4xf16, 1>)
-// CHECK-NOT: arith.extf
-// CHECK-NOT: arith.truncf
-// CHECK: gpu.return
+// CHECK-NOT: gpu.func @half__p1
 // CHECK-LABEL: gpu.func @half__p2
 // CHECK-SAME: (%[[IN2:.*]]: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %[[ACC2:.*]]: memref<?xbf16, 1>, %{{.*}}: memref<4x4xf16, 1>)
 // CHECK: %[[L2:.*]] = memref.load %[[IN2]]

@@ -6,8 +6,10 @@
 // fill32(A, n) in f32; logical axpy(X, Y, n): Y += 2X with variants
 // axpy__p0..p3 = (f64|f16 X) x (f64|f32 Y)): plain mode unchanged, the
 // profile of a two-allocation program, scale mode picking the variant and
-// converting (the fake's conversion kernels are the host convert), and each
-// mapping error as a death test on its one-line message.
+// converting (the fake's conversion kernels are the host convert), the same
+// module in the shape approx-precision-variants now gives it (the original
+// axpy as its own variant 0), and each mapping error as a death test on its
+// one-line message.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -62,6 +64,15 @@ std::string readText(const std::string &path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// `text` with every `from` replaced by `to`.
+std::string replaceAll(std::string text, const std::string &from,
+                       const std::string &to) {
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
 }
 
 /// A rank-1 memref descriptor as gpu-to-llvm expands it into parameters.
@@ -126,6 +137,20 @@ protected:
            std::to_string(::getpid()) + "-" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::remove((dir_ + ".profile.json").c_str());
+    manifest_ = kData + "mgpu.manifest.json";
+  }
+
+  /// The module as approx-precision-variants{types=...} now compiles it:
+  /// the original axpy (f64, f64) is a kernel and variant 0 of its own
+  /// dispatch entry, in place of axpy__p0.
+  void originalIsVariantZero() {
+    manifest_ = dir_ + ".manifest.json";
+    std::ofstream(manifest_)
+        << replaceAll(readText(kData + "mgpu.manifest.json"), "axpy__p0",
+                      "axpy");
+    ptx_ = replaceAll(ptx_, "axpy__p0", "axpy");
+    setFakeAxpyKernel(FakeDriver::get(), "axpy", ScalarType::F64,
+                      ScalarType::F64);
   }
   void TearDown() override {
     PrecisionHooks::resetForTesting();
@@ -134,8 +159,7 @@ protected:
 
   void profileMode() {
     setenv("APPROX_PRECISION", "profile", 1);
-    setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
-           1);
+    setenv("APPROX_PRECISION_MANIFEST", manifest_.c_str(), 1);
     setenv("APPROX_PRECISION_OUT", (dir_ + ".profile.json").c_str(), 1);
   }
   void scaleMode(Configuration c) {
@@ -144,8 +168,7 @@ protected:
     const std::string path = dir_ + ".config.json";
     ASSERT_TRUE(saveConfiguration(c, path).isOk());
     setenv("APPROX_PRECISION", "scale", 1);
-    setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
-           1);
+    setenv("APPROX_PRECISION_MANIFEST", manifest_.c_str(), 1);
     setenv("APPROX_PRECISION_CONFIG", path.c_str(), 1);
   }
   /// X f16 (h2d on the host), Y f32 (h2d on the device, d2h on the host).
@@ -184,7 +207,7 @@ protected:
     EXPECT_EQ(fake::livePinned(), 0u);
   }
 
-  std::string ptx_, dir_;
+  std::string ptx_, dir_, manifest_;
   CUmodule module_ = nullptr;
   CUstream stream_ = nullptr;
   void *x_ = nullptr, *y_ = nullptr;
@@ -288,6 +311,55 @@ TEST_F(MgpuPrecision, ScaleKeepsUnconfiguredObjectsAndReportsOverflow) {
   EXPECT_EQ(hy[0], 2);
   EXPECT_TRUE(std::isinf(hy[1]));
   expectClean();
+}
+
+TEST_F(MgpuPrecision, OriginalKernelIsVariantZero) {
+  // Profile: a launch of axpy runs axpy itself (the declared types).
+  originalIsVariantZero();
+  profileMode();
+  start();
+  double hx[4] = {1, 2, 3, 4}, hy[4] = {};
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+  CUfunction axpy = mgpuModuleGetFunction(module_, "axpy");
+  ASSERT_NE(axpy, nullptr);
+  launch(axpy, {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  EXPECT_EQ(FakeDriver::get().launches.back().kernel, "axpy");
+  mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+  end();
+  Expected<AppProfile> p = loadAppProfile(dir_ + ".profile.json");
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  ASSERT_EQ(p->kernels.size(), 1u);
+  EXPECT_EQ(p->kernels[0].name, "axpy");
+  EXPECT_EQ(hy[3], 8);
+  expectClean();
+
+  // Scale: the same handle launches the variant with the storage types.
+  originalIsVariantZero();
+  scaleMode(f16f32());
+  start();
+  mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+  mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+  launch(mgpuModuleGetFunction(module_, "axpy"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  EXPECT_EQ(FakeDriver::get().launches.back().kernel, "axpy__p3");
+  ::testing::internal::CaptureStderr();
+  end();
+  ::testing::internal::GetCapturedStderr();
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, NoMatchingVariantListsTheOriginalOnce) {
+  originalIsVariantZero();
+  Configuration c = f16f32();
+  c.objects[1].storage = ScalarType::F16;
+  scaleMode(c);
+  start();
+  CUfunction axpy = mgpuModuleGetFunction(module_, "axpy");
+  EXPECT_DEATH(launch(axpy, {memref(x_, 4), memref(y_, 4)}, 4, stream_),
+               "the module has axpy \\(f64, f64\\), axpy__p1 \\(f64, "
+               "f32\\), axpy__p2");
+  end();
 }
 
 //===----------------------------------------------------------------------===//
@@ -399,8 +471,7 @@ TEST_F(MgpuPrecision, BadEnvironment) {
                         "APPROX_PRECISION_MANIFEST");
   setenv("APPROX_PRECISION_MANIFEST", (kData + "nonexistent.json").c_str(), 1);
   EXPECT_DEATH(start(), "environment: APPROX_PRECISION_MANIFEST=.*nonexistent");
-  setenv("APPROX_PRECISION_MANIFEST", (kData + "mgpu.manifest.json").c_str(),
-         1);
+  setenv("APPROX_PRECISION_MANIFEST", manifest_.c_str(), 1);
   EXPECT_DEATH(start(), "APPROX_PRECISION=profile needs APPROX_PRECISION_OUT");
   Configuration c = f16f32();
   c.objects[0].name = "X";

@@ -164,7 +164,7 @@ public:
   /// the element type of what it is given (an object: its storage type; a
   /// value: its buffer's type). Errors, one line: no such kernel; no
   /// variant with those types ("kernel 'k' has no variant whose memref
-  /// arguments are (A: f16, B: f64); the module has k__p0 (f64, f64),
+  /// arguments are (A: f16, B: f64); the module has k (f64, f64),
   /// ...: compile it with the variants this configuration needs").
   Expected<const KernelInfo *> select(const Module &module,
                                       const std::string &kernel,
