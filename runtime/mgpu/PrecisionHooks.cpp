@@ -2,10 +2,13 @@
 //
 // The profile and scale modes of PrecisionHooks.h. Objects are tracked by
 // their base address while live (mgpuMemAlloc .. mgpuMemFree) and kept by
-// allocation index for the profile. Profile times are CUDA events recorded
-// on the program's own stream around each copy and launch, resolved at
-// finish(); scale mode converts with a TransferEngine after synchronizing
-// the program's stream (the engine uses its own streams).
+// allocation index for the profile. Launches, and copies that convert
+// nothing, are timed by CUDA events recorded on the program's own stream,
+// resolved at finish(); scale mode converts with a TransferEngine after
+// synchronizing the program's stream (the engine uses its own streams) and
+// takes its time, as Session does. Scale mode may check its transfers
+// against a profile's as they happen (APPROX_PRECISION_EXPECT) and write a
+// JSON report at the end (APPROX_PRECISION_REPORT).
 //
 //===----------------------------------------------------------------------===//
 #include "PrecisionHooks.h"
@@ -13,7 +16,10 @@
 #include "approx/runtime/core/Manifest.h"
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/Session.h"
+#include "approx/runtime/precision/SystemDb.h"
 #include "approx/runtime/precision/Transfer.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -81,16 +87,24 @@ struct Timed {
   CUevent start = nullptr, end = nullptr;
 };
 
+/// A copy between host memory and an object: timed by events (profile;
+/// scale mode's plain copies) or by the engine (scale mode's conversions).
 struct Transfer {
   size_t object;
   Direction direction;
   Timed t;
+  double seconds = 0; ///< the engine's time, when `t` has no events
 };
 
 struct Kernel {
   std::string name;
   std::vector<Timed> launches;
+  std::vector<std::string> ran; ///< the entries launched for it, in order
 };
+
+/// Prefix of every difference from the expected transfers (Session's words).
+constexpr const char *kDiffer =
+    "the program's transfers differ from the profiled run: ";
 
 class Hooks final : public PrecisionHooks {
 public:
@@ -102,6 +116,12 @@ public:
 
   std::string out_;
   std::optional<Configuration> config_;
+  /// Scale: APPROX_PRECISION_EXPECT's profile (transfers checked as they
+  /// happen) and APPROX_PRECISION_REPORT's path (empty: no report).
+  std::optional<AppProfile> expect_;
+  std::string configPath_, expectPath_, reportPath_;
+  /// Restarts the run's clock (scale mode: once the engine is ready).
+  void restartClock() { start_ = std::chrono::steady_clock::now(); }
   std::shared_ptr<Context> ctx_;
   std::unique_ptr<TransferEngine> engine_;
 
@@ -250,18 +270,16 @@ public:
                       "configuration");
     }
     CUfunction g = function(fn->second.first, chosen->name);
-    Timed t;
-    if (mode_ == Mode::Profile)
-      t = startTimer(stream);
+    Timed t = startTimer(stream);
     report_(drv_->cuLaunchKernel(g, grid[0], grid[1], grid[2], block[0],
                                  block[1], block[2], smem, stream, params,
                                  extra),
             "cuLaunchKernel");
     ++launches_;
-    if (mode_ == Mode::Profile) {
-      stopTimer(t, stream);
-      kernel(name).launches.push_back(t);
-    }
+    stopTimer(t, stream);
+    Kernel &k = kernel(name);
+    k.launches.push_back(t);
+    k.ran.push_back(chosen->name);
   }
 
   void *alloc(uint64_t bytes, bool hostShared) override {
@@ -352,16 +370,16 @@ public:
     if (!o.transferred)
       o.pinnedHost = registered(host, bytes);
     o.transferred = true;
-    if (mode_ == Mode::Profile) {
+    if (mode_ == Mode::Scale && expect_)
+      checkNext(call, id, dir, bytes);
+    if (mode_ == Mode::Profile || !o.scaled()) {
       Timed t = startTimer(stream);
       report_(drv_->cuMemcpyAsync(dst, src, bytes, stream), "cuMemcpyAsync");
       stopTimer(t, stream);
       transfers_.push_back({id, dir, t});
+      if (mode_ == Mode::Scale)
+        ++copies_;
       return true;
-    }
-    if (!o.scaled()) {
-      ++copies_;
-      return false;
     }
     const ObjectChoice &c = *o.choice;
     const Method &m = dir == Direction::H2D ? c.h2d : c.d2h;
@@ -386,6 +404,7 @@ public:
     if (!st)
       fatal(call, what + " by " + m.str() + ": " + st.message());
     ++converted_;
+    transfers_.push_back({id, dir, Timed(), r.totalMs / 1e3});
     stats_ += r.stats;
     if (r.stats.overflowed) {
       std::fprintf(stderr,
@@ -602,6 +621,36 @@ private:
                  out_.c_str());
   }
 
+  /// Scale with APPROX_PRECISION_EXPECT: the transfer of `bytes` of object
+  /// `id` in direction `dir` is the next one of the profile's signature, or
+  /// the run aborts. An object the profile does not list is skipped unless
+  /// the configuration names it (the profile leaves out objects no launch
+  /// took as a float memref, and host-shared ones).
+  void checkNext(const char *call, size_t id, Direction dir, uint64_t bytes) {
+    const Object &o = objects_[id];
+    const std::string name = objName(id);
+    const ObjectProfile *p = nullptr;
+    for (const ObjectProfile &op : expect_->objects)
+      if (op.name == name)
+        p = &op;
+    if (o.hostShared || (!p && !o.choice))
+      return;
+    const ScalarType declared = o.declared ? *o.declared : p->declared;
+    const std::string sig = transferSignature(
+        dir, name, bytes / approx::rt::scalarTypeSize(declared));
+    const std::vector<std::string> &want = expect_->transfers;
+    const size_t k = expectedNext_++;
+    const std::string where = " (APPROX_PRECISION_EXPECT=" + expectPath_ + ")";
+    if (k >= want.size())
+      fatal(call, kDiffer + std::string("transfer ") + std::to_string(k + 1) +
+                      " (" + sig + ") is one more than the profiled run's " +
+                      std::to_string(want.size()) + where);
+    if (want[k] != sig)
+      fatal(call, kDiffer + std::string("transfer ") + std::to_string(k + 1) +
+                      " is " + sig + ", the profiled run's was " + want[k] +
+                      where);
+  }
+
   void summarize(const char *call) {
     for (const ObjectChoice &c : config_->objects) {
       size_t n = std::strtoull(c.name.c_str() + 3, nullptr, 10);
@@ -610,6 +659,46 @@ private:
                         ", but the program allocated " +
                         std::to_string(objects_.size()) + " objects");
     }
+    if (expect_ && expectedNext_ < expect_->transfers.size())
+      fatal(call, kDiffer + std::string("it made ") +
+                      std::to_string(expectedNext_) +
+                      " transfers, the profiled run " +
+                      std::to_string(expect_->transfers.size()) +
+                      " (the next was " + expect_->transfers[expectedNext_] +
+                      ") (APPROX_PRECISION_EXPECT=" + expectPath_ + ")");
+    // Every event is read (and destroyed) whether or not a report is
+    // written.
+    double h2d = 0, d2h = 0, kernelSeconds = 0;
+    std::vector<ObjectTransferTime> perObject;
+    for (Transfer &t : transfers_) {
+      const double sec = t.t.start ? seconds(t.t) : t.seconds;
+      (t.direction == Direction::H2D ? h2d : d2h) += sec;
+      const std::string name = objName(t.object);
+      auto it = std::find_if(
+          perObject.begin(), perObject.end(),
+          [&](const ObjectTransferTime &x) { return x.name == name; });
+      if (it == perObject.end())
+        it = perObject.insert(it, ObjectTransferTime{name});
+      (t.direction == Direction::H2D ? it->h2dSeconds : it->d2hSeconds) += sec;
+    }
+    nlohmann::json kernels = nlohmann::json::array();
+    for (Kernel &k : kernels_) {
+      double sec = 0;
+      for (Timed &t : k.launches)
+        sec += seconds(t);
+      kernelSeconds += sec;
+      std::vector<std::string> ran;
+      for (const std::string &r : k.ran)
+        if (std::find(ran.begin(), ran.end(), r) == ran.end())
+          ran.push_back(r);
+      kernels.push_back({{"name", k.name},
+                         {"launches", k.launches.size()},
+                         {"seconds", sec},
+                         {"ran", ran}});
+    }
+    const double wall = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start_)
+                            .count();
     std::string over;
     for (const std::string &s : overflowed_)
       over += " " + s;
@@ -625,6 +714,52 @@ private:
         static_cast<unsigned long long>(stats_.underflowedToZero),
         static_cast<unsigned long long>(stats_.nans),
         over.empty() ? "" : "; overflowed objects:", over.c_str());
+    if (reportPath_.empty())
+      return;
+
+    nlohmann::json objects = nlohmann::json::array();
+    for (const ObjectTransferTime &t : perObject) {
+      const Object &o = objects_[std::strtoull(t.name.c_str() + 3, nullptr,
+                                               10)];
+      nlohmann::json j = {{"name", t.name},
+                          {"h2d_seconds", t.h2dSeconds},
+                          {"d2h_seconds", t.d2hSeconds}};
+      if (o.declared) {
+        j["declared"] = tyName(*o.declared);
+        j["storage"] = tyName(o.storage());
+      }
+      if (o.choice) {
+        j["h2d"] = o.choice->h2d.str();
+        j["d2h"] = o.choice->d2h.str();
+      }
+      objects.push_back(std::move(j));
+    }
+    nlohmann::json r = {
+        {"format", "approx-mgpu-scale-report"},
+        {"version", 1},
+        {"manifest", manifestPath_},
+        {"configuration", configPath_},
+        {"expect", expect_ ? nlohmann::json(expectPath_) : nlohmann::json()},
+        {"wall_seconds", wall},
+        {"kernel_seconds", kernelSeconds},
+        {"h2d_seconds", h2d},
+        {"d2h_seconds", d2h},
+        {"launches", launches_},
+        {"converted_transfers", converted_},
+        {"copies", copies_},
+        {"kernels", std::move(kernels)},
+        {"objects", std::move(objects)},
+        {"overflowed", overflowed_},
+        {"stats",
+         {{"overflowed", stats_.overflowed},
+          {"underflowed_to_zero", stats_.underflowedToZero},
+          {"nans", stats_.nans}}}};
+    Status st = writeFileAtomically(reportPath_, r.dump(1) + "\n",
+                                    "scale report");
+    if (!st)
+      fatal(call, "writing the report " + reportPath_ + ": " + st.message());
+    std::fprintf(stderr, "approx-mgpu: precision: scale report written to %s\n",
+                 reportPath_.c_str());
   }
 
   const Driver *drv_;
@@ -644,6 +779,7 @@ private:
   std::vector<Transfer> transfers_;
   std::vector<Kernel> kernels_;
   uint64_t launches_ = 0, converted_ = 0, copies_ = 0;
+  size_t expectedNext_ = 0; ///< the next transfer of expect_'s signature
   ConvertStats stats_;
   std::vector<std::string> overflowed_;
 };
@@ -681,6 +817,11 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
       fatal(call, "APPROX_PRECISION=profile needs APPROX_PRECISION_OUT (the "
                   "profile file to write)");
     h->out_ = out;
+    for (const char *v : {"APPROX_PRECISION_CONFIG", "APPROX_PRECISION_EXPECT",
+                          "APPROX_PRECISION_REPORT"})
+      if (env(v))
+        fatal(call, std::string(v) + " is for APPROX_PRECISION=scale (a "
+                                     "profile run is the plain program)");
     return h;
   }
   const char *cfgPath = env("APPROX_PRECISION_CONFIG");
@@ -702,6 +843,17 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
                       " is not named obj<n> (the n-th mgpuMemAlloc)");
   }
   h->config_ = std::move(*c);
+  h->configPath_ = cfgPath;
+  if (const char *expect = env("APPROX_PRECISION_EXPECT")) {
+    Expected<AppProfile> p = loadAppProfile(expect);
+    if (!p)
+      fatal(call, std::string("APPROX_PRECISION_EXPECT=") + expect + ": " +
+                      p.status().message());
+    h->expect_ = std::move(*p);
+    h->expectPath_ = expect;
+  }
+  if (const char *report = env("APPROX_PRECISION_REPORT"))
+    h->reportPath_ = report;
   Expected<std::shared_ptr<Context>> ctx =
       approx::rt::detail::createContext(drv, ordinal);
   if (!ctx)
@@ -711,6 +863,7 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
   if (!e)
     fatal(call, "scale mode: the transfer engine: " + e.status().message());
   h->engine_ = std::move(*e);
+  h->restartClock(); // the run starts once the engine is ready
   return h;
 }
 

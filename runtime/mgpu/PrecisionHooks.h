@@ -16,13 +16,19 @@
 //   - scale allocates each configured object in its storage type, converts
 //     its transfers through one TransferEngine by the configured method, and
 //     launches, instead of the kernel asked for, the variant of the same
-//     module whose memref arguments have the objects' storage types.
+//     module whose memref arguments have the objects' storage types; with
+//     APPROX_PRECISION_EXPECT=<profile> each transfer must be the next of
+//     the profile's signature ("h2d obj0 4096"), and with
+//     APPROX_PRECISION_REPORT=<file> the end of the run writes a JSON
+//     report (wall, kernel and per-object transfer seconds, the variants
+//     that ran, overflowed objects and conversion losses).
 //
 // The mgpu ABI has no error channel: whatever cannot be mapped (a partial
 // copy, one pointer used with two element types, no matching variant, a
-// configuration naming an object the program never allocates, bad
-// environment values) prints one line naming the call and aborts the
-// process; a silently wrong scaled run or profile is worse than a crash.
+// configuration naming an object the program never allocates, a transfer
+// the expected profile does not have, bad environment values) prints one
+// line naming the call and aborts the process; a silently wrong scaled run
+// or profile is worse than a crash.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_MGPU_PRECISIONHOOKS_H

@@ -28,6 +28,10 @@
 #                           -> OUTDIR/gesummv.profile.json
 #         scale-f32         gesummv_variants, all_f32.config.json
 #         scale-f16         gesummv_variants, matrices_f16.config.json
+#       The scaled runs check their transfers against the profile's
+#       (APPROX_PRECISION_EXPECT) and write OUTDIR/scale-<f32|f16>.report.json
+#       (APPROX_PRECISION_REPORT: wall, kernel and per-object transfer
+#       seconds, the variant that ran, overflowed objects).
 #       Each run prints the program's line (its own GPU-section time and
 #       error), its wall time and exit status; exits 1 if any run failed,
 #       77 (skipped) without the compiled files or a GPU.
@@ -131,7 +135,7 @@ run)
     [ $rc -eq 0 ] || failed=1
   }
   profile=$out/gesummv.profile.json
-  rm -f "$profile"
+  rm -f "$profile" "$out"/scale-*.report.json
   run plain gesummv
   run variants-plain gesummv_variants
   run profile gesummv APPROX_PRECISION=profile \
@@ -140,7 +144,9 @@ run)
   for cfg in f32:all_f32 f16:matrices_f16; do
     run "scale-${cfg%%:*}" gesummv_variants APPROX_PRECISION=scale \
       APPROX_PRECISION_MANIFEST="$out/gesummv_variants.manifest.json" \
-      APPROX_PRECISION_CONFIG="$out/${cfg#*:}.config.json"
+      APPROX_PRECISION_CONFIG="$out/${cfg#*:}.config.json" \
+      APPROX_PRECISION_EXPECT="$profile" \
+      APPROX_PRECISION_REPORT="$out/scale-${cfg%%:*}.report.json"
   done
   if [ $failed -ne 0 ]; then
     echo "$0: a run failed" >&2

@@ -11,8 +11,9 @@
 // wrong conversion shows in the program's own check (its exit status).
 // Then this main checks what the program cannot see: the kernel the fake
 // launched is the one with the configured storage types (the original in
-// plain and profile mode), and a profile has the program's four objects,
-// transfers and kernel.
+// plain and profile mode), a profile has the program's four objects,
+// transfers and kernel, and a scale report (APPROX_PRECISION_REPORT) names
+// that variant and the objects moved.
 //
 // The object's module load/unload are a constructor and destructor of
 // priority 123: they would run before the fake's statics exist and after
@@ -30,8 +31,11 @@
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/HostConvert.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -158,6 +162,23 @@ int checkProfile(const std::string &path, uint64_t n) {
   return 0;
 }
 
+/// The scale report: `want` ran for gesummv, and the transfers of every
+/// object were timed.
+int checkReport(const std::string &path, const std::string &want) {
+  std::ifstream in(path);
+  nlohmann::json r = nlohmann::json::parse(in, nullptr, /*exceptions=*/false);
+  if (r.is_discarded() || !r.is_object())
+    return fail("report " + path + " is not JSON");
+  const nlohmann::json &k = r["kernels"];
+  if (!k.is_array() || k.size() != 1 || k[0]["name"] != "gesummv" ||
+      k[0]["ran"] != nlohmann::json::array({want}))
+    return fail("report " + path + ": expected kernel gesummv ran as " + want);
+  const nlohmann::json &o = r["objects"];
+  if (!o.is_array() || o.size() != 4)
+    return fail("report " + path + ": expected 4 objects");
+  return 0;
+}
+
 } // namespace
 
 int main() {
@@ -207,6 +228,8 @@ int main() {
   if (mode == "profile" && !rc)
     rc = checkProfile(env("APPROX_PRECISION_OUT"),
                       n ? std::strtoull(n, nullptr, 10) : 4096);
+  if (mode == "scale" && env("APPROX_PRECISION_REPORT") && !rc)
+    rc = checkReport(env("APPROX_PRECISION_REPORT"), want);
 
   // The hooks go while the fake they call is still there.
   approx::mgpu::PrecisionHooks::resetForTesting();

@@ -8,7 +8,9 @@
 // profile of a two-allocation program, scale mode picking the variant and
 // converting (the fake's conversion kernels are the host convert), the same
 // module in the shape approx-precision-variants now gives it (the original
-// axpy as its own variant 0), and each mapping error as a death test on its
+// axpy as its own variant 0), a scaled run checked against a profile's
+// transfers (APPROX_PRECISION_EXPECT) and its JSON report
+// (APPROX_PRECISION_REPORT), and each mapping error as a death test on its
 // one-line message.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +22,7 @@
 #include "approx/runtime/precision/HostConvert.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -126,7 +129,8 @@ protected:
   void SetUp() override {
     ::testing::FLAGS_gtest_death_test_style = "threadsafe";
     for (const char *v : {"APPROX_PRECISION", "APPROX_PRECISION_MANIFEST",
-                          "APPROX_PRECISION_OUT", "APPROX_PRECISION_CONFIG"})
+                          "APPROX_PRECISION_OUT", "APPROX_PRECISION_CONFIG",
+                          "APPROX_PRECISION_EXPECT", "APPROX_PRECISION_REPORT"})
       unsetenv(v);
     PrecisionHooks::resetForTesting();
     ASSERT_TRUE(fake::resetPrecisionFake().isOk()); // context dropped
@@ -137,7 +141,36 @@ protected:
            std::to_string(::getpid()) + "-" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::remove((dir_ + ".profile.json").c_str());
+    std::remove((dir_ + ".report.json").c_str());
     manifest_ = kData + "mgpu.manifest.json";
+  }
+
+  /// The axpy program: X and Y to the device, axpy(X, Y), Y back; returns
+  /// Y. With `twiceIn`, Y is copied in a second time (a different
+  /// signature).
+  std::vector<double> runAxpy(bool twiceIn = false) {
+    double hx[4] = {1, 2, 0.5, -3}, hy[4] = {10, 20, 30, 40};
+    mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+    mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+    if (twiceIn)
+      mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+    launch(mgpuModuleGetFunction(module_, "axpy"),
+           {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+    mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+    mgpuStreamSynchronize(stream_);
+    return std::vector<double>(hy, hy + 4);
+  }
+  /// Profiles runAxpy() into dir_.profile.json and cleans up.
+  void profileAxpy() {
+    profileMode();
+    start();
+    runAxpy();
+    end();
+    expectClean();
+    unsetenv("APPROX_PRECISION_OUT");
+  }
+  nlohmann::json readReport() {
+    return nlohmann::json::parse(readText(dir_ + ".report.json"));
   }
 
   /// The module as approx-precision-variants{types=...} now compiles it:
@@ -290,6 +323,7 @@ TEST_F(MgpuPrecision, ScaleKeepsUnconfiguredObjectsAndReportsOverflow) {
   c.objects.push_back({"obj0", ScalarType::F64, ScalarType::F16,
                        Method::host(1), Method::none()});
   scaleMode(c);
+  setenv("APPROX_PRECISION_REPORT", (dir_ + ".report.json").c_str(), 1);
   start();
   double hx[4] = {1, 1e6, 2, 3}, hy[4] = {0, 0, 0, 0};
   ::testing::internal::CaptureStderr();
@@ -310,7 +344,105 @@ TEST_F(MgpuPrecision, ScaleKeepsUnconfiguredObjectsAndReportsOverflow) {
       << err;
   EXPECT_EQ(hy[0], 2);
   EXPECT_TRUE(std::isinf(hy[1]));
+  nlohmann::json r = readReport();
+  EXPECT_EQ(r["overflowed"], nlohmann::json::array({"obj0"}));
+  EXPECT_EQ(r["stats"]["overflowed"], 1);
+  EXPECT_EQ(r["converted_transfers"], 1);
+  EXPECT_EQ(r["copies"], 2); // obj1 in and out, unconverted
   expectClean();
+}
+
+//===----------------------------------------------------------------------===//
+// APPROX_PRECISION_EXPECT and APPROX_PRECISION_REPORT
+//===----------------------------------------------------------------------===//
+
+TEST_F(MgpuPrecision, ScaleMatchesTheProfileAndReports) {
+  profileAxpy();
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".profile.json").c_str(), 1);
+  setenv("APPROX_PRECISION_REPORT", (dir_ + ".report.json").c_str(), 1);
+  start();
+  std::vector<double> y = runAxpy();
+  EXPECT_EQ(y, (std::vector<double>{12, 24, 31, 34}));
+  ::testing::internal::CaptureStderr();
+  end();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("scale report written to " + dir_ + ".report.json"),
+            std::string::npos)
+      << err;
+  nlohmann::json r = readReport();
+  EXPECT_EQ(r["format"], "approx-mgpu-scale-report");
+  EXPECT_EQ(r["version"], 1);
+  EXPECT_EQ(r["expect"], dir_ + ".profile.json");
+  EXPECT_GT(r["wall_seconds"].get<double>(), 0);
+  EXPECT_EQ(r["launches"], 1);
+  EXPECT_EQ(r["converted_transfers"], 3);
+  EXPECT_EQ(r["copies"], 0);
+  ASSERT_EQ(r["kernels"].size(), 1u);
+  EXPECT_EQ(r["kernels"][0]["name"], "axpy");
+  EXPECT_EQ(r["kernels"][0]["ran"], nlohmann::json::array({"axpy__p3"}));
+  // The fake's clock: each launch takes the body's durationMs (0 here).
+  EXPECT_EQ(r["kernel_seconds"], r["kernels"][0]["seconds"]);
+  ASSERT_EQ(r["objects"].size(), 2u);
+  EXPECT_EQ(r["objects"][0]["name"], "obj0");
+  EXPECT_EQ(r["objects"][0]["declared"], "f64");
+  EXPECT_EQ(r["objects"][0]["storage"], "f16");
+  EXPECT_EQ(r["objects"][1]["name"], "obj1");
+  EXPECT_EQ(r["objects"][1]["storage"], "f32");
+  EXPECT_GT(r["objects"][1]["d2h_seconds"].get<double>(), 0);
+  EXPECT_EQ(r["overflowed"], nlohmann::json::array());
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ExpectedTransferDiffers) {
+  profileAxpy();
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".profile.json").c_str(), 1);
+  start();
+  EXPECT_DEATH(runAxpy(/*twiceIn=*/true),
+               "approx-mgpu: precision: mgpuMemcpy: the program's transfers "
+               "differ from the profiled run: transfer 3 is h2d obj1 4, the "
+               "profiled run's was d2h obj1 4 \\(APPROX_PRECISION_EXPECT=.*"
+               "profile.json\\)");
+  PrecisionHooks::resetForTesting(); // unfinished: no transfers here
+  unsetenv("APPROX_PRECISION");
+  end();
+}
+
+TEST_F(MgpuPrecision, FewerTransfersThanProfiled) {
+  profileAxpy();
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".profile.json").c_str(), 1);
+  start();
+  double h[4] = {1, 2, 3, 4};
+  mgpuMemcpy(x_, h, sizeof(h), stream_);
+  mgpuMemFree(x_, stream_);
+  mgpuMemFree(y_, stream_);
+  mgpuStreamDestroy(stream_);
+  EXPECT_DEATH(mgpuModuleUnload(module_),
+               "mgpuModuleUnload: the program's transfers differ from the "
+               "profiled run: it made 1 transfers, the profiled run 3 \\(the "
+               "next was h2d obj1 4\\)");
+  PrecisionHooks::resetForTesting(); // dropped unfinished
+  unsetenv("APPROX_PRECISION");
+  mgpuModuleUnload(module_);
+}
+
+TEST_F(MgpuPrecision, ExpectAndReportEnvironment) {
+  profileMode();
+  setenv("APPROX_PRECISION_EXPECT", (kData + "mgpu.manifest.json").c_str(), 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION_EXPECT is for "
+                        "APPROX_PRECISION=scale");
+  unsetenv("APPROX_PRECISION_EXPECT");
+  setenv("APPROX_PRECISION_REPORT", (dir_ + ".report.json").c_str(), 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION_REPORT is for "
+                        "APPROX_PRECISION=scale");
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_EXPECT", (kData + "mgpu.manifest.json").c_str(), 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION_EXPECT=.*mgpu.manifest"
+                        ".json: .*");
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".none.json").c_str(), 1);
+  EXPECT_DEATH(start(), "environment: APPROX_PRECISION_EXPECT=.*none.json");
 }
 
 TEST_F(MgpuPrecision, OriginalKernelIsVariantZero) {
