@@ -133,10 +133,19 @@ APPROX_AVX2 inline __m256 roundToOdd8(const Byte *p) {
   return _mm256_set_m128(roundToOdd4(loadPd(p + 32)), roundToOdd4(loadPd(p)));
 }
 
-/// Eight f32 (exact) to f64, in two stores.
+/// Eight f32 (exact) to f64, in two stores; Stream: non-temporal stores,
+/// d 32-byte aligned.
+template <bool Stream = false>
 APPROX_AVX2 inline void storeF64x8(Byte *d, __m256 f) {
-  storePd(d, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
-  storePd(d + 32, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+  const __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+  const __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+  if constexpr (Stream) {
+    _mm256_stream_pd(reinterpret_cast<double *>(d), lo);
+    _mm256_stream_pd(reinterpret_cast<double *>(d + 32), hi);
+  } else {
+    storePd(d, lo);
+    storePd(d + 32, hi);
+  }
 }
 
 // One step converts eight elements; kSrc / kDst are element sizes.
@@ -160,11 +169,14 @@ struct F64ToBf16 {
     store128(d, f32ToBf16(_mm256_castps_si256(roundToOdd8(s))));
   }
 };
+// The widening pairs to f64 also have stepT<Stream> (loopStream).
 struct F32ToF64 {
   static constexpr size_t kSrc = 4, kDst = 8;
-  APPROX_AVX2 static void step(const Byte *s, Byte *d) {
-    storeF64x8(d, _mm256_castsi256_ps(load256(s)));
+  template <bool Stream = false>
+  APPROX_AVX2 static void stepT(const Byte *s, Byte *d) {
+    storeF64x8<Stream>(d, _mm256_castsi256_ps(load256(s)));
   }
+  APPROX_AVX2 static void step(const Byte *s, Byte *d) { stepT(s, d); }
 };
 struct F32ToF16 {
   static constexpr size_t kSrc = 4, kDst = 2;
@@ -180,9 +192,11 @@ struct F32ToBf16 {
 };
 struct F16ToF64 {
   static constexpr size_t kSrc = 2, kDst = 8;
-  APPROX_AVX2 static void step(const Byte *s, Byte *d) {
-    storeF64x8(d, _mm256_cvtph_ps(load128(s)));
+  template <bool Stream = false>
+  APPROX_AVX2 static void stepT(const Byte *s, Byte *d) {
+    storeF64x8<Stream>(d, _mm256_cvtph_ps(load128(s)));
   }
+  APPROX_AVX2 static void step(const Byte *s, Byte *d) { stepT(s, d); }
 };
 struct F16ToF32 {
   static constexpr size_t kSrc = 2, kDst = 4;
@@ -198,10 +212,12 @@ struct F16ToBf16 {
 };
 struct Bf16ToF64 {
   static constexpr size_t kSrc = 2, kDst = 8;
-  APPROX_AVX2 static void step(const Byte *s, Byte *d) {
+  template <bool Stream = false>
+  APPROX_AVX2 static void stepT(const Byte *s, Byte *d) {
     // cvtps2pd quiets signalling NaNs itself.
-    storeF64x8(d, _mm256_castsi256_ps(bf16ToF32Bits(load128(s))));
+    storeF64x8<Stream>(d, _mm256_castsi256_ps(bf16ToF32Bits(load128(s))));
   }
+  APPROX_AVX2 static void step(const Byte *s, Byte *d) { stepT(s, d); }
 };
 struct Bf16ToF32 {
   static constexpr size_t kSrc = 2, kDst = 4;
@@ -236,11 +252,38 @@ APPROX_AVX2 __attribute__((noinline)) void loop(const void *src, void *dst,
   }
 }
 
-template <class K, unsigned Csr>
+/// loop<K> with non-temporal stores (K::stepT<true>) on the 32-byte
+/// aligned middle of the destination, then a store fence. A destination not
+/// aligned to its element size takes loop<K> whole.
+template <class K>
+APPROX_AVX2 __attribute__((noinline)) void loopStream(const void *src,
+                                                      void *dst, size_t n) {
+  const Byte *s = static_cast<const Byte *>(src);
+  Byte *d = static_cast<Byte *>(dst);
+  const size_t mis = reinterpret_cast<uintptr_t>(d) & 31;
+  if (mis % K::kDst) {
+    loop<K>(src, dst, n);
+    return;
+  }
+  const size_t head = std::min(n, ((32 - mis) & 31) / K::kDst);
+  if (head)
+    loop<K>(s, d, head);
+  size_t i = head;
+  for (; i + 8 <= n; i += 8)
+    K::template stepT<true>(s + i * K::kSrc, d + i * K::kDst);
+  if (i < n)
+    loop<K>(s + i * K::kSrc, d + i * K::kDst, n - i);
+  _mm_sfence(); // the stores are visible before the caller reports done
+}
+
+template <class K, unsigned Csr, bool Stream = false>
 void kernel(const void *src, void *dst, size_t n) {
   const unsigned saved = _mm_getcsr();
   _mm_setcsr(Csr);
-  loop<K>(src, dst, n);
+  if constexpr (Stream)
+    loopStream<K>(src, dst, n);
+  else
+    loop<K>(src, dst, n);
   _mm_setcsr(saved); // the caller's mode and exception flags
 }
 
@@ -372,7 +415,11 @@ const KernelTable kAvx2Table = {
     {&countKernel<kF64, 64, 0x7fffffffffffffff, 0x7ff0000000000000>,
      &countKernel<kF32, 32, 0x7fffffff, 0x7f800000>,
      &countKernel<kF16, 16, 0x7fff, 0x7c00>,
-     &countKernel<kBF16, 16, 0x7fff, 0x7f80>}};
+     &countKernel<kBF16, 16, 0x7fff, 0x7f80>},
+    {{nullptr, nullptr, nullptr, nullptr},
+     {&kernel<F32ToF64, kN, true>, nullptr, nullptr, nullptr},
+     {&kernel<F16ToF64, kN, true>, nullptr, nullptr, nullptr},
+     {&kernel<Bf16ToF64, kN, true>, nullptr, nullptr, nullptr}}};
 
 } // namespace
 

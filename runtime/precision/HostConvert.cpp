@@ -43,6 +43,10 @@ constexpr size_t kBlock = 2048;
 constexpr size_t kChunkAlign = 64;
 /// No more threads than this, whatever is asked.
 constexpr unsigned kMaxThreads = 256;
+/// A conversion writing at least this many bytes uses the table's
+/// streaming (non-temporal) kernel where it has one (Kernels.h): an array
+/// this large does not stay in cache for the program anyway.
+constexpr size_t kStreamMinBytes = size_t(4) << 20;
 
 /// The table index of a precision, or -1.
 int fmtIndex(ScalarType t) {
@@ -85,6 +89,7 @@ bool canLoseRange(int from, int to) {
 /// One convert() call, as its chunks see it.
 struct Job {
   const KernelTable *kernels;
+  ConvertFn fn; ///< kernels->convert or ->stream of the pair
   int from, to;
   const unsigned char *src;
   unsigned char *dst;
@@ -96,7 +101,7 @@ struct Job {
 /// are wanted.
 void runChunk(const Job &job, size_t begin, size_t end, ConvertStats &st) {
   const size_t sb = kFmtBytes[job.from], db = kFmtBytes[job.to];
-  const ConvertFn fn = job.kernels->convert[job.from][job.to];
+  const ConvertFn fn = job.fn;
   if (!job.stats) {
     fn(job.src + begin * sb, job.dst + begin * db, end - begin);
     return;
@@ -258,7 +263,10 @@ Status convert(const void *src, ScalarType from, void *dst, ScalarType to,
                            std::to_string(dBytes) + " bytes at " + hex(dst) +
                            ") overlap");
 
+  const ConvertFn streamFn = kernels->stream[f][t];
   const Job job{kernels,
+                streamFn && dBytes >= kStreamMinBytes ? streamFn
+                                                      : kernels->convert[f][t],
                 f,
                 t,
                 static_cast<const unsigned char *>(src),

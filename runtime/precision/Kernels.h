@@ -36,6 +36,14 @@ using CountFn = void (*)(const void *p, size_t n, ClassCounts &acc);
 struct KernelTable {
   ConvertFn convert[kNumFmts][kNumFmts]; ///< [from][to]; from == to copies
   CountFn count[kNumFmts];
+  /// [from][to] or null: the same conversion writing with non-temporal
+  /// stores (same bits), for destinations too large to stay in cache. A
+  /// normal store to memory not in cache first reads the line (read for
+  /// ownership), so filling a large f64 array moves twice its bytes; the
+  /// widening pairs' host-side conversion in a d2h transfer was bound by it
+  /// (about 55 GB/s of f64 written on an H100 host, 2026-11-26). Each call
+  /// ends with a store fence.
+  ConvertFn stream[kNumFmts][kNumFmts];
 };
 
 /// The portable path (integer arithmetic only: no dependence on the

@@ -91,7 +91,8 @@ constexpr KernelTable kScalarTable = {
      {&convertKernel<kBF16, kF64>, &convertKernel<kBF16, kF32>,
       &convertKernel<kBF16, kF16>, &convertKernel<kBF16, kBF16>}},
     {&countKernel<kF64>, &countKernel<kF32>, &countKernel<kF16>,
-     &countKernel<kBF16>}};
+     &countKernel<kBF16>},
+    {}}; // no streaming variants: the portable path stays portable
 
 } // namespace
 

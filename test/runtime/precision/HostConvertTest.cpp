@@ -788,6 +788,43 @@ TEST(HostConvert, ScalarAndAvx2GiveIdenticalBits) {
   }
 }
 
+// Destinations of at least 4 MiB widening to f64 take the streaming
+// (non-temporal) kernels where the destination is element-aligned: the
+// same bits, with and without stats, from any 32-byte phase.
+TEST(HostConvert, StreamingWideningGivesIdenticalBits) {
+  if (!isaAvailable(ConvertOptions::Avx2))
+    GTEST_SKIP() << "this CPU lacks AVX2 or F16C (isaAvailable(Avx2) is "
+                    "false): only the scalar path exists here";
+  const size_t n = (size_t(5) << 20) / 8 + 13; // 5 MiB of f64 and a tail
+  const size_t guard = 64;
+  for (const Fmt &from : kAll) {
+    if (from.type == ScalarType::F64)
+      continue;
+    const std::vector<uint8_t> src = pack(mixedPatterns(from, n), from);
+    std::vector<uint8_t> ref(n * 8 + 64 + guard, 0xa5);
+    ASSERT_TRUE(convert(src.data(), from.type, ref.data(), ScalarType::F64, n,
+                        opts(ConvertOptions::Scalar, 1))
+                    .isOk());
+    for (size_t dstOff : {0, 8, 16, 24})
+      for (bool stats : {false, true}) {
+        std::vector<uint8_t> buf(n * 8 + 64 + guard, 0xa5);
+        // A 32-byte aligned base, then the phase under test.
+        uint8_t *base = buf.data() + (32 - reinterpret_cast<uintptr_t>(
+                                               buf.data()) % 32) % 32;
+        ConvertStats st;
+        ASSERT_TRUE(convert(src.data(), from.type, base + dstOff,
+                            ScalarType::F64, n, opts(ConvertOptions::Avx2, 4),
+                            stats ? &st : nullptr)
+                        .isOk());
+        ASSERT_EQ(std::memcmp(base + dstOff, ref.data(), n * 8), 0)
+            << from.name << " -> f64, destination offset " << dstOff
+            << (stats ? ", stats" : "");
+        for (size_t k = 0; k < guard; ++k)
+          ASSERT_EQ(base[dstOff + n * 8 + k], 0xa5) << "store past the end";
+      }
+  }
+}
+
 TEST(HostConvert, StatsMatchACountOfEachElement) {
   // First a run of values near 1 (whole blocks whose results hold no inf or
   // zero, where convert() skips counting the source), then mixed patterns.
