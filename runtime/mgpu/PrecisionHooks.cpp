@@ -489,8 +489,12 @@ private:
     if (it == live_.begin())
       return std::nullopt;
     --it;
+    // The real allocation only: a scaled object's declared extent beyond
+    // its narrower allocation is not ours, and other memory (a host array
+    // in the unified address space) can lie there. Found on an H100
+    // (2026-11-26): the f32 run's host source matched the object before it.
     const Object &o = objects_[it->second];
-    if (p >= o.base && p < o.base + std::max(o.allocBytes, o.bytes))
+    if (p >= o.base && p < o.base + o.allocBytes)
       return it->second;
     return std::nullopt;
   }
