@@ -8,13 +8,17 @@
 // synchronizing the program's stream (the engine uses its own streams) and
 // takes its time, as Session does. Scale mode may check its transfers
 // against a profile's as they happen (APPROX_PRECISION_EXPECT) and write a
-// JSON report at the end (APPROX_PRECISION_REPORT).
+// JSON report at the end (APPROX_PRECISION_REPORT). Either mode may keep
+// every object's last device-to-host data and write it as f64 at the end
+// (APPROX_PRECISION_OUTPUTS, OutputsFile.h), for approx-scale --exec.
 //
 //===----------------------------------------------------------------------===//
 #include "PrecisionHooks.h"
 
 #include "approx/runtime/core/Manifest.h"
 #include "approx/runtime/precision/Decision.h"
+#include "approx/runtime/precision/HostConvert.h"
+#include "approx/runtime/precision/OutputsFile.h"
 #include "approx/runtime/precision/Session.h"
 #include "approx/runtime/precision/SystemDb.h"
 #include "approx/runtime/precision/Transfer.h"
@@ -77,6 +81,10 @@ struct Object {
   const ObjectChoice *choice = nullptr;
   bool pinnedHost = false; ///< first transfer's host side was registered
   bool transferred = false;
+  /// APPROX_PRECISION_OUTPUTS: the host bytes (declared type) of the last
+  /// device-to-host transfer, read when it completed.
+  std::string lastOut;
+  bool haveOut = false;
   std::vector<std::string> readBy, writtenBy;
   ScalarType storage() const { return choice ? choice->storage : *declared; }
   bool scaled() const { return choice && choice->storage != choice->declared; }
@@ -120,6 +128,8 @@ public:
   /// happen) and APPROX_PRECISION_REPORT's path (empty: no report).
   std::optional<AppProfile> expect_;
   std::string configPath_, expectPath_, reportPath_;
+  /// APPROX_PRECISION_OUTPUTS's path (empty: no outputs file).
+  std::string outputsPath_;
   /// Restarts the run's clock (scale mode: once the engine is ready).
   void restartClock() { start_ = std::chrono::steady_clock::now(); }
   std::shared_ptr<Context> ctx_;
@@ -379,6 +389,10 @@ public:
       transfers_.push_back({id, dir, t});
       if (mode_ == Mode::Scale)
         ++copies_;
+      if (dir == Direction::D2H && !outputsPath_.empty()) {
+        report_(drv_->cuStreamSynchronize(stream), "cuStreamSynchronize");
+        capture(id, dstP, bytes);
+      }
       return true;
     }
     const ObjectChoice &c = *o.choice;
@@ -405,6 +419,8 @@ public:
       fatal(call, what + " by " + m.str() + ": " + st.message());
     ++converted_;
     transfers_.push_back({id, dir, Timed(), r.totalMs / 1e3});
+    if (dir == Direction::D2H && !outputsPath_.empty())
+      capture(id, dstP, bytes); // toHost has returned: the data is there
     stats_ += r.stats;
     if (r.stats.overflowed) {
       std::fprintf(stderr,
@@ -456,6 +472,8 @@ public:
       writeProfile(call);
     else
       summarize(call);
+    if (!outputsPath_.empty())
+      writeOutputs(call);
   }
 
   ~Hooks() override {
@@ -466,6 +484,71 @@ public:
   }
 
 private:
+  /// APPROX_PRECISION_OUTPUTS: keeps a copy of the `bytes` at `host` that
+  /// object `id`'s device-to-host transfer has just written (the program
+  /// may reuse or free them before the end). The copy's time is left out of
+  /// the run's wall time (captureSeconds_).
+  void capture(size_t id, const void *host, size_t bytes) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Object &o = objects_[id];
+    o.lastOut.assign(static_cast<const char *>(host), bytes);
+    o.haveOut = true;
+    captureSeconds_ += std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - t0)
+                           .count();
+  }
+
+  /// Seconds since the run started, without the outputs' copies.
+  double runSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start_)
+               .count() -
+           captureSeconds_;
+  }
+
+  /// Writes APPROX_PRECISION_OUTPUTS (OutputsFile.h): every object read
+  /// back whose declared type is a float type, in allocation order, its
+  /// last transfer's values widened to f64. Others (integers, objects no
+  /// kernel declared) are listed on stderr.
+  void writeOutputs(const char *call) {
+    std::vector<NamedOutput> outs;
+    std::string skipped;
+    for (size_t n = 0; n < objects_.size(); ++n) {
+      const Object &o = objects_[n];
+      if (!o.haveOut)
+        continue;
+      if (!o.declared || !approx::rt::isFloatType(*o.declared) ||
+          o.lastOut.size() % approx::rt::scalarTypeSize(*o.declared)) {
+        skipped += " " + objName(n);
+        continue;
+      }
+      NamedOutput out{objName(n), {}};
+      const size_t count =
+          o.lastOut.size() / approx::rt::scalarTypeSize(*o.declared);
+      out.values.resize(count);
+      ConvertOptions opt;
+      opt.threads = 1;
+      Status st = convert(o.lastOut.data(), *o.declared, out.values.data(),
+                          ScalarType::F64, count, opt);
+      if (!st)
+        fatal(call, "outputs of " + objName(n) + ": " + st.message());
+      outs.push_back(std::move(out));
+    }
+    if (!skipped.empty())
+      std::fprintf(stderr,
+                   "approx-mgpu: precision: outputs not written (no float "
+                   "element type known):%s\n",
+                   skipped.c_str());
+    Status st = writeFileAtomically(outputsPath_, encodeOutputs(outs),
+                                    "outputs file");
+    if (!st)
+      fatal(call, "writing the outputs " + outputsPath_ + ": " + st.message());
+    std::fprintf(stderr,
+                 "approx-mgpu: precision: outputs of %zu objects written to "
+                 "%s\n",
+                 outs.size(), outputsPath_.c_str());
+  }
+
   /// The candidate has `ref`'s arguments, with memref element types `want`.
   static bool matches(const KernelInfo &c, const KernelInfo &ref,
                       const std::vector<std::optional<ScalarType>> &want) {
@@ -603,9 +686,7 @@ private:
         kp.seconds += seconds(t);
       p.kernels.push_back(kp);
     }
-    p.totalSeconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start_)
-                         .count();
+    p.totalSeconds = runSeconds();
     if (!skipped.empty()) {
       std::string list;
       for (const std::string &s : skipped)
@@ -700,9 +781,7 @@ private:
                          {"seconds", sec},
                          {"ran", ran}});
     }
-    const double wall = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start_)
-                            .count();
+    const double wall = runSeconds();
     std::string over;
     for (const std::string &s : overflowed_)
       over += " " + s;
@@ -786,6 +865,7 @@ private:
   size_t expectedNext_ = 0; ///< the next transfer of expect_'s signature
   ConvertStats stats_;
   std::vector<std::string> overflowed_;
+  double captureSeconds_ = 0; ///< spent keeping outputs (capture())
 };
 
 const char *env(const char *name) {
@@ -821,6 +901,8 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
       fatal(call, "APPROX_PRECISION=profile needs APPROX_PRECISION_OUT (the "
                   "profile file to write)");
     h->out_ = out;
+    if (const char *outputs = env("APPROX_PRECISION_OUTPUTS"))
+      h->outputsPath_ = outputs;
     for (const char *v : {"APPROX_PRECISION_CONFIG", "APPROX_PRECISION_EXPECT",
                           "APPROX_PRECISION_REPORT"})
       if (env(v))
@@ -858,6 +940,8 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
   }
   if (const char *report = env("APPROX_PRECISION_REPORT"))
     h->reportPath_ = report;
+  if (const char *outputs = env("APPROX_PRECISION_OUTPUTS"))
+    h->outputsPath_ = outputs;
   Expected<std::shared_ptr<Context>> ctx =
       approx::rt::detail::createContext(drv, ordinal);
   if (!ctx)

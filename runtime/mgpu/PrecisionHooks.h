@@ -21,7 +21,13 @@
 //     the profile's signature ("h2d obj0 4096"), and with
 //     APPROX_PRECISION_REPORT=<file> the end of the run writes a JSON
 //     report (wall, kernel and per-object transfer seconds, the variants
-//     that ran, overflowed objects and conversion losses).
+//     that ran, overflowed objects and conversion losses);
+//   - in either mode, APPROX_PRECISION_OUTPUTS=<file> keeps the host bytes
+//     of every object's last device-to-host transfer when it completes
+//     (synchronizing the program's stream there; the copy's time is left
+//     out of the run's wall time) and writes them, widened to f64, at the
+//     end (OutputsFile.h): what approx-scale --exec compares with the f64
+//     run's.
 //
 // The mgpu ABI has no error channel: whatever cannot be mapped (a partial
 // copy, one pointer used with two element types, no matching variant, a

@@ -10,8 +10,9 @@
 // module in the shape approx-precision-variants now gives it (the original
 // axpy as its own variant 0), a scaled run checked against a profile's
 // transfers (APPROX_PRECISION_EXPECT) and its JSON report
-// (APPROX_PRECISION_REPORT), and each mapping error as a death test on its
-// one-line message.
+// (APPROX_PRECISION_REPORT), each object's last read-back values in f64
+// (APPROX_PRECISION_OUTPUTS, OutputsFile.h) in both modes, and each mapping
+// error as a death test on its one-line message.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -20,6 +21,7 @@
 
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/HostConvert.h"
+#include "approx/runtime/precision/OutputsFile.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -130,7 +132,8 @@ protected:
     ::testing::FLAGS_gtest_death_test_style = "threadsafe";
     for (const char *v : {"APPROX_PRECISION", "APPROX_PRECISION_MANIFEST",
                           "APPROX_PRECISION_OUT", "APPROX_PRECISION_CONFIG",
-                          "APPROX_PRECISION_EXPECT", "APPROX_PRECISION_REPORT"})
+                          "APPROX_PRECISION_EXPECT", "APPROX_PRECISION_REPORT",
+                          "APPROX_PRECISION_OUTPUTS"})
       unsetenv(v);
     PrecisionHooks::resetForTesting();
     ASSERT_TRUE(fake::resetPrecisionFake().isOk()); // context dropped
@@ -142,6 +145,7 @@ protected:
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::remove((dir_ + ".profile.json").c_str());
     std::remove((dir_ + ".report.json").c_str());
+    std::remove((dir_ + ".outputs").c_str());
     manifest_ = kData + "mgpu.manifest.json";
   }
 
@@ -391,6 +395,85 @@ TEST_F(MgpuPrecision, ScaleMatchesTheProfileAndReports) {
   EXPECT_EQ(r["objects"][1]["storage"], "f32");
   EXPECT_GT(r["objects"][1]["d2h_seconds"].get<double>(), 0);
   EXPECT_EQ(r["overflowed"], nlohmann::json::array());
+  expectClean();
+}
+
+//===----------------------------------------------------------------------===//
+// APPROX_PRECISION_OUTPUTS
+//===----------------------------------------------------------------------===//
+
+TEST(MgpuOutputsFile, RoundTripAndErrors) {
+  std::vector<NamedOutput> outs = {
+      {"obj1", {1.5, -0.0, INFINITY, 1e-310}}, {"obj7", {}}, {"obj2", {3}}};
+  const std::string bytes = encodeOutputs(outs);
+  // Magic, count, then 4 + 4 + 8 + 4 x 8, 4 + 4 + 8, 4 + 4 + 8 + 8 bytes.
+  EXPECT_EQ(bytes.size(), 8u + 8 + 48 + 16 + 24);
+  Expected<std::vector<NamedOutput>> back = parseOutputs(bytes, "f");
+  ASSERT_TRUE(back.isOk()) << back.status().toString();
+  ASSERT_EQ(back->size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ((*back)[i].name, outs[i].name);
+    EXPECT_EQ((*back)[i].values, outs[i].values);
+  }
+  EXPECT_TRUE(std::signbit((*back)[0].values[1]));
+  auto err = [](const std::string &b) {
+    Expected<std::vector<NamedOutput>> r = parseOutputs(b, "f");
+    return r.isOk() ? std::string("ok") : r.status().message();
+  };
+  EXPECT_EQ(err("APXOUT2\n" + bytes.substr(8)),
+            "outputs file 'f': not an outputs file (no APXOUT1 magic)");
+  EXPECT_EQ(err(bytes.substr(0, bytes.size() - 1)),
+            "outputs file 'f': object 3 (obj2): truncated values");
+  EXPECT_EQ(err(bytes.substr(0, 20)),
+            "outputs file 'f': object 1: truncated name");
+  EXPECT_EQ(err(bytes + "x"), "outputs file 'f': 1 bytes after the last object");
+  EXPECT_EQ(err(encodeOutputs({})), "ok");
+}
+
+TEST_F(MgpuPrecision, ProfileWritesTheLastReadBackOfEachObject) {
+  profileMode();
+  setenv("APPROX_PRECISION_OUTPUTS", (dir_ + ".outputs").c_str(), 1);
+  start();
+  runAxpy(); // Y = {12, 24, 31, 34} read back
+  double again[4] = {};
+  launch(mgpuModuleGetFunction(module_, "axpy"),
+         {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+  mgpuMemcpy(again, y_, sizeof(again), stream_);
+  // The program reuses its array before the end: the copy's values count.
+  for (double &v : again)
+    v = -1;
+  ::testing::internal::CaptureStderr();
+  end();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("outputs of 1 objects written to " + dir_ + ".outputs"),
+            std::string::npos)
+      << err;
+  Expected<std::vector<NamedOutput>> o = loadOutputs(dir_ + ".outputs");
+  ASSERT_TRUE(o.isOk()) << o.status().toString();
+  ASSERT_EQ(o->size(), 1u); // X is never read back
+  EXPECT_EQ((*o)[0].name, "obj1");
+  EXPECT_EQ((*o)[0].values, (std::vector<double>{14, 28, 32, 28}));
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ScaleWritesOutputsInDeclaredValues) {
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_OUTPUTS", (dir_ + ".outputs").c_str(), 1);
+  setenv("APPROX_PRECISION_REPORT", (dir_ + ".report.json").c_str(), 1);
+  start();
+  // Y (obj1) stored as f32, read back through the host conversion: the
+  // program's f64 values, as the outputs file has them.
+  std::vector<double> y = runAxpy();
+  EXPECT_EQ(y, (std::vector<double>{12, 24, 31, 34}));
+  ::testing::internal::CaptureStderr();
+  end();
+  ::testing::internal::GetCapturedStderr();
+  Expected<std::vector<NamedOutput>> o = loadOutputs(dir_ + ".outputs");
+  ASSERT_TRUE(o.isOk()) << o.status().toString();
+  ASSERT_EQ(o->size(), 1u);
+  EXPECT_EQ((*o)[0].name, "obj1");
+  EXPECT_EQ((*o)[0].values, y);
+  EXPECT_GT(readReport()["wall_seconds"].get<double>(), 0);
   expectClean();
 }
 
