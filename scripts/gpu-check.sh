@@ -4,12 +4,14 @@
 # (ours vs hand-written CUDA, tuner cost), the corpus's lambda = 0
 # comparison with upstream's pipeline, the accuracy of every form, and
 # approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda),
-# the evaluation suite of bench/apps (apps), and the LNS family's checks,
-# benchmark and examples (lns, lns-examples).
+# the evaluation suite of bench/apps (apps), the LNS family's checks,
+# benchmark and examples (lns, lns-examples), the precision-scaling
+# benchmark (precision) and the mgpu precision example (precision-mgpu).
 # Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
 # results go to $OUT.
 #
-#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps] [lns] [lns-examples]  (default: all)
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps] [lns] [lns-examples]
+#                        [precision] [precision-mgpu]  (default: all but the last two)
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-$PWD/gpu-out}
@@ -41,6 +43,18 @@ for s in $steps; do
     OUT=$OUT/lns bash bench/lns/run-lns.sh .carry/lns ${LNS_ARGS:-} || status=1 ;;
   lns-examples)
     OUT=$OUT/lns-examples bash examples/lns/run-lns-examples.sh .carry/lns-examples || status=1 ;;
+  precision)
+    # The precision-scaling benchmark (bench/precision/run-scaling.sh; its
+    # environment: PLAN, APPS, INPUTS, SIZES, BUDGET, CALL_TIMEOUT, ...).
+    OUT=$OUT/precision bash bench/precision/run-scaling.sh > "$OUT/precision.log" 2>&1 || status=1
+    tail -60 "$OUT/precision.log" ;;
+  precision-mgpu)
+    # The MLIR host program through libapprox_mgpu's precision hooks:
+    # plain, profile, two scaled runs (examples/precision/mgpu/build.sh).
+    mkdir -p "$OUT/precision-mgpu" && cp .carry/precision-mgpu/* "$OUT/precision-mgpu/" &&
+      bash bench/build-runtime.sh "$BUILD" approx_mgpu > "$OUT/precision-mgpu/build.log" 2>&1 &&
+      bash examples/precision/mgpu/build.sh run "$OUT/precision-mgpu" \
+        "$(dirname "$(find "$BUILD" -name libapprox_mgpu.so | head -1)")" || status=1 ;;
   accuracy)
     OUT=$OUT/accuracy bash bench/accuracy/run-accuracy.sh .carry/accuracy > "$OUT/accuracy.log" 2>&1 || status=1
     tail -30 "$OUT/accuracy.log" ;;

@@ -4,8 +4,9 @@
 # corpus compiled by approx-to-ptx and by upstream (compare-upstream.sh
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
 # GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py),
-# the LNS examples and the perforation check kernels
-# (test/runtime/perforation/Inputs). Run after scripts/setup.sh.
+# the LNS examples, the perforation check kernels
+# (test/runtime/perforation/Inputs), the PolyBench/GPU apps and the mgpu
+# precision example. Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
@@ -47,6 +48,11 @@ for f in examples/precision/polybench/*.mlir; do
   "$BUILD/bin/approx-opt" "$f" \
     --approx-to-ptx="chip=sm_90 output-dir=.carry/polybench name=$(basename "$f" .mlir)_variants precision-all=f32,f16,bf16" -o /dev/null
 done
+# The MLIR host + device example of the mgpu* precision hooks
+# (gpu-check.sh precision-mgpu): its plain and variants objects, PTX and
+# manifests.
+rm -rf .carry/precision-mgpu
+bash examples/precision/mgpu/build.sh compile .carry/precision-mgpu
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
 fi
