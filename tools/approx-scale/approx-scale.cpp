@@ -33,11 +33,33 @@
 //      runs once on it;
 //   6. -o: a JSON report with all of it.
 //
+// --exec: the same search over an unmodified MLIR host program linked with
+// libapprox_mgpu.so and compiled with precision variants (docs/precision.md,
+// "approx-scale --exec: unmodified MLIR programs"):
+//
+//   approx-scale --exec PROGRAM [--arg A]... --manifest VARIANTS.manifest.json
+//                --db FILE --toq Q[,Q...] [--strategy ...] [--reps N]
+//                [--warmups W] [-o report.json] [--quiet]
+//                [--no-machine-check]
+//
+// Every run is a subprocess (ExecProgram.h) in a private temporary
+// directory: --warmups plain runs, then --reps runs with
+// APPROX_PRECISION=profile (the median by total time is the profile, its
+// outputs the reference); each trial --warmups + --reps runs with
+// APPROX_PRECISION=scale, its configuration, EXPECT = the profile, a report
+// and an outputs file (APPROX_PRECISION_OUTPUTS); quality and times as for
+// --app (prec::trialResult). A trial whose program exits non-zero is a
+// failed trial (its stderr's last line on stderr and in the report); a
+// failed profile run ends the tool. --no-machine-check skips the database's
+// machine check and needs no GPU in this process: for tests over the fake
+// driver only, where the database cannot describe the machine.
+//
 // Exits 0, 1 on an error (one line), 2 on a usage error, 77 (with the
 // reason) where no GPU is usable.
 //
 //===----------------------------------------------------------------------===//
 #include "Apps.h"
+#include "ExecProgram.h"
 #include "Inspect.h"
 #include "Runner.h"
 
@@ -50,7 +72,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -72,7 +97,11 @@ int usage(const std::string &msg) {
       "[--size paper|16x|tiny] [--input default|random|image:FILE] "
       "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
       "[--holdout-seed S2 | --holdout-image FILE2] [--reps N] "
-      "[--warmups W] [-o report.json] [--quiet]\n");
+      "[--warmups W] [-o report.json] [--quiet]\n"
+      "       approx-scale --exec PROGRAM [--arg A]... --manifest "
+      "VARIANTS.manifest.json --db FILE --toq Q[,Q...] [--strategy ...] "
+      "[--reps N] [--warmups W] [-o report.json] [--quiet] "
+      "[--no-machine-check]\n");
   return 2;
 }
 
@@ -103,11 +132,11 @@ json configSummary(const prec::Configuration &c) {
   return objs;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The command line of either mode.
+struct Options {
   std::string appName, ptxDir, dbPath, sizeName = "paper", input = "default",
-                                       strategyName = "ours", out, holdoutImage;
+                                       strategyName = "ours", out,
+                                       holdoutImage;
   std::vector<double> toqs;
   bool haveToq = false, haveHoldout = false;
   uint64_t seed = 1, holdoutSeed = 0;
@@ -117,6 +146,354 @@ int main(int argc, char **argv) {
   // an H100, 2026-11-25). 0 suits programs whose run is long enough that
   // these vanish (CORR, COVAR: 1.4 s of kernels).
   unsigned warmups = 1;
+  // --exec.
+  std::string program, manifest;
+  std::vector<std::string> args;
+  bool noMachineCheck = false;
+  std::vector<std::string> appOnly, execOnly; ///< flags given, per mode
+};
+
+/// `toqs` as "0.9,0.95".
+std::string toqListText(const std::vector<double> &toqs) {
+  std::string list;
+  for (double toq : toqs) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%s%g", list.empty() ? "" : ",", toq);
+    list += b;
+  }
+  return list;
+}
+
+/// Opens the GPU for the machine check (and --app's runs): 0, or the exit
+/// code after saying why (77: no usable GPU).
+int openGpu(std::shared_ptr<rt::Context> &ctx) {
+  if (rt::Status s = rt::probeDriver(); !s) {
+    std::printf("skipped: %s\n", s.message().c_str());
+    return 77;
+  }
+  rt::Expected<std::shared_ptr<rt::Context>> c = rt::Context::create();
+  if (!c) {
+    std::fprintf(stderr, "approx-scale: %s\n", c.status().toString().c_str());
+    return c.status().code() == rt::StatusCode::Unavailable ? 77 : 1;
+  }
+  ctx = *c;
+  return 0;
+}
+
+/// The database was recorded on a machine like this one (checkMachine).
+rt::Status checkHere(const prec::SystemDb &db, const rt::Context &ctx) {
+  prec::Fingerprint here;
+  here.cpu = prec::currentCpu();
+  here.gpu = approx::inspect::gpuFingerprint(ctx, [](const std::string &w) {
+    std::fprintf(stderr, "approx-scale: warning: %s\n", w.c_str());
+  });
+  return prec::checkMachine(db, here);
+}
+
+/// `inner` with one progress line per trial on stderr, memoised by
+/// Configuration::key() across strategies and TOQs; `ran` counts the
+/// trials actually run.
+prec::Trial progressTrial(prec::Trial inner, std::shared_ptr<unsigned> ran) {
+  auto progress = std::make_shared<unsigned>(0);
+  prec::Trial logged = [inner = std::move(inner), progress](
+                           const prec::Configuration &c)
+      -> rt::Expected<prec::TrialResult> {
+    rt::Expected<prec::TrialResult> r = inner(c);
+    if (r && !quiet)
+      std::fprintf(stderr,
+                   "[trial %u] %s: quality=%.6f total=%.3f ms kernels=%.3f "
+                   "ms%s%s\n",
+                   ++*progress, c.key().c_str(), r->quality,
+                   r->totalSeconds * 1e3, r->kernelSeconds * 1e3,
+                   r->overflow ? " OVERFLOW" : "",
+                   r->failed ? " FAILED" : "");
+    return r;
+  };
+  return prec::memoizeTrial(logged, std::make_shared<prec::TrialMemo>(),
+                            std::move(ran));
+}
+
+/// --app's held-out check of a chosen configuration: adds "holdout" to the
+/// strategy's JSON entry and prints its line.
+using HeldOutCheck = std::function<rt::Status(const prec::Decision &,
+                                              double toq, json &entry)>;
+
+/// Every TOQ with every strategy, in that order, over one memoised trial:
+/// prints each decision (objects, trials, predicted and measured time, the
+/// speedup over the f64 profile) and returns their JSON entries. The chosen
+/// configuration is measured (through `trial`) if the search only
+/// predicted it; `heldOut` (may be empty) runs after each.
+rt::Expected<json> runSearches(const prec::SystemDb &db,
+                               const prec::AppProfile &profile,
+                               const std::vector<double> &toqs,
+                               const std::vector<prec::StrategyKind> &kinds,
+                               const prec::Trial &trial,
+                               const HeldOutCheck &heldOut) {
+  std::vector<std::pair<double, prec::StrategyKind>> searches;
+  for (double q : toqs)
+    for (prec::StrategyKind k : kinds)
+      searches.emplace_back(q, k);
+  json strategies = json::array();
+  for (const auto &[toq, kind] : searches) {
+    const char *name = prec::strategyName(kind);
+    if (!quiet)
+      std::fprintf(stderr, "strategy %s, toq %g\n", name, toq);
+    prec::DecisionOptions opt;
+    opt.toq = toq;
+    rt::Expected<prec::Decision> d =
+        prec::decideWith(kind, db, profile, opt, trial);
+    if (!d)
+      return d.status().withContext(name);
+    // Measure the chosen configuration if the search only predicted it.
+    rt::Expected<prec::TrialResult> chosen = trial(d->config);
+    if (!chosen)
+      return chosen.status().withContext(name);
+    const double base = profile.totalSeconds;
+    std::printf("\nstrategy %s, toq %g: %zu trials (bound %u%s)\n", name, toq,
+                d->trials.size(), d->trialBound,
+                d->budgetExhausted ? ", exhausted" : "");
+    for (const prec::ObjectChoice &o : d->config.objects)
+      std::printf("  %-8s %s -> %-4s h2d %s, d2h %s\n", o.name.c_str(),
+                  rt::scalarTypeName(o.declared),
+                  rt::scalarTypeName(o.storage), o.h2d.str().c_str(),
+                  o.d2h.str().c_str());
+    bool pass = !chosen->failed && !chosen->overflow && chosen->quality >= toq;
+    std::printf("  predicted %.3f ms, measured %.3f ms, f64 %.3f ms: "
+                "speedup %.3fx (predicted %.3fx), quality %.6f%s\n",
+                d->predictedSeconds * 1e3, chosen->totalSeconds * 1e3,
+                base * 1e3, base / chosen->totalSeconds,
+                base / d->predictedSeconds, chosen->quality,
+                pass ? "" : " (below the TOQ)");
+    json s = json::parse(prec::decisionToJson(*d));
+    s["strategy"] = name;
+    s["toq"] = toq;
+    s["objects"] = configSummary(d->config);
+    s["verified"] = {{"quality", chosen->quality},
+                     {"overflow", chosen->overflow},
+                     {"failed", chosen->failed},
+                     {"total_seconds", chosen->totalSeconds},
+                     {"kernel_seconds", chosen->kernelSeconds},
+                     {"pass", pass}};
+    // Each object's transfers as measured in that run (wall time with the
+    // conversions): the byte-ratio goal's numerator.
+    json per = json::object();
+    for (const prec::ObjectTransferTime &o : chosen->objectTransfers)
+      per[o.name] = {{"h2d", o.h2dSeconds}, {"d2h", o.d2hSeconds}};
+    s["verified"]["object_transfer_seconds"] = per;
+    s["speedup"] = base / chosen->totalSeconds;
+    s["predicted_speedup"] = base / d->predictedSeconds;
+    if (heldOut)
+      APPROX_RETURN_IF_ERROR(heldOut(*d, toq, s));
+    strategies.push_back(std::move(s));
+  }
+  return strategies;
+}
+
+/// The end of either mode: the summary line, and the report (-o) with the
+/// strategies and the count of trials run.
+int finishReport(json &report, json strategies, unsigned ran, size_t kinds,
+                 size_t toqs, const std::string &out) {
+  report["strategies"] = std::move(strategies);
+  report["trials_run"] = ran;
+  std::printf("\n%u distinct configurations run over %zu strategies and %zu "
+              "TOQs\n",
+              ran, kinds, toqs);
+  if (!out.empty()) {
+    if (rt::Status s = prec::writeFileAtomically(out, report.dump(1) + "\n",
+                                                 "approx-scale report");
+        !s)
+      return fail(s.message());
+    std::printf("report: %s\n", out.c_str());
+  }
+  return 0;
+}
+
+/// The report's fields common to both modes.
+void reportCommon(json &report, const Options &o, const std::string &device,
+                  const prec::AppProfile &profile) {
+  // "toq": the first TOQ (the only one before TOQ lists); every strategy
+  // entry names its own.
+  report["toq"] = o.toqs.front();
+  report["toqs"] = o.toqs;
+  report["reps"] = o.reps; // each measurement: warmups untimed runs, median of reps
+  report["warmups"] = o.warmups;
+  report["device"] = device;
+  report["db"] = o.dbPath;
+  report["profile"] = json::parse(prec::appProfileToJson(profile));
+}
+
+/// approx-scale --exec (the file comment): 0, or the exit code.
+int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
+  rt::Expected<prec::SystemDb> db = prec::loadSystemDb(o.dbPath);
+  if (!db)
+    return fail(db.status().message());
+  std::string device = "unchecked (--no-machine-check)";
+  if (!o.noMachineCheck) {
+    std::shared_ptr<rt::Context> ctx;
+    if (int rc = openGpu(ctx))
+      return rc;
+    if (rt::Status s = checkHere(*db, *ctx); !s)
+      return fail(s.message());
+    device = ctx->device().name;
+    // The context goes: the program's runs have the GPU to themselves.
+  } else {
+    std::fprintf(stderr, "approx-scale: warning: --no-machine-check: the "
+                         "database is not checked against this machine "
+                         "(for tests only)\n");
+  }
+  rt::Expected<approx::scale::TempDir> dirOr = approx::scale::TempDir::create();
+  if (!dirOr)
+    return fail(dirOr.status().message());
+  const approx::scale::TempDir dir = dirOr.take();
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  auto run = [&](const Env &env) {
+    return approx::scale::runProgram(dir, o.program, o.args, env);
+  };
+  const std::string outputs = dir.file("outputs.bin");
+  auto profileEnv = [&](const std::string &prof) -> Env {
+    return {{"APPROX_PRECISION", "profile"},
+            {"APPROX_PRECISION_MANIFEST", o.manifest},
+            {"APPROX_PRECISION_OUT", prof},
+            {"APPROX_PRECISION_OUTPUTS", outputs}};
+  };
+
+  // The f64 profile: --warmups plain runs, then the median of --reps
+  // profiled runs by total time; its outputs are every trial's reference.
+  for (unsigned w = 0; w < o.warmups; ++w) {
+    rt::Expected<approx::scale::Exit> x = run({});
+    if (!x)
+      return fail(x.status().message());
+    if (!x->ok)
+      return fail("warm-up run of " + o.program + ": " + x->describe());
+  }
+  std::vector<prec::AppProfile> profiles;
+  std::vector<std::vector<prec::NamedOutput>> profileOutputs;
+  for (unsigned k = 0; k < o.reps; ++k) {
+    const std::string prof = dir.file("profile" + std::to_string(k) + ".json");
+    std::remove(outputs.c_str());
+    rt::Expected<approx::scale::Exit> x = run(profileEnv(prof));
+    if (!x)
+      return fail(x.status().message());
+    if (!x->ok)
+      return fail("profile run of " + o.program + ": " + x->describe());
+    rt::Expected<prec::AppProfile> p = prec::loadAppProfile(prof);
+    if (!p)
+      return fail("profile run: " + p.status().message());
+    rt::Expected<std::vector<prec::NamedOutput>> outs =
+        prec::loadOutputs(outputs);
+    if (!outs)
+      return fail("profile run: " + outs.status().message());
+    profiles.push_back(p.take());
+    profileOutputs.push_back(outs.take());
+  }
+  std::vector<double> seconds;
+  for (const prec::AppProfile &p : profiles)
+    seconds.push_back(p.totalSeconds);
+  const size_t m = prec::medianIndex(seconds);
+  const prec::AppProfile &profile = profiles[m];
+  const std::string profilePath =
+      dir.file("profile" + std::to_string(m) + ".json");
+  std::vector<std::string> names;
+  for (const prec::NamedOutput &n : profileOutputs[m])
+    names.push_back(n.name);
+  if (names.empty())
+    return fail("profile run: " + o.program +
+                " read no float object back from the device (no outputs to "
+                "compare)");
+  const std::vector<std::vector<double>> reference =
+      approx::scale::alignOutputs(profileOutputs[m], names);
+  double kernelSeconds = 0;
+  for (const prec::KernelProfile &k : profile.kernels)
+    kernelSeconds += k.seconds;
+  std::printf("program=%s toq=%s device=%s\n", o.program.c_str(),
+              toqListText(o.toqs).c_str(), device.c_str());
+  std::printf("f64 profile: total %.3f ms, kernels %.3f ms, %zu objects, "
+              "%zu transfers, %zu outputs\n",
+              profile.totalSeconds * 1e3, kernelSeconds * 1e3,
+              profile.objects.size(), profile.transfers.size(), names.size());
+
+  // One run in a configuration. One that changes nothing is the program
+  // itself: it runs as the f64 profile did (profile mode), as --app runs it
+  // through the plain module.
+  std::string failure; // the last run's, when it exited non-zero
+  double failedSeconds = 0;
+  const std::string config = dir.file("trial.config.json");
+  const std::string report = dir.file("trial.report.json");
+  const std::string trialProfile = dir.file("trial.profile.json");
+  prec::ScaledProgram once =
+      [&](const prec::Configuration &c) -> rt::Expected<prec::ProgramRun> {
+    failure.clear();
+    std::remove(outputs.c_str());
+    std::remove(report.c_str());
+    Env env;
+    if (c.changesNothing()) {
+      env = profileEnv(trialProfile);
+    } else {
+      APPROX_RETURN_IF_ERROR(prec::saveConfiguration(c, config));
+      env = {{"APPROX_PRECISION", "scale"},
+             {"APPROX_PRECISION_MANIFEST", o.manifest},
+             {"APPROX_PRECISION_CONFIG", config},
+             {"APPROX_PRECISION_EXPECT", profilePath},
+             {"APPROX_PRECISION_REPORT", report},
+             {"APPROX_PRECISION_OUTPUTS", outputs}};
+    }
+    APPROX_ASSIGN_OR_RETURN(approx::scale::Exit x, run(env));
+    rt::Expected<prec::ProgramRun> r = rt::internalError("not run");
+    if (x.ok && c.changesNothing()) {
+      rt::Expected<prec::AppProfile> p = prec::loadAppProfile(trialProfile);
+      r = p ? approx::scale::readProfiledRun(*p, outputs, names)
+            : rt::Expected<prec::ProgramRun>(p.status());
+    } else if (x.ok) {
+      r = approx::scale::readScaledRun(report, outputs, names);
+    }
+    if (!x.ok || !r) {
+      failure = x.ok ? r.status().message() : x.describe();
+      failedSeconds = x.seconds;
+      return rt::internalError(failure);
+    }
+    return r;
+  };
+  prec::ScaledProgram measured = prec::medianOf(once, o.warmups, o.reps);
+  json failures = json::object();
+  prec::Trial inner =
+      [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
+    rt::Expected<prec::ProgramRun> r = measured(c);
+    if (r)
+      return prec::trialResult(*r, reference);
+    if (failure.empty())
+      return r.status();
+    // The program failed in this configuration: a failed trial, not the
+    // end of the search.
+    std::fprintf(stderr, "approx-scale: %s: %s\n", c.key().c_str(),
+                 failure.c_str());
+    failures[c.key()] = failure;
+    prec::TrialResult t;
+    t.failed = true;
+    t.totalSeconds = failedSeconds > 0 ? failedSeconds : 1e-9;
+    return t;
+  };
+  auto ran = std::make_shared<unsigned>(0);
+  prec::Trial trial = progressTrial(inner, ran);
+
+  json out;
+  out["program"] = o.program;
+  out["args"] = o.args;
+  out["manifest"] = o.manifest;
+  out["outputs"] = names;
+  reportCommon(out, o, device, profile);
+  rt::Expected<json> strategies =
+      runSearches(*db, profile, o.toqs, kinds, trial, {});
+  if (!strategies)
+    return fail(strategies.status().message());
+  out["failed_trials"] = failures;
+  return finishReport(out, strategies.take(), *ran, kinds.size(),
+                      o.toqs.size(), o.out);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag) -> std::string {
@@ -126,17 +503,31 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
+    if (a == "--app" || a == "--ptx-dir" || a == "--size" || a == "--input" ||
+        a == "--seed" || a == "--holdout-seed" || a == "--holdout-image")
+      o.appOnly.push_back(a);
+    if (a == "--exec" || a == "--arg" || a == "--manifest" ||
+        a == "--no-machine-check")
+      o.execOnly.push_back(a);
     if (a == "--app")
-      appName = value("--app");
+      o.appName = value("--app");
     else if (a == "--ptx-dir")
-      ptxDir = value("--ptx-dir");
+      o.ptxDir = value("--ptx-dir");
+    else if (a == "--exec")
+      o.program = value("--exec");
+    else if (a == "--arg")
+      o.args.push_back(value("--arg"));
+    else if (a == "--manifest")
+      o.manifest = value("--manifest");
+    else if (a == "--no-machine-check")
+      o.noMachineCheck = true;
     else if (a == "--db")
-      dbPath = value("--db");
+      o.dbPath = value("--db");
     else if (a == "--toq") {
       // One TOQ or a comma-separated list: one profile, trials shared.
       std::string list = value("--toq");
       size_t pos = 0;
-      toqs.clear();
+      o.toqs.clear();
       while (true) {
         size_t comma = list.find(',', pos);
         std::string v = list.substr(
@@ -145,25 +536,26 @@ int main(int argc, char **argv) {
         double q = std::strtod(v.c_str(), &end);
         if (v.empty() || end == v.c_str() || *end)
           return usage("--toq '" + v + "' is not a number");
-        toqs.push_back(q);
+        o.toqs.push_back(q);
         if (comma == std::string::npos)
           break;
         pos = comma + 1;
       }
-      haveToq = true;
+      o.haveToq = true;
     } else if (a == "--size")
-      sizeName = value("--size");
+      o.sizeName = value("--size");
     else if (a == "--input")
-      input = value("--input");
+      o.input = value("--input");
     else if (a == "--seed")
-      seed = std::strtoull(value("--seed").c_str(), nullptr, 0);
+      o.seed = std::strtoull(value("--seed").c_str(), nullptr, 0);
     else if (a == "--strategy")
-      strategyName = value("--strategy");
+      o.strategyName = value("--strategy");
     else if (a == "--holdout-seed") {
-      holdoutSeed = std::strtoull(value("--holdout-seed").c_str(), nullptr, 0);
-      haveHoldout = true;
+      o.holdoutSeed =
+          std::strtoull(value("--holdout-seed").c_str(), nullptr, 0);
+      o.haveHoldout = true;
     } else if (a == "--holdout-image")
-      holdoutImage = value("--holdout-image");
+      o.holdoutImage = value("--holdout-image");
     else if (a == "--reps") {
       // Every measured run (profile, trial, held-out): one untimed run,
       // then the median of N.
@@ -172,16 +564,16 @@ int main(int argc, char **argv) {
       unsigned long n = std::strtoul(v.c_str(), &end, 10);
       if (v.empty() || *end || v[0] == '-' || n < 1 || n > 100)
         return usage("--reps '" + v + "' is not a count in [1, 100]");
-      reps = unsigned(n);
+      o.reps = unsigned(n);
     } else if (a == "--warmups") {
       std::string v = value("--warmups");
       char *end = nullptr;
       unsigned long n = std::strtoul(v.c_str(), &end, 10);
       if (v.empty() || *end || v[0] == '-' || n > 10)
         return usage("--warmups '" + v + "' is not a count in [0, 10]");
-      warmups = unsigned(n);
+      o.warmups = unsigned(n);
     } else if (a == "-o")
-      out = value("-o");
+      o.out = value("-o");
     else if (a == "--quiet")
       quiet = true;
     else if (a == "-h" || a == "--help")
@@ -189,28 +581,53 @@ int main(int argc, char **argv) {
     else
       return usage("unknown argument '" + a + "'");
   }
-  if (appName.empty() || ptxDir.empty() || dbPath.empty() || !haveToq)
+  const bool exec = !o.program.empty();
+  if (exec && !o.appOnly.empty())
+    return usage("--exec does not take " + o.appOnly.front() +
+                 " (an --app option)");
+  if (!exec && !o.execOnly.empty())
+    return usage(o.execOnly.front() + " needs --exec PROGRAM");
+  if (exec && (o.manifest.empty() || o.dbPath.empty() || !o.haveToq))
+    return usage("--exec needs --manifest, --db and --toq");
+  if (!exec && (o.appName.empty() || o.ptxDir.empty() || o.dbPath.empty() ||
+                !o.haveToq))
     return usage("--app, --ptx-dir, --db and --toq are required");
-  for (double toq : toqs)
+  for (double toq : o.toqs)
     if (!(toq > 0 && toq <= 1))
       return usage("TOQ " + std::to_string(toq) +
                    " is not in (0, 1] (0.9: mean relative error <= 10%)");
-  const App *app = findApp(appName);
-  if (!app)
-    return usage("no application '" + appName + "' (run-app --list)");
-  SizeClass sc;
-  if (!parseSizeClass(sizeName, sc))
-    return usage("size '" + sizeName + "' is not paper, 16x or tiny");
   std::vector<prec::StrategyKind> kinds;
-  if (strategyName == "all") {
+  if (o.strategyName == "all") {
     kinds = {prec::StrategyKind::Ours, prec::StrategyKind::PreScaler,
              prec::StrategyKind::Pfp, prec::StrategyKind::InKernel};
   } else {
-    rt::Expected<prec::StrategyKind> k = prec::parseStrategy(strategyName);
+    rt::Expected<prec::StrategyKind> k = prec::parseStrategy(o.strategyName);
     if (!k)
       return usage(k.status().message());
     kinds = {*k};
   }
+  if (exec) {
+    struct stat st;
+    if (::stat(o.program.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        ::access(o.program.c_str(), X_OK) != 0)
+      return usage("--exec '" + o.program +
+                   "' is not an executable file (give its path)");
+    return runExec(o, kinds);
+  }
+  const App *app = findApp(o.appName);
+  if (!app)
+    return usage("no application '" + o.appName + "' (run-app --list)");
+  // The --app flow reads the options by their names.
+  const std::string &sizeName = o.sizeName, &input = o.input,
+                    &holdoutImage = o.holdoutImage, &dbPath = o.dbPath,
+                    &ptxDir = o.ptxDir;
+  const std::vector<double> &toqs = o.toqs;
+  const bool haveHoldout = o.haveHoldout;
+  const uint64_t seed = o.seed, holdoutSeed = o.holdoutSeed;
+  const unsigned reps = o.reps, warmups = o.warmups;
+  SizeClass sc;
+  if (!parseSizeClass(sizeName, sc))
+    return usage("size '" + sizeName + "' is not paper, 16x or tiny");
   InputSpec in;
   in.seed = seed;
   GrayImage image;
@@ -245,22 +662,10 @@ int main(int argc, char **argv) {
   rt::Expected<prec::SystemDb> db = prec::loadSystemDb(dbPath);
   if (!db)
     return fail(db.status().message());
-  if (rt::Status s = rt::probeDriver(); !s) {
-    std::printf("skipped: %s\n", s.message().c_str());
-    return 77;
-  }
-  rt::Expected<std::shared_ptr<rt::Context>> ctx = rt::Context::create();
-  if (!ctx) {
-    std::fprintf(stderr, "approx-scale: %s\n",
-                 ctx.status().toString().c_str());
-    return ctx.status().code() == rt::StatusCode::Unavailable ? 77 : 1;
-  }
-  prec::Fingerprint here;
-  here.cpu = prec::currentCpu();
-  here.gpu = approx::inspect::gpuFingerprint(**ctx, [](const std::string &w) {
-    std::fprintf(stderr, "approx-scale: warning: %s\n", w.c_str());
-  });
-  if (rt::Status s = prec::checkMachine(*db, here); !s)
+  std::shared_ptr<rt::Context> ctx;
+  if (int rc = openGpu(ctx))
+    return rc;
+  if (rt::Status s = checkHere(*db, *ctx); !s)
     return fail(s.message());
 
   Buffers inputs;
@@ -268,11 +673,11 @@ int main(int argc, char **argv) {
   if (!makeInputs(*app, sizes, in, inputs, err))
     return fail(err);
   rt::Expected<std::unique_ptr<Runner>> plain =
-      Runner::load(*ctx, *app, ptxDir, false);
+      Runner::load(ctx, *app, ptxDir, false);
   if (!plain)
     return fail(plain.status().message());
   rt::Expected<std::unique_ptr<Runner>> scaled =
-      Runner::load(*ctx, *app, ptxDir, true);
+      Runner::load(ctx, *app, ptxDir, true);
   if (!scaled)
     return fail(scaled.status().message());
 
@@ -307,25 +712,20 @@ int main(int argc, char **argv) {
   if (rt::Status s = medianProfile(inputs, outs, t, profile); !s)
     return fail(s.message());
   Buffers reference = outputsOf(*app, outs);
-  std::string toqList;
-  for (double toq : toqs) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%s%g", toqList.empty() ? "" : ",", toq);
-    toqList += b;
-  }
+  const std::string toqList = toqListText(toqs);
   std::printf("app=%s size=%s input=%s%s toq=%s device=%s\n", app->name.c_str(),
               sizeClassName(sc), inputSetName(in.set),
               in.set == InputSet::Random
                   ? (" seed=" + std::to_string(seed)).c_str()
                   : "",
-              toqList.c_str(), (*ctx)->device().name.c_str());
+              toqList.c_str(), ctx->device().name.c_str());
   std::printf("f64 profile: total %.3f ms, kernels %.3f ms, h2d %.3f ms, "
               "d2h %.3f ms, %zu objects, %zu transfers\n",
               t.totalMs, t.kernelMs, t.h2dMs, t.d2hMs,
               profile.objects.size(), profile.transfers.size());
 
   rt::Expected<std::unique_ptr<prec::TransferEngine>> eng =
-      prec::TransferEngine::create(*ctx);
+      prec::TransferEngine::create(ctx);
   if (!eng)
     return fail(eng.status().message());
   std::shared_ptr<prec::TransferEngine> engine = eng.take();
@@ -353,7 +753,6 @@ int main(int argc, char **argv) {
     APPROX_RETURN_IF_ERROR(sr.run(sizes, ins, scaledOuts, rt_, ro));
     return prec::ProgramRun{outputsOf(*app, scaledOuts), rt_.report};
   };
-  unsigned progress = 0;
   prec::Trial inner = prec::makeTrial(
       prec::medianOf(
           [&](const prec::Configuration &c) {
@@ -361,36 +760,15 @@ int main(int argc, char **argv) {
           },
           warmups, reps),
       reference);
-  prec::Trial logged =
-      [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
-    rt::Expected<prec::TrialResult> r = inner(c);
-    if (r && !quiet)
-      std::fprintf(stderr,
-                   "[trial %u] %s: quality=%.6f total=%.3f ms kernels=%.3f "
-                   "ms%s\n",
-                   ++progress, c.key().c_str(), r->quality,
-                   r->totalSeconds * 1e3, r->kernelSeconds * 1e3,
-                   r->overflow ? " OVERFLOW" : "");
-    return r;
-  };
-  auto memo = std::make_shared<prec::TrialMemo>();
   auto ran = std::make_shared<unsigned>(0);
-  prec::Trial trial = prec::memoizeTrial(logged, memo, ran);
+  prec::Trial trial = progressTrial(inner, ran);
 
   json report;
   report["app"] = app->name;
   report["size"] = sizeClassName(sc);
   report["input"] = inputSetName(in.set);
   report["seed"] = seed;
-  // "toq": the first TOQ (the only one before TOQ lists); every strategy
-  // entry names its own.
-  report["toq"] = toqs.front();
-  report["toqs"] = toqs;
-  report["reps"] = reps; // each measurement: warmups untimed runs, median of reps
-  report["warmups"] = warmups;
-  report["device"] = (*ctx)->device().name;
-  report["db"] = dbPath;
-  report["profile"] = json::parse(prec::appProfileToJson(profile));
+  reportCommon(report, o, ctx->device().name, profile);
   // The held-out input and its f64 run, made once; each configuration runs
   // on it once (by key), whichever strategies and TOQs chose it.
   Buffers hinputs, hreference;
@@ -417,72 +795,21 @@ int main(int argc, char **argv) {
     htransfers = hprof.transfers;
     hf64Seconds = hprof.totalSeconds;
   }
-  // Every TOQ with every strategy, in that order, over one memo.
-  std::vector<std::pair<double, prec::StrategyKind>> searches;
-  for (double q : toqs)
-    for (prec::StrategyKind k : kinds)
-      searches.emplace_back(q, k);
-  json strategies = json::array();
-  int rc = 0;
-  for (const auto &[toq, kind] : searches) {
-    const char *name = prec::strategyName(kind);
-    if (!quiet)
-      std::fprintf(stderr, "strategy %s, toq %g\n", name, toq);
-    prec::DecisionOptions opt;
-    opt.toq = toq;
-    rt::Expected<prec::Decision> d =
-        prec::decideWith(kind, *db, profile, opt, trial);
-    if (!d)
-      return fail(std::string(name) + ": " + d.status().message());
-    // Measure the chosen configuration if the search only predicted it.
-    rt::Expected<prec::TrialResult> chosen = trial(d->config);
-    if (!chosen)
-      return fail(std::string(name) + ": " + chosen.status().message());
-    const double base = profile.totalSeconds;
-    std::printf("\nstrategy %s, toq %g: %zu trials (bound %u%s)\n", name, toq,
-                d->trials.size(), d->trialBound,
-                d->budgetExhausted ? ", exhausted" : "");
-    for (const prec::ObjectChoice &o : d->config.objects)
-      std::printf("  %-8s %s -> %-4s h2d %s, d2h %s\n", o.name.c_str(),
-                  rt::scalarTypeName(o.declared),
-                  rt::scalarTypeName(o.storage), o.h2d.str().c_str(),
-                  o.d2h.str().c_str());
-    bool pass = !chosen->failed && !chosen->overflow && chosen->quality >= toq;
-    std::printf("  predicted %.3f ms, measured %.3f ms, f64 %.3f ms: "
-                "speedup %.3fx (predicted %.3fx), quality %.6f%s\n",
-                d->predictedSeconds * 1e3, chosen->totalSeconds * 1e3,
-                base * 1e3, base / chosen->totalSeconds,
-                base / d->predictedSeconds, chosen->quality,
-                pass ? "" : " (below the TOQ)");
-    json s = json::parse(prec::decisionToJson(*d));
-    s["strategy"] = name;
-    s["toq"] = toq;
-    s["objects"] = configSummary(d->config);
-    s["verified"] = {{"quality", chosen->quality},
-                     {"overflow", chosen->overflow},
-                     {"total_seconds", chosen->totalSeconds},
-                     {"kernel_seconds", chosen->kernelSeconds},
-                     {"pass", pass}};
-    // Each object's transfers as measured in that run (wall time with the
-    // conversions): the byte-ratio goal's numerator.
-    json per = json::object();
-    for (const prec::ObjectTransferTime &o : chosen->objectTransfers)
-      per[o.name] = {{"h2d", o.h2dSeconds}, {"d2h", o.d2hSeconds}};
-    s["verified"]["object_transfer_seconds"] = per;
-    s["speedup"] = base / chosen->totalSeconds;
-    s["predicted_speedup"] = base / d->predictedSeconds;
-    if (heldOut) {
-      auto hit = heldMemo.find(d->config.key());
+  HeldOutCheck heldOutCheck;
+  if (heldOut)
+    heldOutCheck = [&](const prec::Decision &d, double toq,
+                       json &s) -> rt::Status {
+      auto hit = heldMemo.find(d.config.key());
       if (hit == heldMemo.end()) {
         rt::Expected<prec::ProgramRun> hr = prec::medianOf(
             [&](const prec::Configuration &c) {
               return runScaled(hinputs, c, htransfers);
             },
-            warmups, reps)(d->config);
+            warmups, reps)(d.config);
         if (!hr)
-          return fail("held-out run: " + hr.status().message());
+          return hr.status().withContext("held-out run");
         hit = heldMemo
-                  .emplace(d->config.key(), prec::trialResult(*hr, hreference))
+                  .emplace(d.config.key(), prec::trialResult(*hr, hreference))
                   .first;
       }
       const prec::TrialResult &h = hit->second;
@@ -502,20 +829,12 @@ int main(int argc, char **argv) {
       else
         hj["image"] = holdoutImage;
       s["holdout"] = std::move(hj);
-    }
-    strategies.push_back(std::move(s));
-  }
-  report["strategies"] = std::move(strategies);
-  report["trials_run"] = *ran;
-  std::printf("\n%u distinct configurations run over %zu strategies and %zu "
-              "TOQs\n",
-              *ran, kinds.size(), toqs.size());
-  if (!out.empty()) {
-    if (rt::Status s = prec::writeFileAtomically(out, report.dump(1) + "\n",
-                                                 "approx-scale report");
-        !s)
-      return fail(s.message());
-    std::printf("report: %s\n", out.c_str());
-  }
-  return rc;
+      return rt::Status::ok();
+    };
+  rt::Expected<json> strategies =
+      runSearches(*db, profile, toqs, kinds, trial, heldOutCheck);
+  if (!strategies)
+    return fail(strategies.status().message());
+  return finishReport(report, strategies.take(), *ran, kinds.size(),
+                      toqs.size(), o.out);
 }
