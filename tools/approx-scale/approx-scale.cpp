@@ -164,22 +164,6 @@ std::string toqListText(const std::vector<double> &toqs) {
   return list;
 }
 
-/// Opens the GPU for the machine check (and --app's runs): 0, or the exit
-/// code after saying why (77: no usable GPU).
-int openGpu(std::shared_ptr<rt::Context> &ctx) {
-  if (rt::Status s = rt::probeDriver(); !s) {
-    std::printf("skipped: %s\n", s.message().c_str());
-    return 77;
-  }
-  rt::Expected<std::shared_ptr<rt::Context>> c = rt::Context::create();
-  if (!c) {
-    std::fprintf(stderr, "approx-scale: %s\n", c.status().toString().c_str());
-    return c.status().code() == rt::StatusCode::Unavailable ? 77 : 1;
-  }
-  ctx = *c;
-  return 0;
-}
-
 /// The database was recorded on a machine like this one (checkMachine).
 rt::Status checkHere(const prec::SystemDb &db, const rt::Context &ctx) {
   prec::Fingerprint here;
@@ -330,7 +314,7 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
   std::string device = "unchecked (--no-machine-check)";
   if (!o.noMachineCheck) {
     std::shared_ptr<rt::Context> ctx;
-    if (int rc = openGpu(ctx))
+    if (int rc = openGpu("approx-scale", ctx))
       return rc;
     if (rt::Status s = checkHere(*db, *ctx); !s)
       return fail(s.message());
@@ -663,7 +647,7 @@ int main(int argc, char **argv) {
   if (!db)
     return fail(db.status().message());
   std::shared_ptr<rt::Context> ctx;
-  if (int rc = openGpu(ctx))
+  if (int rc = openGpu("approx-scale", ctx))
     return rc;
   if (rt::Status s = checkHere(*db, *ctx); !s)
     return fail(s.message());

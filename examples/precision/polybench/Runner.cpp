@@ -66,6 +66,20 @@ Expected<std::unique_ptr<Runner>> Runner::load(std::shared_ptr<Context> ctx,
   return std::unique_ptr<Runner>(new Runner(ctx, app, m.take()));
 }
 
+int openGpu(const char *tool, std::shared_ptr<Context> &ctx) {
+  if (Status s = probeDriver(); !s) {
+    std::printf("skipped: %s\n", s.message().c_str());
+    return 77;
+  }
+  Expected<std::shared_ptr<Context>> c = Context::create();
+  if (!c) {
+    std::fprintf(stderr, "%s: %s\n", tool, c.status().toString().c_str());
+    return c.status().code() == StatusCode::Unavailable ? 77 : 1;
+  }
+  ctx = *c;
+  return 0;
+}
+
 Status Runner::run(const Sizes &s, const Buffers &inputs, Buffers &outputs,
                    RunTimes &t, const RunOptions &opt, AppProfile *profile) {
   t = RunTimes{};

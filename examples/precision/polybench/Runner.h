@@ -45,6 +45,11 @@ struct RunTimes {
   rt::precision::RunReport report;
 };
 
+/// Opens a CUDA context for a command-line tool: 0 and `ctx` set; 77 after
+/// printing "skipped: <why>" on stdout where there is no driver or GPU (the
+/// test harness's skip); 1 after "<tool>: <error>" on stderr otherwise.
+int openGpu(const char *tool, std::shared_ptr<rt::Context> &ctx);
+
 /// A 2-D .npy image (uint8, float32 or float64; tune/ImageIO.h) as 0-255
 /// doubles: values in [0, 1] (uint8 files are read so) times 255, other
 /// ranges outside [0, 255] min-max normalised. False with `err` on failure.

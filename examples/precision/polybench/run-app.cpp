@@ -261,19 +261,13 @@ int main(int argc, char **argv) {
   std::printf("inputs: %.1f MiB generated in %.1f ms\n",
               double(bytes) / (1 << 20), genMs);
 
-  if (rt::Status s = rt::probeDriver(); !s) {
-    std::printf("skipped: %s\n", s.message().c_str());
-    return 77;
-  }
-  rt::Expected<std::shared_ptr<rt::Context>> ctx = rt::Context::create();
-  if (!ctx) {
-    std::fprintf(stderr, "run-app: %s\n", ctx.status().toString().c_str());
-    return ctx.status().code() == rt::StatusCode::Unavailable ? 77 : 1;
-  }
-  std::printf("device=%s\n", (*ctx)->device().name.c_str());
+  std::shared_ptr<rt::Context> ctx;
+  if (int rc = openGpu("run-app", ctx))
+    return rc;
+  std::printf("device=%s\n", ctx->device().name.c_str());
   auto t1 = std::chrono::steady_clock::now();
   rt::Expected<std::unique_ptr<Runner>> runner =
-      Runner::load(*ctx, *app, ptxDir, !configFile.empty());
+      Runner::load(ctx, *app, ptxDir, !configFile.empty());
   if (!runner) {
     std::fprintf(stderr, "run-app: %s\n", runner.status().toString().c_str());
     return 1;
@@ -289,7 +283,7 @@ int main(int argc, char **argv) {
   // new staging buffers.
   if (ropt.mode == prec::SessionMode::Scale) {
     rt::Expected<std::unique_ptr<prec::TransferEngine>> engine =
-        prec::TransferEngine::create(*ctx);
+        prec::TransferEngine::create(ctx);
     if (!engine) {
       std::fprintf(stderr, "run-app: %s\n",
                    engine.status().toString().c_str());
