@@ -149,6 +149,9 @@ readScaledRun(const std::string &reportPath, const std::string &outputsPath,
                           "' is not an approx-mgpu-scale-report");
   prec::ProgramRun run;
   prec::RunReport &rep = run.report;
+  // A field of the wrong type throws (nlohmann's value/get): one line, not
+  // an uncaught exception.
+  try {
   rep.wallSeconds = r["wall_seconds"].get<double>();
   rep.kernelSeconds = r.value("kernel_seconds", 0.0);
   rep.h2dSeconds = r.value("h2d_seconds", 0.0);
@@ -166,6 +169,9 @@ readScaledRun(const std::string &reportPath, const std::string &outputsPath,
   rep.stats.overflowed = stats.value("overflowed", uint64_t(0));
   rep.stats.underflowedToZero = stats.value("underflowed_to_zero", uint64_t(0));
   rep.stats.nans = stats.value("nans", uint64_t(0));
+  } catch (const json::exception &e) {
+    return rt::parseError("scale report '" + reportPath + "': " + e.what());
+  }
   APPROX_ASSIGN_OR_RETURN(std::vector<prec::NamedOutput> outs,
                           prec::loadOutputs(outputsPath));
   run.outputs = alignOutputs(outs, names);

@@ -2,13 +2,15 @@
 # exec-fake-test.sh - ctest approx-scale.exec.fake-*: approx-scale --exec over
 # the fake-driver build of examples/precision/mgpu's GESUMMV (no GPU).
 #
-#   exec-fake-test.sh APPROX_SCALE PROGRAM MANIFEST DB WORKDIR ok|fail-f16
+#   exec-fake-test.sh APPROX_SCALE PROGRAM MANIFEST DB WORKDIR ok|fail-f16|bad-report
 #
 # ok: the search runs, chooses, verifies and writes its report (exit 0).
 # fail-f16: PROGRAM is wrapped by this script itself (as "stub") so that a
 # scaled run storing any object in f16 exits 3 with one line on stderr, as
 # a failing program would; those trials must be failed trials (FAILED, the
 # line in the report's failed_trials) and the search must still finish.
+# bad-report: the wrapped program's scale reports are malformed: each such
+# trial fails with one line naming the report, and the search finishes.
 # The database is a fixture from another machine: --no-machine-check.
 set -u
 if [ "${1:-}" = stub ]; then
@@ -19,13 +21,23 @@ if [ "${1:-}" = stub ]; then
   fi
   exec "$APPROX_SCALE_TEST_PROGRAM"
 fi
+if [ "${1:-}" = bad-report-stub ]; then
+  # The program runs, then its scale report is replaced by one whose
+  # kernel_seconds is a string.
+  "$APPROX_SCALE_TEST_PROGRAM" || exit $?
+  if [ "${APPROX_PRECISION:-}" = scale ]; then
+    printf '{"format": "approx-mgpu-scale-report", "wall_seconds": 1, "kernel_seconds": "x"}' \
+      > "$APPROX_PRECISION_REPORT"
+  fi
+  exit 0
+fi
 scale=$1 program=$2 manifest=$3 db=$4 work=$5 mode=$6
 rm -rf "$work" && mkdir -p "$work" || exit 1
-if [ "$mode" = fail-f16 ]; then
+if [ "$mode" = fail-f16 ] || [ "$mode" = bad-report ]; then
   APPROX_SCALE_TEST_PROGRAM=$program
   export APPROX_SCALE_TEST_PROGRAM
   program=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
-  set -- --arg stub
+  if [ "$mode" = fail-f16 ]; then set -- --arg stub; else set -- --arg bad-report-stub; fi
 else
   set --
 fi
@@ -35,6 +47,20 @@ GESUMMV_N=64 TMPDIR=$work "$scale" --exec "$program" "$@" \
 rc=$?
 cat "$work/log"
 die() { echo "exec-fake-test: $*"; exit 1; }
+if [ "$mode" = bad-report ]; then
+  # Each malformed report is a failed trial, one line naming the report
+  # (no uncaught exception); the search keeps f64 and finishes.
+  [ $rc -eq 0 ] || die "approx-scale exited $rc"
+  grep -q "^approx-scale: .*: scale report '.*trial.report.json': .*type must be number" "$work/log" ||
+    die "no one-line error naming the scale report"
+  grep -q 'type must be number' "$work/report.json" ||
+    die "no failed_trials in the report"
+  if grep -q -- '-> f\(32\|16\)' "$work/log"; then die "chose a narrower type"; fi
+  [ "$(ls "$work")" = "$(printf 'log\nreport.json')" ] ||
+    die "left behind: $(ls "$work")"
+  echo "exec-fake-test: $mode passed"
+  exit 0
+fi
 [ $rc -eq 0 ] || die "approx-scale exited $rc"
 grep -q '^f64 profile: .* 4 objects, 4 transfers, 1 outputs$' "$work/log" ||
   die "no f64 profile line"
