@@ -16,6 +16,7 @@
 
 #include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+#include "Ptxas.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
@@ -247,49 +248,6 @@ static std::optional<llvm::json::Value> toJSON(Attribute attr,
   llvm::raw_string_ostream os(str);
   attr.print(os);
   return llvm::json::Value(str);
-}
-
-/// The ptxas to run: option, CUDA_PATH, build-time default, PATH.
-static std::string findPtxas(StringRef option) {
-  if (!option.empty())
-    return option.str();
-  if (const char *cuda = std::getenv("CUDA_PATH")) {
-    SmallString<256> p(cuda);
-    llvm::sys::path::append(p, "bin", "ptxas");
-    if (llvm::sys::fs::can_execute(p))
-      return std::string(p);
-  }
-  if (StringRef(APPROX_DEFAULT_PTXAS).size() &&
-      llvm::sys::fs::can_execute(APPROX_DEFAULT_PTXAS))
-    return APPROX_DEFAULT_PTXAS;
-  if (auto p = llvm::sys::findProgramByName("ptxas"))
-    return *p;
-  return "";
-}
-
-/// Runs ptxas on `ptx` into `cubin`; returns "" or its first error lines.
-static std::string runPtxas(StringRef ptxas, StringRef chip, StringRef ptx,
-                            StringRef cubin, StringRef displayName) {
-  if (!llvm::sys::fs::can_execute(ptxas))
-    return "ptxas '" + ptxas.str() + "' is not an executable";
-  SmallString<128> logPath;
-  if (llvm::sys::fs::createTemporaryFile("approx-ptxas", "log", logPath))
-    return "cannot create a temporary file for ptxas' log";
-  StringRef args[] = {ptxas, "-arch", chip, "-o", cubin, ptx};
-  std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),
-                                          logPath.str()};
-  std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                     /*secondsToWait=*/300, 0, &errMsg);
-  auto log = llvm::MemoryBuffer::getFile(logPath);
-  std::string logText = log ? (*log)->getBuffer().trim().str() : "";
-  llvm::sys::fs::remove(logPath);
-  if (rc == 0)
-    return "";
-  // One line: the first line of the log names the first error.
-  StringRef first = StringRef(logText).split('\n').first;
-  return "ptxas failed on " + displayName.str() + ": " +
-         (first.empty() ? errMsg : first.str());
 }
 
 void ApproxExportPass::runOnOperation() {

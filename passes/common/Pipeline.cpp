@@ -162,6 +162,13 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   toBinary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
 
+  // 7b. Optional register caps on the PTX, by what ptxas reports.
+  if (o.occupancyCap) {
+    ApproxOccupancyCapOptions cap;
+    cap.ptxas = o.ptxas;
+    pm.addPass(createApproxOccupancyCap(cap));
+  }
+
   // 8. NAME.ptx + NAME.manifest.json (+ NAME.cubin) per gpu.module.
   if (o.exportFiles) {
     ApproxExportOptions out;

@@ -132,6 +132,32 @@ def ApproxExport : Pass<"approx-export", "::mlir::ModuleOp"> {
   ];
 }
 
+def ApproxOccupancyCap : Pass<"approx-occupancy-cap", "::mlir::ModuleOp"> {
+  let summary = "Cap a kernel's registers where that raises occupancy without spills";
+  let description = [{
+    Runs `ptxas -v` on the PTX of each `gpu.binary` (made by
+    `gpu-module-to-binary{format=isa}`) and, for each entry function that
+    does not spill and does not already carry a `.maxnreg`, takes the largest
+    register count below its own that fits more warps on one SM (65536
+    registers, allocated per warp in units of 256, up to the chip's warps
+    per SM). It adds `.maxnreg` with that count to the entry and keeps it
+    only where ptxas then still reports no spill. Each cap is a remark.
+
+    Why: warp splitting puts a precise and an approximate path into one
+    kernel, and the precise path's registers then limit the occupancy of
+    both. A static comparison at sm_90 (docs/sfu-apps-sass.md) found MRQ's
+    kernel at 34 registers against nvcc's 32 (48 against 64 warps per SM),
+    and spill-free under `.maxnreg 32`. Whether a cap pays is a timing
+    question the pass cannot answer: it is an option of approx-to-ptx
+    (`occupancy-cap`), off by default.
+  }];
+  let options = [
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"\"",
+      "ptxas to use; default: CUDA_PATH/bin/ptxas, the one found at build "
+      "time, then PATH">,
+  ];
+}
+
 def ApproxCheckTarget : Pass<"approx-check-target", "::mlir::ModuleOp"> {
   let summary = "Check the target chip and the CUDA toolkit parts a pipeline needs";
   let description = [{

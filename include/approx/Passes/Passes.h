@@ -146,6 +146,12 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                            llvm::cl::init("")};
   Option<bool> cubin{*this, "cubin", llvm::cl::desc("Also write NAME.cubin"),
                      llvm::cl::init(false)};
+  Option<bool> occupancyCap{
+      *this, "occupancy-cap",
+      llvm::cl::desc("Cap a kernel's registers (.maxnreg) where that fits "
+                     "more warps per SM without spills "
+                     "(approx-occupancy-cap; needs ptxas)"),
+      llvm::cl::init(false)};
   Option<std::string> ptxas{*this, "ptxas",
                             llvm::cl::desc("ptxas for cubin= (default: "
                                            "CUDA_PATH, build-time, PATH)"),
