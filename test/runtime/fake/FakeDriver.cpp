@@ -435,12 +435,12 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
     return CUDA_ERROR_INVALID_VALUE;
   if (bytes > F().memoryLimit - F().used_)
     return CUDA_ERROR_OUT_OF_MEMORY;
-  // On a GPU, unified addressing keeps device buffers apart from host
-  // memory; here both come from the host heap. The precision hooks look an
-  // address up within an object's declared size, up to 4x its (narrower)
-  // allocation, so each block is followed by 3x its size, never touched
-  // (calloc maps it lazily), where no host array can sit.
-  void *m = std::calloc(4, bytes);
+  // Device blocks come from the host heap, next to host arrays, as device
+  // and host memory share one address space on a GPU: code that maps an
+  // address to a device block must stay within the block's real size (the
+  // mgpu precision hooks once matched a host array lying past a scaled
+  // object's narrower allocation; found on an H100, 2026-11-26).
+  void *m = std::calloc(1, bytes);
   if (!m)
     return CUDA_ERROR_OUT_OF_MEMORY;
   F().allocations_[uintptr_t(m)] = bytes;
