@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# compile-apps.sh - approx-cc every app of bench/apps, once per slot source
-# (hw: %warpid as in the paper; virtual: the deterministic slot), into
-# OUTDIR/{hw,virtual}/<abbr>.{ptx,manifest.json}. Runs where MLIR is (here);
-# run-apps.sh runs the result on a GPU machine.
+# compile-apps.sh - approx-cc every app of bench/apps, once per set, into
+# OUTDIR/<set>/<abbr>.{ptx,manifest.json}. Sets (SETS, default "hw
+# virtual"): hw (%warpid as in the paper), virtual (the deterministic
+# slot), hw-cap (hw with approx-to-ptx occupancy-cap: docs/sfu-apps-sass.md).
+# Runs where MLIR is (here); run-apps.sh runs every set it finds side by
+# side on a GPU machine.
 #
-#   bench/apps/compile-apps.sh APPROX_CC OUTDIR
+#   [SETS="hw hw-cap"] bench/apps/compile-apps.sh APPROX_CC OUTDIR
 set -eu
 CC=${1:?usage: compile-apps.sh APPROX_CC OUTDIR}
 OUTDIR=${2:?usage: compile-apps.sh APPROX_CC OUTDIR}
+SETS=${SETS:-hw virtual}
 cd "$(dirname "$0")"
-for slot in hw virtual; do
-  mkdir -p "$OUTDIR/$slot"
+for set in $SETS; do
+  case $set in
+    hw | virtual) opts="slot=$set" ;;
+    hw-cap) opts="slot=hw occupancy-cap=true" ;;
+    *) echo "compile-apps.sh: unknown set '$set' (hw, virtual, hw-cap)" >&2; exit 2 ;;
+  esac
+  mkdir -p "$OUTDIR/$set"
   for f in [a-z]*.cu; do
     [ "$f" = run-apps.cu ] && continue
-    "$CC" "$f" -o "$OUTDIR/$slot" --approx-options="slot=$slot"
+    "$CC" "$f" -o "$OUTDIR/$set" --approx-options="$opts"
   done
 done
-ls "$OUTDIR"/virtual/*.ptx | wc -l | sed 's/$/ apps compiled per slot source/'
+for set in $SETS; do
+  ls "$OUTDIR/$set"/*.ptx | wc -l | sed "s/\$/ apps compiled in set $set/"
+done
