@@ -136,6 +136,17 @@ def toqs_of(report):
     return [float(q) for q in qs]
 
 
+def ours_entries(reports):
+    """(report, "APP/INPUT/TOQ" label, ours' entry) at every TOQ of every
+    report that has one."""
+    for r in reports:
+        app, inp = row_label(r)
+        for q in toqs_of(r):
+            s = entry(r, "ours", q)
+            if s is not None:
+                yield r, f"{app}/{inp}/{q:g}", s
+
+
 def row_label(r):
     size = "" if r.get("size", "paper") == "paper" else f" ({r['size']})"
     return f"{r['app']}{size}", r["input"]
@@ -311,15 +322,10 @@ def goals(reports):
                      f"{HEADLINE_TOQ:g}: no report of ours at that TOQ")
     # 2. Byte-ratio bound of the transfer-bound objects.
     objs, small = [], []
-    for r in reports:
-        app, inp = row_label(r)
-        for q in toqs_of(r):
-            s = entry(r, "ours", q)
-            if s is None:
-                continue
-            for (name, st, t64, ts, bound, reached, wide) in byte_ratio(r, s):
-                (objs if wide else small).append(
-                    (f"{app}/{inp}/{q:g}/{name}", st, t64, ts, bound, reached))
+    for r, label, s in ours_entries(reports):
+        for (name, st, t64, ts, bound, reached, wide) in byte_ratio(r, s):
+            (objs if wide else small).append(
+                (f"{label}/{name}", st, t64, ts, bound, reached))
     def show(o):
         pct = ">100%" if math.isinf(o[5]) else f"{100 * o[5]:.0f}%"
         return (f"{o[0]} ({o[1]}: {o[2]:.3f} -> {o[3]:.3f} ms, bound {o[4]:g}x, "
@@ -356,18 +362,13 @@ def goals(reports):
                      ("" if not over else "; over: " + "; ".join(over)))
     # 4. The TOQ on the held-out input (ours, every TOQ).
     held, failed, none = 0, [], 0
-    for r in reports:
-        app, inp = row_label(r)
-        for q in toqs_of(r):
-            s = entry(r, "ours", q)
-            if s is None:
-                continue
-            if "holdout" not in s:
-                none += 1
-                continue
-            held += 1
-            if not s["holdout"]["pass"]:
-                failed.append(f"{app}/{inp}/{q:g} (q={s['holdout']['quality']:.4f})")
+    for _, label, s in ours_entries(reports):
+        if "holdout" not in s:
+            none += 1
+            continue
+        held += 1
+        if not s["holdout"]["pass"]:
+            failed.append(f"{label} (q={s['holdout']['quality']:.4f})")
     tail = (f"; {none} without a held-out input (the default set has one input; "
             "or none was given)" if none else "")
     if held:

@@ -217,10 +217,7 @@ struct ApproxPrecisionVariantsPass final
 
     // Plan every kernel before changing any.
     SmallVector<KernelPlan> plans;
-    for (auto func : llvm::to_vector(module.getOps<gpu::GPUFuncOp>())) {
-      if (!func.isKernel() ||
-          (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
-        continue;
+    for (gpu::GPUFuncOp func : selectedKernels()) {
       StringRef name = func.getName();
       KernelPlan plan{func, {}, {}, {}, std::nullopt};
       std::optional<unsigned> ptrArg;
@@ -319,6 +316,17 @@ struct ApproxPrecisionVariantsPass final
 
   /// Whether `func` is dispatched by, or a variant of, a variant knob
   /// already (no dispatch chains); says so in a remark.
+  /// The module's kernels that kernels= selects (all when empty), taken
+  /// before any is cloned.
+  SmallVector<gpu::GPUFuncOp> selectedKernels() {
+    SmallVector<gpu::GPUFuncOp> r;
+    for (auto func : getOperation().getOps<gpu::GPUFuncOp>())
+      if (func.isKernel() &&
+          (kernels.empty() || llvm::is_contained(kernels, func.getName())))
+        r.push_back(func);
+    return r;
+  }
+
   bool dispatched(gpu::GPUFuncOp func) {
     for (auto v : getOperation().getOps<VariantKnobOp>())
       for (NamedAttribute entry : v.getDispatch()) {
@@ -403,10 +411,7 @@ struct ApproxPrecisionVariantsPass final
       listed.push_back(*t);
     }
     SmallVector<KernelPlan> plans;
-    for (auto func : llvm::to_vector(module.getOps<gpu::GPUFuncOp>())) {
-      if (!func.isKernel() ||
-          (!kernels.empty() && !llvm::is_contained(kernels, func.getName())))
-        continue;
+    for (gpu::GPUFuncOp func : selectedKernels()) {
       StringRef name = func.getName();
       KernelPlan plan{func, {}, {}, {}, std::nullopt};
       // The choices of each memref argument: its own type first, then the
