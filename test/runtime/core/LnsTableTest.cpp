@@ -1,7 +1,7 @@
 //===- LnsTableTest.cpp - an LNS module's table through the runtime -------===//
 //
 // The compiler-runtime contract for the LNS family (docs/lns.md), over the
-// fake driver: a module compiled from data/lns/lns_add.mlir (regen.sh) holds
+// fake driver: a module compiled from data/lns/Inputs/lns_add.mlir (data/lns/regen.sh) holds
 // its s_b/d_b coefficients as a manifest resource; launching its kernel
 // creates a 2-D float4 texture with linear filtering, clamped, unnormalised
 // coordinates, filled with exactly the manifest's table, and writes the

@@ -1,7 +1,7 @@
 // The smallest module that needs an LNS table on the runtime side: one
 // kernel, out[i] = a[i] (+) b[i] in the log domain through the order-2
-// texture method with 16 segments (a small table). regen.sh compiles it into
-// lns_add.ptx + lns_add.manifest.json for test/runtime/lns/ (fake driver).
+// texture method with 16 segments (a small table). ../regen.sh compiles it into
+// ../lns_add.ptx + ../lns_add.manifest.json for test/runtime/core/LnsTableTest.cpp.
 module attributes {gpu.container_module} {
   gpu.module @lns_add {
     gpu.func @lns_add(%a: memref<?xf32>, %b: memref<?xf32>,
