@@ -31,8 +31,10 @@
 #   BUDGET [300] seconds for the whole script: work that would start later
 #     than that is skipped, and said so; each approx-scale call is cut at
 #     min(CALL_TIMEOUT [60], what is left) by timeout(1)
-#   REPS [3] approx-scale --reps: every measured run (profile, trial,
-#     held-out) is one untimed run and the median of REPS
+#   REPS [5] approx-scale --reps: every measured run (profile, trial,
+#     held-out) is one untimed run and the median of REPS. With 3, one
+#     configuration's 128 MiB widened output measured 2.19 and 2.42 ms in
+#     one run (H100, 2026-11-26): too coarse for the byte-ratio goal
 #   SLOW_APPS [corr covar] run with SLOW_ARGS [--warmups 0 --reps 1]
 #     instead: their f64 run is 1.4 s of kernels (H100, 2026-11-26), so
 #     first-run costs (tens of ms) are noise and 4 runs per trial would
@@ -63,7 +65,7 @@ SIZES=${SIZES:-paper}
 TOQS=${TOQS:-0.9,0.95,0.99}
 BUDGET=${BUDGET:-300}
 CALL_TIMEOUT=${CALL_TIMEOUT:-60}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 SLOW_APPS=${SLOW_APPS-corr covar}
 SLOW_ARGS=${SLOW_ARGS:---warmups 0 --reps 1}
 SKIP=${SKIP-corr/16x covar/16x}
