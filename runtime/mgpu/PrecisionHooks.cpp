@@ -10,7 +10,10 @@
 // against a profile's as they happen (APPROX_PRECISION_EXPECT) and write a
 // JSON report at the end (APPROX_PRECISION_REPORT). Either mode may keep
 // every object's last device-to-host data and write it as f64 at the end
-// (APPROX_PRECISION_OUTPUTS, OutputsFile.h), for approx-scale --exec.
+// (APPROX_PRECISION_OUTPUTS, OutputsFile.h), for approx-scale --exec. The
+// run's time (profile total, report wall) is the GPU section's, from the
+// first device call to the end of the last (Hooks::Section), not the
+// process's: the host work around it does not change with scaling.
 //
 //===----------------------------------------------------------------------===//
 #include "PrecisionHooks.h"
@@ -119,8 +122,8 @@ public:
   Hooks(const Driver *drv, ReportFn report, Mode mode, Manifest manifest,
         std::string manifestPath)
       : drv_(drv), report_(report), mode_(mode),
-        manifest_(std::move(manifest)), manifestPath_(std::move(manifestPath)),
-        start_(std::chrono::steady_clock::now()) {}
+        manifest_(std::move(manifest)),
+        manifestPath_(std::move(manifestPath)) {}
 
   std::string out_;
   std::optional<Configuration> config_;
@@ -130,8 +133,6 @@ public:
   std::string configPath_, expectPath_, reportPath_;
   /// APPROX_PRECISION_OUTPUTS's path (empty: no outputs file).
   std::string outputsPath_;
-  /// Restarts the run's clock (scale mode: once the engine is ready).
-  void restartClock() { start_ = std::chrono::steady_clock::now(); }
   std::shared_ptr<Context> ctx_;
   std::unique_ptr<TransferEngine> engine_;
 
@@ -167,6 +168,7 @@ public:
               unsigned smem, CUstream stream, void **params,
               void **extra) override {
     std::lock_guard<std::mutex> lock(mu_);
+    Section section(*this);
     const char *call = "mgpuLaunchKernel";
     auto fn = functions_.find(f);
     if (fn == functions_.end())
@@ -294,6 +296,7 @@ public:
 
   void *alloc(uint64_t bytes, bool hostShared) override {
     std::lock_guard<std::mutex> lock(mu_);
+    Section section(*this);
     const size_t n = objects_.size();
     Object o;
     o.bytes = o.allocBytes = bytes;
@@ -334,6 +337,7 @@ public:
 
   void freed(void *ptr) override {
     std::lock_guard<std::mutex> lock(mu_);
+    Section section(*this, /*starts=*/false);
     auto it = live_.find(uint64_t(reinterpret_cast<uintptr_t>(ptr)));
     if (it == live_.end())
       return;
@@ -343,6 +347,7 @@ public:
 
   bool memcpy(void *dstP, void *srcP, size_t bytes, CUstream stream) override {
     std::lock_guard<std::mutex> lock(mu_);
+    Section section(*this);
     const char *call = "mgpuMemcpy";
     const uint64_t dst = reinterpret_cast<uintptr_t>(dstP);
     const uint64_t src = reinterpret_cast<uintptr_t>(srcP);
@@ -437,6 +442,7 @@ public:
   bool memset(void *dstP, unsigned value, size_t count, unsigned elemBytes,
               CUstream stream) override {
     std::lock_guard<std::mutex> lock(mu_);
+    Section section(*this);
     const uint64_t dst = reinterpret_cast<uintptr_t>(dstP);
     std::optional<size_t> id = find(dst);
     if (!id || !objects_[*id].scaled())
@@ -484,10 +490,36 @@ public:
   }
 
 private:
+  /// The run's clock spans the program's GPU section: it starts when the
+  /// first mgpuMemAlloc, mgpuMemcpy, mgpuMemset* or mgpuLaunchKernel enters
+  /// the hooks and ends when the last of those or of mgpuMemFree returns
+  /// from them. Host work before the section (initializing inputs) and
+  /// after it (a CPU reference, checking) is the same in every
+  /// configuration and would only add noise to the comparison of scaled
+  /// runs; host work between device calls stays counted (scaling may change
+  /// it). An asynchronous copy or launch ends here when it is enqueued; its
+  /// completion is counted by a later call of the section that waits for it
+  /// (a conversion, an output capture, a free after the program's wait). A
+  /// free ends before the caller's cuMemFree (the hook runs before it).
+  /// Entered in each of those hooks, under mu_, for the whole call; a free
+  /// (`starts` false) only ends it.
+  struct Section {
+    explicit Section(Hooks &h, bool starts = true) : h(h) {
+      if (starts && !h.sectionStart_)
+        h.sectionStart_ = std::chrono::steady_clock::now();
+    }
+    // After everything the hook did, an output capture included: every
+    // capture lies inside the section, so runSeconds() subtracts them all.
+    ~Section() { h.sectionEnd_ = std::chrono::steady_clock::now(); }
+    Section(const Section &) = delete;
+    Section &operator=(const Section &) = delete;
+    Hooks &h;
+  };
+
   /// APPROX_PRECISION_OUTPUTS: keeps a copy of the `bytes` at `host` that
   /// object `id`'s device-to-host transfer has just written (the program
   /// may reuse or free them before the end). The copy's time is left out of
-  /// the run's wall time (captureSeconds_).
+  /// the run's time (captureSeconds_).
   void capture(size_t id, const void *host, size_t bytes) {
     const auto t0 = std::chrono::steady_clock::now();
     Object &o = objects_[id];
@@ -498,12 +530,14 @@ private:
                            .count();
   }
 
-  /// Seconds since the run started, without the outputs' copies.
+  /// Seconds of the GPU section (Section), without the outputs' copies
+  /// (all taken inside it); 0 when the program made no device call.
   double runSeconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start_)
-               .count() -
-           captureSeconds_;
+    if (!sectionStart_)
+      return 0;
+    const double s =
+        std::chrono::duration<double>(sectionEnd_ - *sectionStart_).count();
+    return std::max(0.0, s - captureSeconds_);
   }
 
   /// Writes APPROX_PRECISION_OUTPUTS (OutputsFile.h): every object read
@@ -850,7 +884,10 @@ private:
   Mode mode_;
   Manifest manifest_;
   std::string manifestPath_;
-  std::chrono::steady_clock::time_point start_;
+  /// The GPU section (runSeconds()): the first device call's start, unset
+  /// until one happens, and the last one's end.
+  std::optional<std::chrono::steady_clock::time_point> sectionStart_;
+  std::chrono::steady_clock::time_point sectionEnd_;
   std::mutex mu_;
   int modules_ = 0;
   bool finished_ = false;
@@ -865,7 +902,8 @@ private:
   size_t expectedNext_ = 0; ///< the next transfer of expect_'s signature
   ConvertStats stats_;
   std::vector<std::string> overflowed_;
-  double captureSeconds_ = 0; ///< spent keeping outputs (capture())
+  double captureSeconds_ = 0; ///< spent keeping outputs (capture()), all
+                              ///< inside the section
 };
 
 const char *env(const char *name) {
@@ -951,7 +989,6 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
   if (!e)
     fatal(call, "scale mode: the transfer engine: " + e.status().message());
   h->engine_ = std::move(*e);
-  h->restartClock(); // the run starts once the engine is ready
   return h;
 }
 

@@ -27,7 +27,14 @@
 //     (synchronizing the program's stream there; the copy's time is left
 //     out of the run's wall time) and writes them, widened to f64, at the
 //     end (OutputsFile.h): what approx-scale --exec compares with the f64
-//     run's.
+//     run's;
+//   - the run's time (the profile's total seconds, the report's wall
+//     seconds, approx-scale --exec's baseline and trial times) spans the
+//     program's GPU section only: from the first mgpuMemAlloc, mgpuMemcpy,
+//     mgpuMemset* or mgpuLaunchKernel to the end of the last of those or of
+//     mgpuMemFree (0 when there was none). Host work before it (inputs) and
+//     after it (a CPU reference) is the same in every configuration and only
+//     adds noise; host work between device calls stays counted.
 //
 // The mgpu ABI has no error channel: whatever cannot be mapped (a partial
 // copy, one pointer used with two element types, no matching variant, a

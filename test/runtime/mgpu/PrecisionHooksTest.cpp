@@ -477,6 +477,90 @@ TEST_F(MgpuPrecision, ScaleWritesOutputsInDeclaredValues) {
   expectClean();
 }
 
+//===----------------------------------------------------------------------===//
+// The run's time: the GPU section only
+//===----------------------------------------------------------------------===//
+
+/// `ms` milliseconds of host work (a sleep).
+void hostWork(int ms) { ::usleep(useconds_t(ms) * 1000); }
+
+/// The profile's total and the report's wall time span the GPU section:
+/// from the first allocation to the last free. Host work before it (inputs)
+/// and after it (a reference) is not counted; host work between two of its
+/// transfers is.
+class MgpuRunTime : public MgpuPrecision {
+protected:
+  static constexpr int kOutsideMs = 300, kInsideMs = 100;
+  /// The axpy program with kOutsideMs of host work after the module is
+  /// loaded (the hooks exist from then) and before the first allocation,
+  /// kInsideMs between the two copies in, and kOutsideMs after the frees.
+  void runWithHostWork() {
+    module_ = mgpuModuleLoad(ptx_.data(), ptx_.size());
+    ASSERT_NE(module_, nullptr);
+    stream_ = mgpuStreamCreate();
+    hostWork(kOutsideMs);
+    x_ = mgpuMemAlloc(32, stream_, false);
+    y_ = mgpuMemAlloc(32, stream_, false);
+    double hx[4] = {1, 2, 0.5, -3}, hy[4] = {10, 20, 30, 40};
+    mgpuMemcpy(x_, hx, sizeof(hx), stream_);
+    hostWork(kInsideMs);
+    mgpuMemcpy(y_, hy, sizeof(hy), stream_);
+    launch(mgpuModuleGetFunction(module_, "axpy"),
+           {memref(x_, 4), memref(y_, 4)}, 4, stream_);
+    mgpuMemcpy(hy, y_, sizeof(hy), stream_);
+    mgpuStreamSynchronize(stream_);
+    EXPECT_EQ(std::vector<double>(hy, hy + 4),
+              (std::vector<double>{12, 24, 31, 34}));
+    mgpuMemFree(x_, stream_);
+    mgpuMemFree(y_, stream_);
+    hostWork(kOutsideMs);
+    mgpuStreamDestroy(stream_);
+    ::testing::internal::CaptureStderr();
+    mgpuModuleUnload(module_);
+    ::testing::internal::GetCapturedStderr();
+  }
+  /// At least the host work inside; far below the 2 x kOutsideMs outside
+  /// (the fake driver's calls take microseconds: generous for a loaded
+  /// machine).
+  static void expectSection(double seconds) {
+    EXPECT_GE(seconds, kInsideMs / 1e3) << "the host work inside";
+    EXPECT_LT(seconds, (kInsideMs + 150) / 1e3) << "the host work outside";
+  }
+};
+
+TEST_F(MgpuRunTime, ProfileTotalIsTheGpuSection) {
+  profileMode();
+  setenv("APPROX_PRECISION_OUTPUTS", (dir_ + ".outputs").c_str(), 1);
+  runWithHostWork();
+  Expected<AppProfile> p = loadAppProfile(dir_ + ".profile.json");
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  expectSection(p->totalSeconds);
+  expectClean();
+}
+
+TEST_F(MgpuRunTime, ScaleWallIsTheGpuSection) {
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_OUTPUTS", (dir_ + ".outputs").c_str(), 1);
+  setenv("APPROX_PRECISION_REPORT", (dir_ + ".report.json").c_str(), 1);
+  runWithHostWork();
+  expectSection(readReport()["wall_seconds"].get<double>());
+  expectClean();
+}
+
+TEST_F(MgpuRunTime, NoDeviceCallIsZero) {
+  profileMode();
+  module_ = mgpuModuleLoad(ptx_.data(), ptx_.size());
+  ASSERT_NE(module_, nullptr);
+  hostWork(20);
+  ::testing::internal::CaptureStderr();
+  mgpuModuleUnload(module_);
+  ::testing::internal::GetCapturedStderr();
+  Expected<AppProfile> p = loadAppProfile(dir_ + ".profile.json");
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(p->totalSeconds, 0);
+  expectClean();
+}
+
 TEST_F(MgpuPrecision, ExpectedTransferDiffers) {
   profileAxpy();
   scaleMode(f16f32());
