@@ -989,6 +989,33 @@ std::unique_ptr<Hooks> fromEnvironment(const Driver *drv, int ordinal,
   if (!e)
     fatal(call, "scale mode: the transfer engine: " + e.status().message());
   h->engine_ = std::move(*e);
+  // With the profile's sizes, the engine's staging and scratch are taken
+  // now, at load, like the module's JIT: the timed section (Section) then
+  // sees what a program that has moved its data before sees, and what
+  // approx-scale --app measures after its warm-up. Without EXPECT they are
+  // taken by the first transfer that needs them, inside the section.
+  if (h->expect_)
+    for (const ObjectChoice &c : h->config_->objects) {
+      auto p = std::find_if(
+          h->expect_->objects.begin(), h->expect_->objects.end(),
+          [&](const ObjectProfile &o) { return o.name == c.name; });
+      if (p == h->expect_->objects.end() || c.storage == c.declared)
+        continue;
+      for (Direction dir : {Direction::H2D, Direction::D2H}) {
+        const Method &m = dir == Direction::H2D ? c.h2d : c.d2h;
+        if (m.kind == Method::None)
+          continue;
+        Expected<TransferPlan> plan = planFor(m, dir, c.declared, c.storage);
+        Status st = plan ? h->engine_->reserve(c.declared, c.storage,
+                                               size_t(p->elements), *plan)
+                         : plan.status();
+        if (!st)
+          fatal(call, "scale mode: staging for the " +
+                          std::string(directionName(dir)) + " of " + c.name +
+                          " (" + std::to_string(p->elements) +
+                          " elements, " + m.str() + "): " + st.message());
+      }
+    }
   return h;
 }
 

@@ -331,6 +331,44 @@ Status TransferEngine::reserveScratch(size_t bytes) {
   return Status::ok();
 }
 
+Status TransferEngine::reserve(ScalarType hostType, ScalarType deviceType,
+                               size_t n, const TransferPlan &plan) {
+  // The types and the plan as check() sees them (n = 0: no addresses).
+  APPROX_RETURN_IF_ERROR(
+      check(true, nullptr, hostType, BufferView{}, deviceType, 0, plan));
+  if (n > size_t(std::numeric_limits<int64_t>::max()) / 8)
+    return invalidArgument("reserve: " + std::to_string(n) +
+                           " elements exceed 2^63 / 8");
+  if (n == 0 || hostType == deviceType)
+    return Status::ok(); // a plain copy: nothing to allocate
+  const size_t hs = scalarTypeSize(hostType), ds = scalarTypeSize(deviceType);
+  switch (plan.method) {
+  case TransferMethod::Copy:
+    return Status::ok();
+  case TransferMethod::HostSingle:
+  case TransferMethod::HostMulti:
+    return staging(n * ds, plan.pinned).status();
+  case TransferMethod::Device:
+    return reserveScratch(n * hs);
+  case TransferMethod::Transient: {
+    const size_t ms = scalarTypeSize(plan.intermediate);
+    APPROX_RETURN_IF_ERROR(staging(n * ms, plan.pinned).status());
+    return reserveScratch(n * ms);
+  }
+  case TransferMethod::Pipelined: {
+    // As runPipelined() sizes them.
+    const size_t chunkElems = plan.chunkBytes / hs;
+    const size_t chunks = (n + chunkElems - 1) / chunkElems;
+    const size_t slots = std::min<size_t>(plan.slots, chunks);
+    const bool onHost = plan.where == ConvertSide::Host;
+    const size_t slotBytes = chunkElems * (onHost ? ds : hs);
+    APPROX_RETURN_IF_ERROR(staging(slots * slotBytes, true).status());
+    return onHost ? Status::ok() : reserveScratch(slots * slotBytes);
+  }
+  }
+  return Status::ok();
+}
+
 //===----------------------------------------------------------------------===//
 // Checks
 //===----------------------------------------------------------------------===//

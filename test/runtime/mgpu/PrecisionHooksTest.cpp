@@ -398,6 +398,42 @@ TEST_F(MgpuPrecision, ScaleMatchesTheProfileAndReports) {
   expectClean();
 }
 
+// With the profile's sizes the engine's staging is taken at load, before
+// the timed section; without them, by the first transfer.
+TEST_F(MgpuPrecision, ExpectReservesStagingAtLoad) {
+  profileAxpy();
+  scaleMode(f16f32());
+  start();
+  EXPECT_EQ(fake::livePinned(), 0u); // no EXPECT: nothing before a transfer
+  runAxpy();
+  end();
+  PrecisionHooks::resetForTesting(); // the environment is read again
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".profile.json").c_str(), 1);
+  start();
+  // obj0 f64 -> f16 on the host, obj1's d2h f32 -> f64 on the host: one
+  // pinned buffer, grown to the larger, before any transfer.
+  EXPECT_EQ(fake::livePinned(), 1u);
+  FakeDriver &f = FakeDriver::get();
+  const int allocs = f.calls["cuMemHostAlloc"];
+  std::vector<double> y = runAxpy();
+  EXPECT_EQ(y, (std::vector<double>{12, 24, 31, 34}));
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], allocs);
+  end();
+  expectClean();
+}
+
+TEST_F(MgpuPrecision, ExpectStagingFailureIsOneLine) {
+  profileAxpy();
+  scaleMode(f16f32());
+  setenv("APPROX_PRECISION_EXPECT", (dir_ + ".profile.json").c_str(), 1);
+  FakeDriver::get().failCall("cuMemHostAlloc", CUDA_ERROR_OUT_OF_MEMORY);
+  EXPECT_DEATH(start(), "approx-mgpu: precision: .*scale mode: staging for "
+                        "the h2d of obj0 \\(4 elements, host\\(t=1\\)\\): "
+                        "pinned staging buffer of 8 bytes: cuMemHostAlloc "
+                        "failed: CUDA_ERROR_OUT_OF_MEMORY");
+  unsetenv("APPROX_PRECISION_EXPECT");
+}
+
 //===----------------------------------------------------------------------===//
 // APPROX_PRECISION_OUTPUTS
 //===----------------------------------------------------------------------===//

@@ -393,6 +393,56 @@ TEST_F(TransferTest, StagingIsReused) {
   EXPECT_EQ(engine->scratchBytes(), 0u);
 }
 
+TEST_F(TransferTest, ReserveAllocatesWhatTheFirstTransferWould) {
+  const size_t n = 1000;
+  // Pipelined on the device, as PipelinedOverlapsOnTwoStreams sizes it:
+  // two slots of 128 f64 pinned and two of scratch.
+  TransferPlan pipe = TransferPlan::pipelined(1024, 1, ConvertSide::Device);
+  ASSERT_TRUE(
+      engine->reserve(ScalarType::F64, ScalarType::F16, n, pipe).isOk());
+  EXPECT_EQ(engine->pinnedBytes(), 2048u);
+  EXPECT_EQ(engine->scratchBytes(), 2048u);
+  // Host conversion f64 -> f32: n f32 of pinned staging (it grows once).
+  ASSERT_TRUE(engine
+                  ->reserve(ScalarType::F64, ScalarType::F32, n,
+                            TransferPlan::hostMulti(2))
+                  .isOk());
+  EXPECT_EQ(engine->pinnedBytes(), n * 4);
+  const int allocs = f.calls["cuMemHostAlloc"];
+  // The transfers that follow allocate nothing more.
+  Bytes src = randomArray(ScalarType::F64, n, 3);
+  DeviceBuffer d16 = buffer(n, ScalarType::F16);
+  DeviceBuffer d32 = buffer(n, ScalarType::F32);
+  ASSERT_TRUE(engine
+                  ->toDevice(src.data(), ScalarType::F64, d16.view(),
+                             ScalarType::F16, n, pipe)
+                  .isOk());
+  ASSERT_TRUE(engine
+                  ->toDevice(src.data(), ScalarType::F64, d32.view(),
+                             ScalarType::F32, n, TransferPlan::hostMulti(2))
+                  .isOk());
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], allocs);
+  EXPECT_EQ(engine->pinnedBytes(), n * 4);
+  // A plain copy and n = 0 need nothing; a bad plan is one line.
+  ASSERT_TRUE(engine
+                  ->reserve(ScalarType::F64, ScalarType::F64, n,
+                            TransferPlan::copy())
+                  .isOk());
+  TransferPlan bad = TransferPlan::pipelined(1001, 1); // not a multiple of 8
+  Status s = engine->reserve(ScalarType::F64, ScalarType::F16, n, bad);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("chunk of 1001 bytes"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find('\n'), std::string::npos);
+  // A failed allocation is one line too.
+  f.failCall("cuMemHostAlloc", CUDA_ERROR_OUT_OF_MEMORY);
+  s = engine->reserve(ScalarType::F16, ScalarType::F32, size_t(16) << 20,
+                      TransferPlan::hostSingle());
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.code(), StatusCode::OutOfMemory);
+  EXPECT_EQ(s.message().find('\n'), std::string::npos);
+}
+
 TEST_F(TransferTest, PinnedAllocationFailureLeavesDestinationUntouched) {
   const size_t n = size_t(16) << 20; // 16 Mi f32 -> 64 MiB of f32 staging
   DeviceBuffer d = buffer(n, ScalarType::F32);

@@ -197,6 +197,14 @@ public:
                       BufferView device, ScalarType deviceType, size_t n,
                       const TransferPlan &plan);
 
+  /// Allocates now what a transfer of `n` elements between `hostType` and
+  /// `deviceType` with `plan` would allocate on first use (pinned or
+  /// pageable staging, device scratch; the same either way), keeping what
+  /// is held already: a caller that times a section (the mgpu hooks) pays
+  /// these one-off costs before it, as a steady-state program has. Checks
+  /// the plan as check() does; a failed allocation is one error line.
+  Status reserve(ScalarType hostType, ScalarType deviceType, size_t n,
+                 const TransferPlan &plan);
   /// Frees the staging buffers and the device scratch (after waiting for
   /// the streams); the next transfer allocates again.
   Status release();
