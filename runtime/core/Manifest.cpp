@@ -199,6 +199,10 @@ const char *warpSlotName(WarpSlot s) {
   return "?";
 }
 
+const char *textureTypeName(TextureType t) {
+  return t == TextureType::Texture2D ? "texture_2d" : "texture_3d";
+}
+
 const char *textureFilterName(TextureFilter f) {
   return f == TextureFilter::Point ? "point" : "linear";
 }
@@ -432,10 +436,25 @@ uint64_t valueCount(int64_t min, int64_t max) {
 // Knobs
 //===----------------------------------------------------------------------===//
 
-TextureTable parseTable(const json &j, const std::string &path) {
+/// One TABLE of a resource of type `type`. A texture_3d table needs
+/// `depth`; a texture_2d table may not have one (a stray `depth` would
+/// otherwise be ignored and the data length blamed instead).
+TextureTable parseTable(const json &j, const std::string &path,
+                        TextureType type) {
   TextureTable t;
-  t.width = uint32_t(getInt(j, path, "width", 1, kMaxTextureExtent));
-  t.height = uint32_t(getInt(j, path, "height", 1, kMaxTextureExtent));
+  const bool is3d = type == TextureType::Texture3D;
+  const int64_t maxExtent = is3d ? kMaxTexture3DExtent : kMaxTextureExtent;
+  t.width = uint32_t(getInt(j, path, "width", 1, maxExtent));
+  t.height = uint32_t(getInt(j, path, "height", 1, maxExtent));
+  if (is3d) {
+    if (!find(j, path, "depth"))
+      fail(path, "missing required key 'depth' (a \"texture_3d\" table has "
+                 "width, height and depth)");
+    t.depth = uint32_t(getInt(j, path, "depth", 1, kMaxTexture3DExtent));
+  } else if (find(j, path, "depth")) {
+    fail(at(path, "depth"), "is only for \"texture_3d\" tables; this "
+                            "resource is \"texture_2d\"");
+  }
   int64_t channels = getInt(j, path, "channels", 1, 4);
   if (channels == 3)
     fail(at(path, "channels"), "3 is not supported (1, 2 or 4)");
@@ -444,7 +463,8 @@ TextureTable parseTable(const json &j, const std::string &path) {
   if (element != "f32")
     fail(at(path, "element"), "is " + quote(element) + ", expected \"f32\"");
   std::string text = getString(j, path, "data");
-  uint64_t want = t.rowBytes() * t.height; // <= 2^16 * 2^16 * 16
+  // <= 2^16 * 2^16 * 16 (2-D) or 2^14 * 2^14 * 2^14 * 16 (3-D): no overflow.
+  uint64_t want = t.bytes();
   Expected<uint64_t> size = base64DecodedSize(text);
   if (!size)
     fail(at(path, "data"), size.status().message());
@@ -452,8 +472,8 @@ TextureTable parseTable(const json &j, const std::string &path) {
     fail(at(path, "data"),
          "decodes to " + std::to_string(*size) + " bytes; " +
              std::to_string(t.width) + " x " + std::to_string(t.height) +
-             " x " + std::to_string(t.channels) + " f32 need " +
-             std::to_string(want));
+             (is3d ? " x " + std::to_string(t.depth) : std::string()) + " x " +
+             std::to_string(t.channels) + " f32 need " + std::to_string(want));
   Expected<std::vector<uint8_t>> bytes = decodeBase64(text);
   if (!bytes)
     fail(at(path, "data"), bytes.status().message());
@@ -543,10 +563,15 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
     const json &r = member(j, path, "resource");
     std::string rpath = at(path, "resource");
     std::string type = getString(r, rpath, "type");
-    if (type != "texture_2d")
-      fail(at(rpath, "type"), "is " + quote(type) +
-                                  ", expected \"texture_2d\"");
     ResourceInfo &res = k.resource;
+    if (type == "texture_2d")
+      res.type = TextureType::Texture2D;
+    else if (type == "texture_3d")
+      res.type = TextureType::Texture3D;
+    else
+      fail(at(rpath, "type"), "is " + quote(type) +
+                                  ", expected \"texture_2d\" or "
+                                  "\"texture_3d\"");
     res.filter = getEnum<TextureFilter>(r, rpath, "filter",
                                         {{"point", TextureFilter::Point},
                                          {"linear", TextureFilter::Linear}});
@@ -573,7 +598,7 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
                       ", " + std::to_string(k.max) +
                       "] needs max - min + 1 of them");
     for (size_t i = 0; i < options.size(); ++i)
-      res.options.push_back(parseTable(options[i], at(opath, i)));
+      res.options.push_back(parseTable(options[i], at(opath, i), res.type));
     break;
   }
   }

@@ -25,8 +25,9 @@ using detail::Driver;
 
 namespace {
 
-/// One resource option on the device: a CUDA array holding the table and a
-/// texture object reading it (float reads). Released on destruction.
+/// One resource option on the device: a CUDA array holding the table (2-D,
+/// or 3-D for a texture_3d resource) and a texture object reading it (float
+/// reads). Released on destruction, so a failed create() leaves nothing.
 class Texture {
 public:
   explicit Texture(const Driver *drv) : drv_(drv) {}
@@ -36,23 +37,10 @@ public:
 
   /// Creates the array, uploads `t` and creates the texture object.
   Status create(const ResourceInfo &res, const TextureTable &t) {
-    CUDA_ARRAY_DESCRIPTOR ad;
-    std::memset(&ad, 0, sizeof ad);
-    ad.Width = t.width;
-    ad.Height = t.height;
-    ad.Format = CU_AD_FORMAT_FLOAT;
-    ad.NumChannels = t.channels;
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuArrayCreate, &array_, &ad);
-    CUDA_MEMCPY2D cp;
-    std::memset(&cp, 0, sizeof cp);
-    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
-    cp.srcHost = t.data->data();
-    cp.srcPitch = size_t(t.rowBytes());
-    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-    cp.dstArray = array_;
-    cp.WidthInBytes = size_t(t.rowBytes());
-    cp.Height = t.height;
-    APPROX_CU_RETURN_IF_ERROR(drv_, cuMemcpy2D, &cp);
+    if (res.type == TextureType::Texture3D)
+      APPROX_RETURN_IF_ERROR(createArray3D(t));
+    else
+      APPROX_RETURN_IF_ERROR(createArray2D(t));
     CUDA_RESOURCE_DESC rd;
     std::memset(&rd, 0, sizeof rd);
     rd.resType = CU_RESOURCE_TYPE_ARRAY;
@@ -87,6 +75,54 @@ public:
   uint64_t handle() const { return uint64_t(tex_); }
 
 private:
+  Status createArray2D(const TextureTable &t) {
+    CUDA_ARRAY_DESCRIPTOR ad;
+    std::memset(&ad, 0, sizeof ad);
+    ad.Width = t.width;
+    ad.Height = t.height;
+    ad.Format = CU_AD_FORMAT_FLOAT;
+    ad.NumChannels = t.channels;
+    APPROX_CU_RETURN_IF_ERROR(drv_, cuArrayCreate, &array_, &ad);
+    CUDA_MEMCPY2D cp;
+    std::memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+    cp.srcHost = t.data->data();
+    cp.srcPitch = size_t(t.rowBytes());
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    cp.dstArray = array_;
+    cp.WidthInBytes = size_t(t.rowBytes());
+    cp.Height = t.height;
+    APPROX_CU_RETURN_IF_ERROR(drv_, cuMemcpy2D, &cp);
+    return Status::ok();
+  }
+
+  /// A 3-D array (Flags 0: not layered, no surface access) filled from the
+  /// table's packed slices: row pitch = row bytes, slice pitch = height rows.
+  Status createArray3D(const TextureTable &t) {
+    CUDA_ARRAY3D_DESCRIPTOR ad;
+    std::memset(&ad, 0, sizeof ad);
+    ad.Width = t.width;
+    ad.Height = t.height;
+    ad.Depth = t.depth;
+    ad.Format = CU_AD_FORMAT_FLOAT;
+    ad.NumChannels = t.channels;
+    ad.Flags = 0;
+    APPROX_CU_RETURN_IF_ERROR(drv_, cuArray3DCreate, &array_, &ad);
+    CUDA_MEMCPY3D cp;
+    std::memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+    cp.srcHost = t.data->data();
+    cp.srcPitch = size_t(t.rowBytes());
+    cp.srcHeight = t.height;
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    cp.dstArray = array_;
+    cp.WidthInBytes = size_t(t.rowBytes());
+    cp.Height = t.height;
+    cp.Depth = t.depth;
+    APPROX_CU_RETURN_IF_ERROR(drv_, cuMemcpy3D, &cp);
+    return Status::ok();
+  }
+
   void release() {
     if (tex_)
       drv_->cuTexObjectDestroy(tex_);

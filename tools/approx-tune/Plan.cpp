@@ -538,8 +538,11 @@ static std::string knobSummary(const KnobInfo &k) {
 
 static std::string tableSummary(const KnobInfo &k, size_t option) {
   const TextureTable &t = k.resource.options[option];
-  return std::to_string(t.width) + "x" + std::to_string(t.height) + "x" +
-         std::to_string(t.channels) + " f32, " +
+  // 2-D: WxHxC; 3-D: "3-D WxHxDxC".
+  std::string shape = std::to_string(t.width) + "x" + std::to_string(t.height);
+  if (k.resource.type == TextureType::Texture3D)
+    shape = "3-D " + shape + "x" + std::to_string(t.depth);
+  return shape + "x" + std::to_string(t.channels) + " f32, " +
          textureFilterName(k.resource.filter) + ", " +
          textureAddressName(k.resource.address) +
          (k.resource.normalizedCoords ? ", normalized" : "");

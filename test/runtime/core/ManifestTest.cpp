@@ -711,9 +711,9 @@ TEST(Manifest, ResourceKnob) {
   b["knobs"][1]["resource"]["filter"] = "cubic";
   expectError(b, "knobs[1].resource.filter: is 'cubic'");
   b = withTable();
-  b["knobs"][1]["resource"]["type"] = "texture_3d";
-  expectError(b, "knobs[1].resource.type: is 'texture_3d', expected "
-                 "\"texture_2d\"");
+  b["knobs"][1]["resource"]["type"] = "texture_1d";
+  expectError(b, "knobs[1].resource.type: is 'texture_1d', expected "
+                 "\"texture_2d\" or \"texture_3d\"");
   b = withTable();
   b["knobs"][1]["type"] = "i32";
   expectError(b, "knobs[1].type: is 'i32'; a resource knob carries a 64-bit "
@@ -726,6 +726,100 @@ TEST(Manifest, ResourceKnob) {
   b["knobs"][1]["path"] = "param";
   b["kernels"][0]["knobs"].push_back("table");
   b["kernels"][0]["params"].push_back(knobParam("table", "i64", 8));
+  expectOk(b);
+}
+
+TEST(Manifest, Texture3DResourceKnob) {
+  // resourceKnob() as a texture_3d: table 0 is 2 x 1 x 2 (x fastest, then
+  // y, then z), table 1 is 1 x 1 x 1 with two channels.
+  auto with3d = [] {
+    json jj = docExample();
+    json k = resourceKnob();
+    k["resource"]["type"] = "texture_3d";
+    json &t0 = k["resource"]["options"][0];
+    t0["depth"] = 2;
+    t0["data"] = floatsBase64({1.0f, 2.0f, 3.0f, 4.0f});
+    k["resource"]["options"][1]["width"] = 1;
+    k["resource"]["options"][1]["depth"] = 1;
+    k["resource"]["options"][1]["channels"] = 2;
+    jj["knobs"].push_back(k);
+    return jj;
+  };
+  Expected<Manifest> m = parse(with3d());
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  const KnobInfo *k = m->findKnob("table");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->resource.type, TextureType::Texture3D);
+  EXPECT_STREQ(textureTypeName(k->resource.type), "texture_3d");
+  EXPECT_EQ(k->resource.filter, TextureFilter::Linear);
+  ASSERT_EQ(k->resource.options.size(), 2u);
+  const TextureTable &t = k->resource.options[0];
+  EXPECT_EQ(t.width, 2u);
+  EXPECT_EQ(t.height, 1u);
+  EXPECT_EQ(t.depth, 2u);
+  EXPECT_EQ(t.rowBytes(), 8u);
+  EXPECT_EQ(t.bytes(), 16u);
+  EXPECT_EQ(*t.data, (std::vector<float>{1.0f, 2.0f, 3.0f, 4.0f}));
+  EXPECT_EQ(k->resource.options[1].depth, 1u);
+  EXPECT_EQ(k->resource.options[1].channels, 2u);
+  EXPECT_EQ(*k->resource.options[1].data, (std::vector<float>{-0.5f, 1e30f}));
+  // A texture_2d table has depth 1 and its old byte count.
+  Expected<Manifest> m2 = [&] {
+    json jj = docExample();
+    jj["knobs"].push_back(resourceKnob());
+    return parse(jj);
+  }();
+  ASSERT_TRUE(m2.isOk()) << m2.status().toString();
+  EXPECT_EQ(m2->findKnob("table")->resource.type, TextureType::Texture2D);
+  EXPECT_EQ(m2->findKnob("table")->resource.options[0].depth, 1u);
+  EXPECT_EQ(m2->findKnob("table")->resource.options[0].bytes(), 8u);
+
+  auto table = [](json &jj) -> json & {
+    return jj["knobs"][1]["resource"]["options"][0];
+  };
+  const std::string opt0 = "knobs[1].resource.options[0]";
+  json b = with3d();
+  table(b).erase("depth");
+  expectError(b, opt0 + ": missing required key 'depth' (a \"texture_3d\" "
+                        "table has width, height and depth)");
+  b = with3d();
+  table(b)["depth"] = 0;
+  expectError(b, opt0 + ".depth: 0 is out of range [1, 16384]");
+  b = with3d();
+  table(b)["depth"] = 16385;
+  expectError(b, opt0 + ".depth: 16385 is out of range [1, 16384]");
+  b = with3d();
+  table(b)["width"] = 16385;
+  expectError(b, opt0 + ".width: 16385 is out of range [1, 16384]");
+  b = with3d();
+  table(b)["height"] = 16385;
+  expectError(b, opt0 + ".height: 16385 is out of range [1, 16384]");
+  b = with3d();
+  table(b)["data"] = floatsBase64({1.0f, 2.0f});
+  expectError(b, opt0 + ".data: decodes to 8 bytes; 2 x 1 x 2 x 1 f32 need "
+                        "16");
+  b = with3d();
+  table(b)["width"] = 16384;
+  table(b)["height"] = 16384;
+  table(b)["depth"] = 16384;
+  table(b)["channels"] = 4;
+  expectError(b, opt0 + ".data: decodes to 16 bytes; 16384 x 16384 x 16384 "
+                        "x 4 f32 need 70368744177664");
+  b = with3d();
+  table(b)["depth"] = 1;
+  table(b)["height"] = 2;
+  expectOk(b); // the same 16 bytes as 2 x 2 x 1
+  // `depth` belongs to texture_3d: on a texture_2d table it is an error,
+  // not an ignored key (the data length would be blamed instead).
+  b = with3d();
+  b["knobs"][1]["resource"]["type"] = "texture_2d";
+  expectError(b, opt0 + ".depth: is only for \"texture_3d\" tables; this "
+                        "resource is \"texture_2d\"");
+  // texture_2d keeps its own limits: 16385 wide is fine there.
+  b = docExample();
+  b["knobs"].push_back(resourceKnob());
+  table(b)["width"] = 16385;
+  table(b)["data"] = floatsBase64(std::vector<float>(16385, 0.5f));
   expectOk(b);
 }
 

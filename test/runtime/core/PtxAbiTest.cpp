@@ -4,7 +4,8 @@
 // parameter missing or of the wrong size would only show on a GPU, as a
 // crash or garbage. Here the fake driver loads each pair and every kernel's
 // `.param` sizes are compared with the manifest's `params`, and every knob
-// symbol with its type. features.ptx exists when nvcc built it.
+// symbol with its type. features.ptx exists when nvcc built it;
+// texture3d/lut3.ptx is hand-written.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -59,4 +60,8 @@ TEST(PtxAbi, FeaturesManifestMatchesItsPtx) {
   if (::stat((dir + "/features.ptx").c_str(), &st) != 0)
     GTEST_SKIP() << "features.ptx was not built (no nvcc)";
   checkPair(dir, "features");
+}
+
+TEST(PtxAbi, Texture3DManifestMatchesItsPtx) {
+  checkPair(std::string(APPROX_RT_TEST_DATA) + "/texture3d", "lut3");
 }

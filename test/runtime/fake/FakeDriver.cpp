@@ -694,6 +694,8 @@ CUresult cuMemcpy2D(const CUDA_MEMCPY2D *c) {
     return CUDA_ERROR_INVALID_HANDLE;
   auto &arr = *it->second;
   size_t row = size_t(arr.width) * arr.channels * 4;
+  if (arr.depth != 0) // the runtime fills 3-D arrays with cuMemcpy3D
+    return CUDA_ERROR_INVALID_VALUE;
   if (c->WidthInBytes > row || c->Height > arr.height ||
       c->srcPitch < c->WidthInBytes || c->dstXInBytes || c->dstY)
     return CUDA_ERROR_INVALID_VALUE;
@@ -701,6 +703,65 @@ CUresult cuMemcpy2D(const CUDA_MEMCPY2D *c) {
     std::memcpy(reinterpret_cast<uint8_t *>(arr.data.data()) + y * row,
                 static_cast<const uint8_t *>(c->srcHost) + y * c->srcPitch,
                 c->WidthInBytes);
+  return CUDA_SUCCESS;
+}
+
+/// A 3-D float array (Flags 0 only: no layered, surface or cubemap arrays).
+CUresult cuArray3DCreate(CUarray *a, const CUDA_ARRAY3D_DESCRIPTOR *d) {
+  FAKE_ENTER("cuArray3DCreate");
+  F().array3DDescriptors.push_back(*d);
+  if (d->Flags != 0)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (d->Width == 0 || d->Height == 0 || d->Depth == 0 ||
+      d->Format != CU_AD_FORMAT_FLOAT ||
+      (d->NumChannels != 1 && d->NumChannels != 2 && d->NumChannels != 4))
+    return CUDA_ERROR_INVALID_VALUE;
+  // The 3-D texture limit per dimension from compute capability 5.0 on.
+  if (d->Width > 16384 || d->Height > 16384 || d->Depth > 16384)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t n = size_t(d->Width) * d->Height * d->Depth * d->NumChannels;
+  if (n * 4 > F().memoryLimit - F().used_)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  auto arr = std::make_unique<approx::rt::fake::FakeDriver::Array>();
+  arr->width = unsigned(d->Width);
+  arr->height = unsigned(d->Height);
+  arr->depth = unsigned(d->Depth);
+  arr->channels = d->NumChannels;
+  arr->format = d->Format;
+  arr->flags = d->Flags;
+  arr->data.assign(n, 0.0f);
+  *a = reinterpret_cast<CUarray>(arr.get());
+  F().arrays_[arr.get()] = std::move(arr);
+  return CUDA_SUCCESS;
+}
+
+/// Host to a whole or partial 3-D array, from any offset and pitch of the
+/// host source; the destination starts at the array's origin.
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D *c) {
+  FAKE_ENTER("cuMemcpy3D");
+  F().memcpy3DCalls.push_back(*c);
+  if (c->srcMemoryType != CU_MEMORYTYPE_HOST ||
+      c->dstMemoryType != CU_MEMORYTYPE_ARRAY)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  auto it = F().arrays_.find(c->dstArray);
+  if (it == F().arrays_.end())
+    return CUDA_ERROR_INVALID_HANDLE;
+  auto &arr = *it->second;
+  size_t row = size_t(arr.width) * arr.channels * 4;
+  if (arr.depth == 0 || c->WidthInBytes > row || c->Height > arr.height ||
+      c->Depth > arr.depth || c->srcPitch < c->srcXInBytes + c->WidthInBytes ||
+      c->srcHeight < c->srcY + c->Height || c->dstXInBytes || c->dstY ||
+      c->dstZ || c->srcLOD || c->dstLOD || c->reserved0 || c->reserved1)
+    return CUDA_ERROR_INVALID_VALUE;
+  const uint8_t *src = static_cast<const uint8_t *>(c->srcHost);
+  uint8_t *dst = reinterpret_cast<uint8_t *>(arr.data.data());
+  for (size_t z = 0; z < c->Depth; ++z)
+    for (size_t y = 0; y < c->Height; ++y)
+      std::memcpy(
+          dst + (z * arr.height + y) * row,
+          src + ((c->srcZ + z) * c->srcHeight + c->srcY + y) * c->srcPitch +
+              c->srcXInBytes,
+          c->WidthInBytes);
   return CUDA_SUCCESS;
 }
 
@@ -718,8 +779,11 @@ CUresult cuTexObjectCreate(CUtexObject *t, const CUDA_RESOURCE_DESC *r,
   tex.width = it->second->width;
   tex.height = it->second->height;
   tex.channels = it->second->channels;
+  tex.depth = it->second->depth;
   tex.data = it->second->data;
   tex.address = d->addressMode[0];
+  for (int i = 0; i < 3; ++i)
+    tex.addressModes[i] = d->addressMode[i];
   tex.filter = d->filterMode;
   tex.flags = d->flags;
   uint64_t h = 0x7e000000ull + F().nextTexture_++;
@@ -799,6 +863,8 @@ FakeDriver::FakeDriver() {
   FAKE_SET(cuArrayCreate)
   FAKE_SET(cuArrayDestroy)
   FAKE_SET(cuMemcpy2D)
+  FAKE_SET(cuArray3DCreate)
+  FAKE_SET(cuMemcpy3D)
   FAKE_SET(cuTexObjectCreate)
   FAKE_SET(cuTexObjectDestroy)
 #undef FAKE_SET
@@ -812,6 +878,8 @@ FakeDriver &FakeDriver::get() {
 
 void FakeDriver::reset() {
   launches.clear();
+  array3DDescriptors.clear();
+  memcpy3DCalls.clear();
   asyncCopies.clear();
   calls.clear();
   for (auto &[p, n] : allocations_)

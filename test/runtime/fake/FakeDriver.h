@@ -67,8 +67,15 @@ using KernelBody = std::function<CUresult(LaunchRecord &)>;
 struct FakeTexture {
   const void *array = nullptr; ///< the FakeArray it reads
   unsigned width = 0, height = 0, channels = 0;
+  /// The array's depth: 0 for a 2-D array (cuArrayCreate), as CUDA has it;
+  /// the Depth of a cuArray3DCreate.
+  unsigned depth = 0;
   std::vector<float> data;     ///< the array's contents at creation
-  CUaddress_mode address = CU_TR_ADDRESS_MODE_WRAP;
+  CUaddress_mode address = CU_TR_ADDRESS_MODE_WRAP; ///< addressMode[0]
+  /// addressMode[0..2] (x, y, z).
+  CUaddress_mode addressModes[3] = {CU_TR_ADDRESS_MODE_WRAP,
+                                    CU_TR_ADDRESS_MODE_WRAP,
+                                    CU_TR_ADDRESS_MODE_WRAP};
   CUfilter_mode filter = CU_TR_FILTER_MODE_POINT;
   unsigned flags = 0;
 };
@@ -96,6 +103,12 @@ public:
 
   // What happened.
   std::vector<LaunchRecord> launches;
+  /// The descriptor of every cuArray3DCreate call that got past failure
+  /// injection (valid or not), in order.
+  std::vector<CUDA_ARRAY3D_DESCRIPTOR> array3DDescriptors;
+  /// The parameters of every cuMemcpy3D call that got past failure
+  /// injection, in order (srcHost points at the caller's memory).
+  std::vector<CUDA_MEMCPY3D> memcpy3DCalls;
   std::vector<AsyncCopy> asyncCopies;
   /// Calls per entry point.
   std::map<std::string, int> calls;
@@ -129,6 +142,8 @@ public:
     unsigned width, height, channels;
     CUarray_format format;
     std::vector<float> data;
+    unsigned depth = 0; ///< 0: a 2-D array; else a 3-D one, slices of data
+    unsigned flags = 0; ///< CUDA_ARRAY3D_DESCRIPTOR::Flags
   };
   CUresult enter(const char *call);
   bool validRange(CUdeviceptr p, size_t bytes) const;

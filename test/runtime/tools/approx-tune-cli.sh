@@ -311,6 +311,12 @@ list-kinds)
     "    knob parameter: lut2 (i64)" \
     "    site 1: sfu sin f64, precise at kinds.mlir:4:9: f64 sin has no SFU form; pass f64-demote for the f32-demoted form"
   passes "$W/want" "$T" "$KINDS" --list ;;
+list-texture3d)
+  # A texture_3d resource lists its tables as "3-D WxHxDxC".
+  want "  knob lut3: resource, path global, symbol lut3_tex, i64, [0, 1], default 0" \
+    "    table 0: 3-D 2x2x2x1 f32, linear, clamp" \
+    "    table 1: 3-D 3x2x4x2 f32, linear, clamp"
+  passes "$W/want" "$T" "$D/texture3d/lut3.manifest.json" --list ;;
 dry-run-sfu)
   want "module sfu_test" "kernel rounds_inplace" "launch grid 4,1,1 block 256,1,1 shared 0" \
     "knob lambda = 0 (global, path global, symbol lambda, i32, warp slot hw, tuned)" \

@@ -40,6 +40,13 @@ constexpr uint64_t kMaxParamBytes = 32764;
 constexpr int64_t kMaxAddressSpace = (int64_t(1) << 24) - 1;
 /// Texture table limits (docs/manifest.md).
 constexpr int64_t kMaxTextureExtent = 65536;
+/// The largest width, height and depth of a `texture_3d` table: 16384, the
+/// 3-D texture limit per dimension of every compute capability from 5.0 on
+/// (CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_{WIDTH,HEIGHT,DEPTH}). Some GPUs
+/// also accept an "alternate" shape that is longer on one axis and shorter
+/// on the others (..._ALTERNATE); a manifest is parsed without a device, so
+/// it is held to the bound that fits every GPU the runtime targets.
+constexpr int64_t kMaxTexture3DExtent = 16384;
 
 /// Scalar types of the manifest ("ptr" is a CUdeviceptr).
 enum class ScalarType { I1, I8, I16, I32, I64, Index, F16, BF16, F32, F64, Ptr };
@@ -127,19 +134,32 @@ const char *textureFilterName(TextureFilter f);
 /// "clamp", "border", "wrap", "mirror".
 const char *textureAddressName(TextureAddress a);
 
-/// One option of a resource knob: a width x height table of `channels` f32
-/// per texel, row-major.
+/// A resource's `type`: a 2-D texture (bilinear when linear) or a 3-D one
+/// (trilinear when linear).
+enum class TextureType { Texture2D, Texture3D };
+/// "texture_2d", "texture_3d".
+const char *textureTypeName(TextureType t);
+
+/// One option of a resource knob: a width x height (x depth, for a 3-D
+/// texture) table of `channels` f32 per texel, x fastest, then y, then z.
 struct TextureTable {
   uint32_t width = 0, height = 0, channels = 1;
-  /// width * height * channels floats, decoded from the manifest's base64.
-  /// Shared: copies of a Manifest do not copy tables.
+  /// The number of width x height slices: `depth` of a texture_3d table, 1
+  /// for a texture_2d table (which has no `depth` key).
+  uint32_t depth = 1;
+  /// width * height * depth * channels floats, decoded from the manifest's
+  /// base64. Shared: copies of a Manifest do not copy tables.
   std::shared_ptr<const std::vector<float>> data;
   /// Bytes of one row (width * channels * 4).
   uint64_t rowBytes() const { return uint64_t(width) * channels * 4; }
+  /// Bytes of the whole table (at most 2^14 * 2^14 * 2^14 * 16 = 2^46 for a
+  /// 3-D table, 2^36 for a 2-D one: no overflow).
+  uint64_t bytes() const { return rowBytes() * height * depth; }
 };
 
 /// A resource knob's `resource` object.
 struct ResourceInfo {
+  TextureType type = TextureType::Texture2D;       ///< `type`
   TextureFilter filter = TextureFilter::Point;     ///< `filter`
   TextureAddress address = TextureAddress::Clamp;  ///< `address`
   bool normalizedCoords = false;                   ///< `normalized_coords`
