@@ -44,6 +44,28 @@ ResourceHandleOp::verifySymbolUses(SymbolTableCollection &table) {
                                "approx.resource_knob");
 }
 
+/// A fetch from a resource knob's handle gives as many coordinates as the
+/// knob's texture has dimensions (a handle from elsewhere, e.g. a kernel
+/// argument after approx-knobs-to-params, is not checked).
+LogicalResult
+TextureFetchOp::verifySymbolUses(SymbolTableCollection &table) {
+  auto handle = getHandle().getDefiningOp<ResourceHandleOp>();
+  if (!handle)
+    return success();
+  auto knob = dyn_cast_or_null<ResourceKnobOp>(
+      table.lookupNearestSymbolFrom(handle, handle.getKnobAttr()));
+  if (!knob) // ResourceHandleOp reports it
+    return success();
+  const bool threeD = knob.getTextureType() == TextureType::texture_3d;
+  if (threeD == bool(getZ()))
+    return success();
+  return emitOpError("fetches ")
+         << (getZ() ? "3" : "2") << " coordinates from knob "
+         << handle.getKnobAttr() << ", a "
+         << stringifyTextureType(knob.getTextureType()) << " (give "
+         << (threeD ? "x, y, z" : "x, y") << ")";
+}
+
 /// Knob names become PTX symbols (and manifest keys).
 static LogicalResult verifyKnobName(Operation *op, StringRef name) {
   std::string why;
@@ -163,23 +185,39 @@ LogicalResult ResourceKnobOp::verify() {
   ArrayAttr tables = getTables();
   if (tables.empty())
     return emitOpError("tables is empty: give at least one table");
-  constexpr int64_t kMaxExtent = 65536;
+  // CUDA's limits on a CUDA array's extents: 65536 per side in 2-D, 16384
+  // per side in 3-D (maxTexture3D on compute capability 5.0 and later).
+  const bool threeD = getTextureType() == TextureType::texture_3d;
+  const int64_t maxExtent = threeD ? 16384 : 65536;
+  const int64_t rank = threeD ? 4 : 3;
   for (auto [i, a] : llvm::enumerate(tables)) {
     auto elements = cast<ElementsAttr>(a);
     auto type = dyn_cast<RankedTensorType>(elements.getShapedType());
-    if (!type || !type.getElementType().isF32() || type.getRank() != 3)
+    if (!type || !type.getElementType().isF32() || type.getRank() != rank)
       return emitOpError("table #")
              << i << " has type " << elements.getShapedType()
-             << "; expected tensor<H x W x C x f32>";
-    int64_t h = type.getDimSize(0), w = type.getDimSize(1),
-            c = type.getDimSize(2);
+             << (threeD ? "; expected tensor<D x H x W x C x f32> for a "
+                          "texture_3d"
+                        : "; expected tensor<H x W x C x f32>");
+    const int64_t c = type.getDimSize(rank - 1);
     if (c != 1 && c != 2 && c != 4)
       return emitOpError("table #")
              << i << " has " << c << " channels; a texel holds 1, 2 or 4";
-    if (h < 1 || h > kMaxExtent || w < 1 || w > kMaxExtent)
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      const int64_t extent = type.getDimSize(d);
+      if (extent >= 1 && extent <= maxExtent)
+        continue;
+      if (!threeD)
+        return emitOpError("table #")
+               << i << " is " << type.getDimSize(0) << " x "
+               << type.getDimSize(1) << " texels; each side must "
+               << "be in [1, " << maxExtent << "]";
       return emitOpError("table #")
-             << i << " is " << h << " x " << w << " texels; each side must "
-             << "be in [1, " << kMaxExtent << "]";
+             << i << " is " << type.getDimSize(0) << " x " << type.getDimSize(1)
+             << " x " << type.getDimSize(2)
+             << " texels; each side of a 3-D texture must be in [1, "
+             << maxExtent << "]";
+    }
   }
   TextureAddress address = getAddress();
   if ((address == TextureAddress::wrap || address == TextureAddress::mirror) &&

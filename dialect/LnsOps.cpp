@@ -1,8 +1,8 @@
 //===- LnsOps.cpp - the lns op family: verifiers --------------------------===//
 //
 // Checks the `#approx.lns_impl` parameters (segment counts the tables and a
-// 2-D texture can hold, horner's degree, split's knob) and that a split's
-// knob names an `approx.knob` of the enclosing gpu.module.
+// 2-D or 3-D texture can hold, horner's degree, split's knob) and that a
+// split's knob names an `approx.knob` of the enclosing gpu.module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,25 @@ LnsImplAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (segments != 0 && (segments < 1 || !llvm::isPowerOf2_64(segments)))
     return emitError() << "segments = " << segments
                        << " is not a power of two";
+  // texture3's table is a 3-D texture 2 * 32 * segments texels wide, and a
+  // 3-D CUDA array is at most 16384 wide (maxTexture3D on compute capability
+  // 5.0 and later): 256 segments per unit.
+  constexpr int64_t kMaxTexture3Segments = 256;
+  if (kind == LnsImplKind::texture3 && segments > kMaxTexture3Segments)
+    return emitError() << "segments = " << segments << " needs a 3-D texture "
+                       << 2 * 32 * segments << " texels wide; texture3 fits "
+                       << "at most " << kMaxTexture3Segments
+                       << " segments per unit in CUDA's 16384-texel limit "
+                          "of a 3-D texture";
+  // input_bits alone derives 2^(input_bits - 8) segments.
+  if (kind == LnsImplKind::texture3 && segments == 0 && !maxErrorAttr &&
+      inputBits > 16)
+    return emitError() << "input_bits = " << inputBits << " derives "
+                       << (int64_t(1) << (inputBits - 8))
+                       << " segments per unit; texture3 fits at most "
+                       << kMaxTexture3Segments
+                       << " (input_bits <= 16) in CUDA's 16384-texel limit "
+                          "of a 3-D texture: give segments or max_error";
   if (segments > kMaxSegments)
     return emitError() << "segments = " << segments << " needs a texture "
                        << 2 * 32 * segments

@@ -5,9 +5,10 @@
 
 LNS_JSON is lns-bench's --json output (bench/lns/run-lns.sh). Prints the
 accuracy table and Table 1 as markdown; draws the worst-case error of sb
-against the input precision f (the paper's Figure 3) for texture2 and
-texture1, with the SFU, precise and Horner levels as flat lines, on a log
-scale, to SVG_OUT (default lns-figure3.svg). No plotting library needed.
+against the input precision f (the paper's Figure 3) for texture1, texture2
+and texture3, with the SFU, precise and Horner levels as flat lines, on a
+log scale, to SVG_OUT (default lns-figure3.svg). No plotting library
+needed. Rows a run lacks (an older JSON without texture3) are left out.
 """
 import json
 import math
@@ -48,7 +49,7 @@ def svg_figure3(acc, path):
                % ((left + w - right) // 2, h - 10))
     out.append('<text x="15" y="%d" transform="rotate(-90 15 %d)" text-anchor="middle">max |sb error|</text>'
                % (h // 2, h // 2))
-    colours = {"texture2": "#c0392b", "texture1": "#2471a3"}
+    colours = {"texture2": "#c0392b", "texture1": "#2471a3", "texture3": "#1e8449"}
     for i, (kind, pts) in enumerate(sorted(series.items())):
         pts.sort()
         d = " ".join("%.1f,%.1f" % (px(f), py(e)) for f, e in pts)
@@ -86,8 +87,9 @@ def main():
             continue
         hw = t["hw"]
         print("\n## %s: ps per element (ratio to the SFU row)\n" % label)
-        for row in ("order1", "order2", "hw", "horner5", "precise", "split", "mix", "hw2"):
-            print("- %s: %.2f (%.3f)" % (row, t[row], t[row] / hw))
+        for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split", "mix", "hw2"):
+            if row in t:
+                print("- %s: %.2f (%.3f)" % (row, t[row], t[row] / hw))
         print("- split lambda %s; limit 1 + r_TEX/r_SFU = %.3f; split speedup %.3f (%.1f%% of the limit)"
               % (t["split_lambda"], t["limit"], t["split_speedup"], 100 * t["split_speedup"] / t["limit"]))
 

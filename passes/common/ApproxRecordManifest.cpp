@@ -268,10 +268,15 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
         });
       })
       .Case([&](ResourceKnobOp k) {
+        // A table is tensor<H x W x C> (texture_2d) or tensor<D x H x W x C>
+        // (texture_3d, with "depth"); its data is row-major either way: x
+        // fastest, then y, then z.
+        const bool threeD = k.getTextureType() == TextureType::texture_3d;
         SmallVector<Attribute> options;
         for (Attribute a : k.getTables()) {
           auto elements = cast<ElementsAttr>(a);
           auto type = cast<RankedTensorType>(elements.getShapedType());
+          const int64_t rank = type.getRank();
           std::vector<char> bytes;
           bytes.reserve(elements.getNumElements() * 4);
           for (float f : elements.getValues<float>()) {
@@ -280,16 +285,21 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
             for (int i = 0; i < 4; ++i) // little-endian, whatever the host
               bytes.push_back(char((bits >> (8 * i)) & 0xff));
           }
-          options.push_back(b.getDictionaryAttr({
-              b.getNamedAttr("width", b.getI64IntegerAttr(type.getDimSize(1))),
+          SmallVector<NamedAttribute> table{
+              b.getNamedAttr("width",
+                             b.getI64IntegerAttr(type.getDimSize(rank - 2))),
               b.getNamedAttr("height",
-                             b.getI64IntegerAttr(type.getDimSize(0))),
+                             b.getI64IntegerAttr(type.getDimSize(rank - 3))),
               b.getNamedAttr("channels",
-                             b.getI64IntegerAttr(type.getDimSize(2))),
+                             b.getI64IntegerAttr(type.getDimSize(rank - 1))),
               b.getNamedAttr("element", b.getStringAttr("f32")),
               b.getNamedAttr("data", b.getStringAttr(llvm::encodeBase64(
                                          ArrayRef<char>(bytes)))),
-          }));
+          };
+          if (threeD)
+            table.push_back(b.getNamedAttr(
+                "depth", b.getI64IntegerAttr(type.getDimSize(0))));
+          options.push_back(b.getDictionaryAttr(table));
         }
         return b.getDictionaryAttr({
             b.getNamedAttr("name", b.getStringAttr(k.getSymName())),
@@ -307,7 +317,8 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
             b.getNamedAttr(
                 "resource",
                 b.getDictionaryAttr({
-                    b.getNamedAttr("type", b.getStringAttr("texture_2d")),
+                    b.getNamedAttr("type", b.getStringAttr(stringifyTextureType(
+                                               k.getTextureType()))),
                     b.getNamedAttr("filter", b.getStringAttr(
                                                  stringifyTextureFilter(
                                                      k.getFilter()))),

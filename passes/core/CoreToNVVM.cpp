@@ -146,7 +146,10 @@ struct LowerWarpSlotOp final : OpRewritePattern<WarpSlotOp> {
 };
 
 /// approx.texture_fetch -> `llvm.nvvm.tex.unified.2d.v4f32.f32` (PTX
-/// `tex.2d.v4.f32.f32` on the 64-bit texture object), repacked as a vector.
+/// `tex.2d.v4.f32.f32` on the 64-bit texture object), or with a z
+/// coordinate `llvm.nvvm.tex.unified.3d.v4f32.f32` (PTX
+/// `tex.3d.v4.f32.f32`, whose four-component coordinate vector the NVPTX
+/// backend fills with an ignored fourth), repacked as a vector.
 struct LowerTextureFetchOp final : OpRewritePattern<TextureFetchOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TextureFetchOp op,
@@ -155,12 +158,15 @@ struct LowerTextureFetchOp final : OpRewritePattern<TextureFetchOp> {
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), {f32, f32, f32, f32});
-    Value texel =
-        LLVM::CallIntrinsicOp::create(
-            rewriter, loc, structType,
-            rewriter.getStringAttr("llvm.nvvm.tex.unified.2d.v4f32.f32"),
-            ValueRange{op.getHandle(), op.getX(), op.getY()})
-            .getResult(0);
+    SmallVector<Value, 4> operands{op.getHandle(), op.getX(), op.getY()};
+    if (op.getZ())
+      operands.push_back(op.getZ());
+    StringRef intrinsic = op.getZ() ? "llvm.nvvm.tex.unified.3d.v4f32.f32"
+                                    : "llvm.nvvm.tex.unified.2d.v4f32.f32";
+    Value texel = LLVM::CallIntrinsicOp::create(
+                      rewriter, loc, structType,
+                      rewriter.getStringAttr(intrinsic), operands)
+                      .getResult(0);
     Value vec = LLVM::PoisonOp::create(rewriter, loc, op.getType());
     for (int64_t i = 0; i < 4; ++i) {
       Value lane = LLVM::ExtractValueOp::create(rewriter, loc, texel, i);

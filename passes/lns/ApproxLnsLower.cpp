@@ -1,12 +1,13 @@
 //===- ApproxLnsLower.cpp - approx.lns.sb/db -> their implementations ----===//
 //
 // Evaluates sb(x) = log2(1 + 2^x) and db(x) = log2|1 - 2^x| as each op's
-// `impl` says. The table implementations (texture1, texture2, horner, and
-// split's texture side) read tables fitted here at compile time by
-// passes/lns/math: a texture the runtime creates from an
-// `approx.resource_knob`, or a constant `memref.global`. The f32 operations
-// emitted for the table coordinates are exactly those the C++ model in
-// passes/lns/math mirrors (docs/lns.md, "Numerics"), so the model predicts
+// `impl` says. The table implementations (texture1, texture2, texture3,
+// horner, and split's texture side) read tables fitted here at compile time
+// by passes/lns/math: a texture (2-D; 3-D for texture3) the runtime creates
+// from an `approx.resource_knob`, or a constant `memref.global`. The f32
+// operations emitted for the table coordinates are exactly those the C++
+// model in passes/lns/math mirrors (docs/lns.md, "Numerics"), so the model
+// predicts
 // the GPU's results bit for bit.
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +101,8 @@ static bool buildTable(LnsImplKind kind, int64_t k, int64_t degree,
   case LnsImplKind::texture2:
   case LnsImplKind::split:
     return ::approx::lns::buildTexture2(unsigned(k), t, &error);
+  case LnsImplKind::texture3:
+    return ::approx::lns::buildTexture3(unsigned(k), t, &error);
   case LnsImplKind::texture1:
     return ::approx::lns::buildTexture1(unsigned(k), t, &error);
   case LnsImplKind::horner:
@@ -138,8 +141,10 @@ FailureOr<int64_t> Lowering::segments(Operation *at, LnsImplAttr impl) {
   // The fewest segments whose predicted error meets the bound: on inputs of
   // `bits` fractional bits the filter's fraction is exact when the table's
   // own grid, 2^-(log2 k + 8), is at least as fine (texture kinds); the
-  // FMA units have no such quantisation.
-  for (int64_t k = 1; k <= 1024; k *= 2) {
+  // FMA units have no such quantisation. texture3's 3-D texture holds at
+  // most 256 segments per unit.
+  const int64_t maxK = impl.getKind() == LnsImplKind::texture3 ? 256 : 1024;
+  for (int64_t k = 1; k <= maxK; k *= 2) {
     const ::approx::lns::LnsTable *built =
         build(at, impl.getKind(), k, impl.getDegree());
     if (!built)
@@ -152,7 +157,8 @@ FailureOr<int64_t> Lowering::segments(Operation *at, LnsImplAttr impl) {
     if (err[0] <= bound && err[1] <= bound)
       return k;
   }
-  return at->emitOpError("no segment count up to 1024 per unit meets ")
+  return at->emitOpError("no segment count up to ")
+         << maxK << " per unit meets "
          << "max_error = " << impl.getMaxError().getValueAsDouble() << " for "
          << stringifyLnsImplKind(impl.getKind())
          << (bits ? "" : " on any f32 (give input_bits if the inputs have "
@@ -193,13 +199,20 @@ FailureOr<FlatSymbolRefAttr> Lowering::table(Operation *at, LnsImplKind kind,
                                     b.getStringAttr("private"), type, value,
                                     /*constant=*/true, IntegerAttr());
   } else {
-    auto type = RankedTensorType::get(
-        {int64_t(t.height), int64_t(t.width), int64_t(t.channels)},
-        b.getF32Type());
+    // D x H x W x C (texture3) or H x W x C: x fastest, as LnsTable lays
+    // the texels out.
+    const bool threeD = t.depth > 1;
+    SmallVector<int64_t, 4> shape;
+    if (threeD)
+      shape.push_back(t.depth);
+    shape.append({int64_t(t.height), int64_t(t.width), int64_t(t.channels)});
+    auto type = RankedTensorType::get(shape, b.getF32Type());
     auto value = DenseElementsAttr::get(type, ArrayRef<float>(t.data));
     decl = ResourceKnobOp::create(
-        b, loc, name, /*default_value=*/0, TextureFilter::linear,
-        TextureAddress::clamp, /*normalized_coords=*/false,
+        b, loc, name, /*default_value=*/0,
+        threeD ? TextureType::texture_3d : TextureType::texture_2d,
+        TextureFilter::linear, TextureAddress::clamp,
+        /*normalized_coords=*/false,
         b.getArrayAttr(ArrayRef<Attribute>{value}), /*param_path=*/false);
   }
   // Renames on a clash with a user's symbol.
@@ -266,8 +279,8 @@ Results Lowering::emitTable(ImplicitLocOpBuilder &b, Value x,
   if (kind == LnsImplKind::texture1) {
     Value cx = arith::AddFOp::create(b, u, cst(b, 0.5));
     Value h = ResourceHandleOp::create(b, b.getI64Type(), sym);
-    Value v = TextureFetchOp::create(b, VectorType::get({4}, b.getF32Type()),
-                                     h, cx, cst(b, 0.5));
+    Value v = TextureFetchOp::create(b, VectorType::get({4}, b.getF32Type()), h,
+                                     cx, cst(b, 0.5), /*z=*/Value());
     sbV = vector::ExtractOp::create(b, v, 0);
     dbFar = vector::ExtractOp::create(b, v, 1);
     cbV = vector::ExtractOp::create(b, v, 2);
@@ -312,13 +325,17 @@ Results Lowering::emitTable(ImplicitLocOpBuilder &b, Value x,
         cbV = poly(2);
       }
     } else {
-      // The paper's coordinates: (2 xe + g + 0.5, g + 0.5).
+      // The paper's coordinates: (2 xe + g + 0.5, g + 0.5); texture3 fetches
+      // its 3-D texture at (2 xe + g + 0.5, g + 0.5, g + 0.5), the same
+      // fraction in every coordinate (passes/lns/math/LnsTables.cpp derives
+      // the Bernstein layout this evaluates).
       Value xf = arith::AddFOp::create(b, g, cst(b, 0.5));
       Value twoXe = arith::MulFOp::create(b, xe, cst(b, 2.0));
       Value cx = arith::AddFOp::create(b, twoXe, xf);
       Value h = ResourceHandleOp::create(b, b.getI64Type(), sym);
-      Value v = TextureFetchOp::create(
-          b, VectorType::get({4}, b.getF32Type()), h, cx, xf);
+      Value z = kind == LnsImplKind::texture3 ? xf : Value();
+      Value v = TextureFetchOp::create(b, VectorType::get({4}, b.getF32Type()),
+                                       h, cx, xf, z);
       sbV = vector::ExtractOp::create(b, v, 0);
       dbFar = vector::ExtractOp::create(b, v, 1);
       cbV = vector::ExtractOp::create(b, v, 2);
@@ -362,6 +379,7 @@ Results Lowering::emit(ImplicitLocOpBuilder &b, Value x, LnsImplAttr impl,
   case LnsImplKind::horner:
   case LnsImplKind::texture1:
   case LnsImplKind::texture2:
+  case LnsImplKind::texture3:
     return emitTable(b, x, impl.getKind(), k, impl.getDegree(), sb, db, sym);
   case LnsImplKind::split:
     break;

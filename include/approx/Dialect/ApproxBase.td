@@ -109,6 +109,16 @@ def Approx_TextureFilter : I32EnumAttr<"TextureFilter", "texture filtering", [
   let cppNamespace = "::mlir::approx";
 }
 
+/// The shape of a resource knob's texture.
+def Approx_TextureType : I32EnumAttr<"TextureType", "texture shape", [
+    // A 2-D texture: tables tensor<H x W x C x f32>, fetched at (x, y).
+    I32EnumAttrCase<"texture_2d", 0>,
+    // A 3-D texture: tables tensor<D x H x W x C x f32>, fetched at (x, y, z).
+    I32EnumAttrCase<"texture_3d", 1>
+  ]> {
+  let cppNamespace = "::mlir::approx";
+}
+
 /// Out-of-range texture coordinates of a resource knob's table.
 def Approx_TextureAddress : I32EnumAttr<"TextureAddress",
     "texture address mode", [

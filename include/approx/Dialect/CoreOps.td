@@ -87,15 +87,24 @@ def Approx_ResourceKnobOp : Approx_KnobDeclOp<"resource_knob"> {
     array and texture object from `tables[value]` (filtering, addressing
     and coordinates as stated) and writes its 64-bit handle to a `.visible
     .global .u64` of the knob's name, which the kernel reads with
-    `approx.resource_handle`. Each table is a `tensor<H x W x C x f32>`: H
-    rows of W texels of C channels (1, 2 or 4); 1 <= H, W <= 65536.
+    `approx.resource_handle`.
+
+    `texture_2d`: each table is a `tensor<H x W x C x f32>`, H rows of W
+    texels of C channels (1, 2 or 4); 1 <= H, W <= 65536 (CUDA's 2-D
+    limit). `texture_3d`: each table is a `tensor<D x H x W x C x f32>`, D
+    slices of H rows of W texels; 1 <= D, H, W <= 16384 (CUDA's 3-D limit
+    on compute capability 5.0 and later). Fetch a 2-D texture with
+    `approx.texture_fetch %h[%x, %y]`, a 3-D one with `%h[%x, %y, %z]`.
 
     ```mlir
     approx.resource_knob @sb default(0) texture_2d filter(linear)
         address(clamp) tables([dense<...> : tensor<2x1024x4xf32>])
+    approx.resource_knob @sb3 default(0) texture_3d filter(linear)
+        address(clamp) tables([dense<...> : tensor<2x2x1024x4xf32>])
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
+                       Approx_TextureType:$texture_type,
                        Approx_TextureFilter:$filter,
                        Approx_TextureAddress:$address,
                        UnitAttr:$normalized_coords,
@@ -103,7 +112,7 @@ def Approx_ResourceKnobOp : Approx_KnobDeclOp<"resource_knob"> {
                          "array of f32 tables">:$tables,
                        UnitAttr:$param_path);
   let assemblyFormat = [{
-    $sym_name `default` `(` $default_value `)` `texture_2d`
+    $sym_name `default` `(` $default_value `)` $texture_type
     `filter` `(` $filter `)` `address` `(` $address `)`
     (`normalized_coords` $normalized_coords^)?
     `tables` `(` $tables `)` (`param_path` $param_path^)? attr-dict
@@ -173,21 +182,28 @@ def Approx_WarpSlotOp : Approx_Op<"warp_slot", [Pure]> {
 // Texture reads.
 //===----------------------------------------------------------------------===//
 
-def Approx_TextureFetchOp : Approx_Op<"texture_fetch", [Pure]> {
+def Approx_TextureFetchOp : Approx_Op<"texture_fetch", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a filtered four-channel fetch from a texture object";
   let description = [{
     Fetches the texel at unnormalised coordinates (`x`, `y`) of the 2-D
     texture whose handle is `handle` (from `approx.resource_handle`),
-    filtered as the resource knob declares: PTX `tex.2d.v4.f32.f32`.
+    filtered as the resource knob declares: PTX `tex.2d.v4.f32.f32`. With a
+    third coordinate `z`, of a 3-D texture: PTX `tex.3d.v4.f32.f32`. Where
+    the handle is an `approx.resource_handle`, the number of coordinates
+    must match its knob's `texture_2d` / `texture_3d`.
     Pure: a kernel never writes its textures, so equal fetches are one.
 
     ```mlir
     %v = approx.texture_fetch %t[%x, %y] : vector<4xf32>
+    %w = approx.texture_fetch %t3[%x, %y, %z] : vector<4xf32>
     ```
   }];
-  let arguments = (ins I64:$handle, F32:$x, F32:$y);
+  let arguments = (ins I64:$handle, F32:$x, F32:$y, Optional<F32>:$z);
   let results = (outs VectorOfLengthAndType<[4], [F32]>:$texel);
-  let assemblyFormat = "$handle `[` $x `,` $y `]` attr-dict `:` type($texel)";
+  let assemblyFormat = [{
+    $handle `[` $x `,` $y (`,` $z^)? `]` attr-dict `:` type($texel)
+  }];
 }
 
 #endif // APPROX_COREOPS_TD

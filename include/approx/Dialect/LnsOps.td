@@ -48,7 +48,10 @@ def Approx_LnsImplKind : I32EnumAttr<"LnsImplKind",
     // The paper's order-2 method: one bilinear fetch evaluates a0+a1g+a2g^2.
     I32EnumAttrCase<"texture2", 4>,
     // Warps whose slot id is below the knob take texture2, the others sfu.
-    I32EnumAttrCase<"split", 5>
+    I32EnumAttrCase<"split", 5>,
+    // The paper's order-3 row: one trilinear fetch of a 2N x 2 x 2 3-D
+    // texture evaluates a cubic in Bernstein form.
+    I32EnumAttrCase<"texture3", 6>
   ]> {
   let cppNamespace = "::mlir::approx";
 }
@@ -57,8 +60,10 @@ def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
   let summary = "how an LNS op evaluates sb and db";
   let description = [{
     `kind` picks the implementation. The table implementations (`horner`,
-    `texture1`, `texture2`, `split`) cut x in [-32, 0] into segments; how
-    many per unit of x (a power of two, 1 to 1024) is, in this order:
+    `texture1`, `texture2`, `texture3`, `split`) cut x in [-32, 0] into
+    segments; how many per unit of x (a power of two, 1 to 1024; 1 to 256
+    for `texture3`, whose 3-D texture is 64 texels wide per segment per unit
+    and CUDA's 3-D textures at most 16384) is, in this order:
     - `segments`, when given;
     - else the fewest whose error, as the compiler's model of the GPU
       predicts it, is at most `max_error` (absolute for sb; for db absolute
@@ -68,6 +73,10 @@ def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
     - else 2^(input_bits - 8), the paper's choice: the texture filter's
       8-bit fraction is then exact;
     - else 64.
+    `texture3` is the paper's order-3 row: per segment a cubic whose
+    Bernstein coefficients fill a 2 x 2 x 2 cell of a 3-D texture, so that
+    one trilinear fetch with the fraction g in all three coordinates
+    returns it (docs/lns.md); its filter model is not yet checked on a GPU.
     `degree` is the polynomial degree of `horner` (1 to 5). `split` needs
     `knob`, an `approx.knob` holding λ: warps whose `slot` id is below λ use
     the texture units, the others the SFU.
@@ -75,6 +84,7 @@ def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
     ```mlir
     #approx.lns_impl<texture2, segments = 64>
     #approx.lns_impl<texture2, input_bits = 14>
+    #approx.lns_impl<texture3, segments = 16>
     #approx.lns_impl<texture1, input_bits = 16, max_error = 1.0e-6 : f64>
     #approx.lns_impl<horner, segments = 1, degree = 5>
     #approx.lns_impl<split, segments = 64, knob = @lambda, slot = hw>

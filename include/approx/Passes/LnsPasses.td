@@ -55,6 +55,10 @@ def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
     - `texture2`: one bilinear fetch of a generated `approx.resource_knob`
       table (2·32·segments × 2 float4 texels: sb, db, and db's
       cotransformation near 0), at the paper's coordinates;
+    - `texture3`: one trilinear fetch of a generated `texture_3d`
+      `approx.resource_knob` (2·32·segments × 2 × 2 float4 texels, each
+      segment's cubic in Bernstein form) at (2 xe + g + 0.5, g + 0.5,
+      g + 0.5); its 3-D filter model is not yet checked on a GPU;
     - `texture1`: one linear fetch of a table of node values;
     - `horner`: piecewise minimax polynomials from a generated constant
       `memref.global`, evaluated with fma;
@@ -63,7 +67,8 @@ def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
     sb and db of the same operand and impl are evaluated together: one
     fetch, one 2^x. Each op is recorded as a site with technique `lns`, its
     impl, segments, and the table's maximum absolute error as predicted by
-    the bit-exact model of the filter unit.
+    the bit-exact model of the filter unit (for texture3, the model's 3-D
+    generalisation).
 
     Before:
     ```mlir

@@ -1,8 +1,8 @@
-//===- FilterModel.cpp - Bit-exact model of the texture unit's 2-D filter -===//
+//===- FilterModel.cpp - Model of the texture unit's 2-D and 3-D filters --===//
 //
 // The contract's filter, step by step, in 64-bit integers: q = trunc(T *
 // 2^(28 - E)) has at most 28 bits and the weights at most 9, so the sum of
-// four products stays below 2^38.
+// four products stays below 2^38 (eight, in 3-D: below 2^39).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,21 @@ void bilinearWeights(int a, int b, int w[4]) {
   w[1] = a - w11;
   w[2] = b - w11;
   w[3] = w11;
+}
+
+void trilinearWeights(int a, int b, int c, int w[8]) {
+  // Pair and triple products rounded half up (all operands >= 0), the rest
+  // by inclusion-exclusion so that every marginal is exact.
+  const int ab = (a * b + 128) >> 8, ac = (a * c + 128) >> 8,
+            bc = (b * c + 128) >> 8, abc = (a * b * c + 32768) >> 16;
+  w[7] = abc;
+  w[3] = ab - abc;
+  w[5] = ac - abc;
+  w[6] = bc - abc;
+  w[1] = a - ab - ac + abc;
+  w[2] = b - ab - bc + abc;
+  w[4] = c - ac - bc + abc;
+  w[0] = 256 - a - b - c + ab + ac + bc - abc;
 }
 
 /// floor(q / 256) and q - 256 floor(q / 256) for any sign of q.
@@ -98,12 +113,18 @@ float roundTiesAway(int64_t s, int e) {
 }
 
 float filterChannel(const float t[4], const int w[4]) {
+  return filterChannelN(t, w, 4);
+}
+
+float filterChannelN(const float *t, const int *w, int count) {
   // Each weighted nonzero texel as |T| = M 2^(E_T - 24) with a 24-bit
   // significand M (denormals: M normalised, E_T from the leading one).
-  uint64_t mag[4] = {0, 0, 0, 0};
-  int et[4] = {0, 0, 0, 0};
+  constexpr int kMax = 8;
+  count = std::clamp(count, 0, kMax);
+  uint64_t mag[kMax] = {};
+  int et[kMax] = {};
   int e = std::numeric_limits<int>::min();
-  for (int n = 0; n < 4; ++n) {
+  for (int n = 0; n < count; ++n) {
     uint32_t word;
     std::memcpy(&word, &t[n], sizeof word);
     if (w[n] == 0 || (word & 0x7fffffff) == 0)
@@ -113,7 +134,7 @@ float filterChannel(const float t[4], const int w[4]) {
     if (biased == 0xff) {
       // Outside the model (inf or NaN): the plain weighted sum.
       double sum = 0;
-      for (int m = 0; m < 4; ++m)
+      for (int m = 0; m < count; ++m)
         if (w[m] != 0)
           sum += double(w[m]) * double(t[m]);
       return float(sum / 256.0);
@@ -134,7 +155,7 @@ float filterChannel(const float t[4], const int w[4]) {
     return 0.0f; // every weighted texel is zero
   // q = trunc(T 2^(28 - E)) = sign * (M shifted by E_T - E + 4 <= 4).
   int64_t s = 0;
-  for (int n = 0; n < 4; ++n) {
+  for (int n = 0; n < count; ++n) {
     if (mag[n] == 0)
       continue;
     const bool negative = mag[n] >> 63;
@@ -172,6 +193,47 @@ void filter2D(const Texture2D &tex, float cx, float cy, float out[4],
     }
     const float t[4] = {p00[c], p10[c], p01[c], p11[c]};
     out[c] = filterChannel(t, w);
+  }
+}
+
+void filter3D(const Texture3D &tex, float cx, float cy, float cz, float out[4],
+              unsigned channelMask) {
+  if (std::isnan(cx) || std::isnan(cy) || std::isnan(cz)) {
+    for (int c = 0; c < 4; ++c)
+      out[c] = std::numeric_limits<float>::quiet_NaN();
+    return;
+  }
+  int64_t index[3];
+  int frac[3];
+  const float coords[3] = {cx, cy, cz};
+  for (int d = 0; d < 3; ++d)
+    splitFixed(quantizeCoordinate(coords[d]), index[d], frac[d]);
+  int w[8];
+  trilinearWeights(frac[0], frac[1], frac[2], w);
+  auto clampTo = [](int64_t v, int n) {
+    return size_t(std::clamp<int64_t>(v, 0, int64_t(n) - 1));
+  };
+  const size_t xs[2] = {clampTo(index[0], tex.width),
+                        clampTo(index[0] + 1, tex.width)};
+  const size_t ys[2] = {clampTo(index[1], tex.height),
+                        clampTo(index[1] + 1, tex.height)};
+  const size_t zs[2] = {clampTo(index[2], tex.depth),
+                        clampTo(index[2] + 1, tex.depth)};
+  const float *p[8];
+  for (int n = 0; n < 8; ++n)
+    p[n] = tex.data + ((zs[n >> 2] * size_t(tex.height) + ys[(n >> 1) & 1]) *
+                           size_t(tex.width) +
+                       xs[n & 1]) *
+                          size_t(tex.channels);
+  for (int c = 0; c < 4; ++c) {
+    if (c >= tex.channels || !((channelMask >> c) & 1)) {
+      out[c] = 0.0f;
+      continue;
+    }
+    float t[8];
+    for (int n = 0; n < 8; ++n)
+      t[n] = p[n][c];
+    out[c] = filterChannelN(t, w, 8);
   }
 }
 

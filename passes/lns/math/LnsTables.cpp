@@ -3,8 +3,8 @@
 // The builders fit per segment with the double references of
 // LnsFunctions.h, then measure each table through `evaluate`, the host
 // model of the lowering, on the inputs whose texture fraction is exact
-// (the same points the texture2 fit uses, so their reference values are
-// computed once) and on lnsErrorSample.
+// (the same points the texture2 and texture3 fits use, so their reference
+// values are computed once) and on lnsErrorSample.
 //
 // The f32 operations in `evaluate` must stay separate roundings, as the
 // lowering emits them: the library is compiled with -ffp-contract=off (see
@@ -52,14 +52,18 @@ bool shapeMatches(const LnsTable &t, unsigned k, LnsImpl impl) {
   const size_t n = size_t(kLnsRange) * k;
   switch (impl) {
   case LnsImpl::Texture2:
-    return t.width == int(2 * n) && t.height == 2 && t.channels == 4 &&
-           t.data.size() == 2 * n * 2 * 4;
+    return t.width == int(2 * n) && t.height == 2 && t.depth == 1 &&
+           t.channels == 4 && t.data.size() == 2 * n * 2 * 4;
+  case LnsImpl::Texture3:
+    return t.width == int(2 * n) && t.height == 2 && t.depth == 2 &&
+           t.channels == 4 && t.data.size() == 2 * n * 2 * 2 * 4;
   case LnsImpl::Texture1:
-    return t.width == int(n + 1) && t.height == 1 && t.channels == 4 &&
-           t.data.size() == (n + 1) * 4;
+    return t.width == int(n + 1) && t.height == 1 && t.depth == 1 &&
+           t.channels == 4 && t.data.size() == (n + 1) * 4;
   case LnsImpl::Horner:
-    return t.height == int(n) && t.width == 3 && t.channels >= 2 &&
-           t.channels <= 6 && t.data.size() == n * 3 * size_t(t.channels);
+    return t.height == int(n) && t.width == 3 && t.depth == 1 &&
+           t.channels >= 2 && t.channels <= 6 &&
+           t.data.size() == n * 3 * size_t(t.channels);
   }
   return false;
 }
@@ -91,12 +95,17 @@ Values evaluate(const LnsTable &t, unsigned k, LnsImpl impl, float x,
     const float xe = std::fmin(lo, float(n - 1));
     const float g = u - xe; // exact
     near = xe >= nearStart;
-    if (impl == LnsImpl::Texture2) {
+    if (impl == LnsImpl::Texture2 || impl == LnsImpl::Texture3) {
       const float xf = g + 0.5f;
       const float twoXe = 2.0f * xe;
       const float cx = twoXe + xf; // 2 xe is exact: fused or not, the same
-      Texture2D tex{t.width, t.height, t.channels, t.data.data()};
-      filter2D(tex, cx, xf, v, channelMask);
+      if (impl == LnsImpl::Texture2) {
+        Texture2D tex{t.width, t.height, t.channels, t.data.data()};
+        filter2D(tex, cx, xf, v, channelMask);
+      } else {
+        Texture3D tex{t.width, t.height, t.depth, t.channels, t.data.data()};
+        filter3D(tex, cx, xf, xf, v, channelMask);
+      }
     } else {
       const int d1 = t.channels;
       const size_t w = size_t(xe);
@@ -222,6 +231,8 @@ const char *lnsImplName(LnsImpl impl) {
     return "texture2";
   case LnsImpl::Horner:
     return "horner";
+  case LnsImpl::Texture3:
+    return "texture3";
   }
   return "?";
 }
@@ -232,11 +243,13 @@ std::string checkSegments(unsigned k, LnsImpl impl) {
     return "segments per unit " + name + " is not a power of two";
   if (impl != LnsImpl::Horner) {
     const uint64_t n = uint64_t(kLnsRange) * k;
-    const uint64_t width = impl == LnsImpl::Texture2 ? 2 * n : n + 1;
-    if (width > kMaxTextureWidth)
-      return "segments per unit " + name + " needs a texture " +
-             std::to_string(width) + " texels wide; the limit is " +
-             std::to_string(kMaxTextureWidth);
+    const uint64_t width = impl == LnsImpl::Texture1 ? n + 1 : 2 * n;
+    const bool threeD = impl == LnsImpl::Texture3;
+    const unsigned limit = threeD ? kMaxTexture3DWidth : kMaxTextureWidth;
+    if (width > limit)
+      return "segments per unit " + name + " needs a " +
+             (threeD ? "3-D " : "") + "texture " + std::to_string(width) +
+             " texels wide; the limit is " + std::to_string(limit);
   }
   if (k > kMaxSegmentsPerUnit)
     return "segments per unit " + name + " is above the maximum " +
@@ -290,39 +303,115 @@ std::vector<float> lnsErrorSample(unsigned k) {
   return xs;
 }
 
-bool buildTexture2(unsigned k, LnsTable &out, std::string *error) {
-  if (std::string message = checkSegments(k, LnsImpl::Texture2);
-      !message.empty())
+void bernsteinFromPowerBasis(const long double *a, unsigned degree,
+                             long double *beta) {
+  // beta_m = sum_{i <= m} C(m, i) / C(degree, i) a_i.
+  for (unsigned m = 0; m <= degree; ++m) {
+    long double sum = 0, cmi = 1, cdi = 1; // C(m, i), C(degree, i)
+    for (unsigned i = 0; i <= m; ++i) {
+      if (i > 0) {
+        cmi = cmi * (m - i + 1) / i;
+        cdi = cdi * (degree - i + 1) / i;
+      }
+      sum += cmi / cdi * a[i];
+    }
+    beta[m] = sum;
+  }
+}
+
+void texture3Basis(unsigned j, long double phi[4]) {
+  // S_m: the model's weights of the texels with m ones, summed; at j = 256
+  // (g = 1) the fetch reads the cell's far corner alone.
+  long double s[4] = {0, 0, 0, 256};
+  if (j < 256) {
+    int w[8];
+    trilinearWeights(int(j), int(j), int(j), w);
+    for (int m = 0; m < 4; ++m)
+      s[m] = 0;
+    for (int n = 0; n < 8; ++n)
+      s[__builtin_popcount(unsigned(n))] += w[n];
+  }
+  // phi_i = sum_m S_m C(m, i) / C(3, i) / 256: beta_m = sum_i C(m, i) /
+  // C(3, i) a_i (bernsteinFromPowerBasis), so sum_m S_m beta_m / 256 =
+  // sum_i a_i phi_i.
+  static const long double c[4][4] = {{1, 0, 0, 0},
+                                      {1, 1.0L / 3, 0, 0},
+                                      {1, 2.0L / 3, 1.0L / 3, 0},
+                                      {1, 1, 1, 1}}; // c[m][i]
+  for (int i = 0; i < 4; ++i) {
+    phi[i] = 0;
+    for (int m = 0; m < 4; ++m)
+      phi[i] += s[m] * c[m][i];
+    phi[i] /= 256;
+  }
+}
+
+namespace {
+
+/// texture2 and texture3: per segment and channel a polynomial the filter
+/// evaluates from one fetch with the same 8-bit fraction j (g = j/256) in
+/// every coordinate.
+///
+/// texture2 (degree 2, bilinear): the filter weighs T00, T10 = T01, T11 by
+/// (256 - 2j + r2, j - r2, j - r2, r2)/256 with r2 = floor(j^2/256 + 1/2),
+/// so the texels of the paper's eq. 4 (a0, a0 + a1/2, a0 + a1 + a2) give
+/// a0 + a1 g + a2 rho2(g), rho2 = r2/256, exactly: fit that basis.
+///
+/// texture3 (degree 3, trilinear): with real weights, a fetch at
+/// (2w + g + 0.5, g + 0.5, g + 0.5) returns sum over x, y, z in {0, 1} of
+/// w(x) w(y) w(z) T[2w+x][y][z], w(0) = 1 - g, w(1) = g, that is
+/// sum_m g^m (1 - g)^(3-m) (sum of the C(3, m) texels with x + y + z = m).
+/// Storing beta_m in each of them gives sum_m beta_m C(3, m) g^m
+/// (1 - g)^(3-m): the cubic in Bernstein form, whose beta are the power
+/// coefficients a through bernsteinFromPowerBasis. The filter's weights are
+/// not the real ones (FilterModel.h; in 3-D an assumed model): at j the
+/// texels with m ones weigh S_m(j) / 256 together, so the fetch is
+/// sum_i a_i phi_i(j) with phi_i = sum_m S_m C(m, i) / C(3, i) / 256
+/// (texture3Basis): with the model's rule, whose marginals are exact,
+/// 1, g, rho2(g) = round(256 g^2)/256 (texture2's) and rho3(g) =
+/// round(256 g^3)/256, each within 1/512 of the power and equal to it at
+/// g = 0, 1/2, 1. Fit a on that basis, then store beta. (A rule that rounds
+/// the marginals would perturb phi_1 too, and a1 ~ f' h is large: see
+/// FilterModel.h.)
+///
+/// Each fit starts from the previous segment's final reference for that
+/// channel (the error curves of neighbouring segments look alike, so this
+/// takes about one exchange instead of seven), the first from the
+/// polynomial's Chebyshev extrema.
+bool buildFilteredPolynomial(unsigned k, LnsImpl impl, LnsTable &out,
+                             std::string *error) {
+  if (std::string message = checkSegments(k, impl); !message.empty())
     return refuse(message, error);
+  const unsigned degree = impl == LnsImpl::Texture3 ? 3 : 2;
+  const size_t nb = degree + 1; // basis functions
   const unsigned n = unsigned(kLnsRange) * k, nearStart = n - k;
   const size_t width = 2 * size_t(n);
   out = LnsTable();
   out.width = int(width);
   out.height = 2;
+  out.depth = degree == 3 ? 2 : 1;
   out.channels = 4;
-  out.data.assign(width * 2 * 4, 0.0f);
+  out.data.assign(width * 2 * size_t(out.depth) * 4, 0.0f);
 
-  // The filter at an exact fraction a = b = j (g = j/256) weighs
-  // T00, T10 = T01, T11 by (256 - 2j + w11, j - w11, j - w11, w11)/256 with
-  // w11 = floor(j^2/256 + 1/2), so the texels of eq. 4 give
-  // a0 + a1 g + a2 rho(g), rho(g) = w11 / 256, exactly: fit that basis.
-  std::vector<long double> basis(257 * 3);
+  std::vector<long double> basis(257 * nb);
   for (unsigned j = 0; j <= 256; ++j) {
-    basis[j * 3 + 0] = 1;
-    basis[j * 3 + 1] = j / 256.0L;
-    basis[j * 3 + 2] = ((j * j + 128) >> 8) / 256.0L;
+    if (degree == 3) {
+      texture3Basis(j, &basis[j * nb]);
+      continue;
+    }
+    basis[j * nb + 0] = 1;
+    basis[j * nb + 1] = j / 256.0L;
+    basis[j * nb + 2] = ((j * j + 128) >> 8) / 256.0L;
   }
-  // Each fit starts from the previous segment's final reference for that
-  // channel (the error curves of neighbouring segments look alike, so this
-  // takes about one exchange instead of seven), the first from the
-  // quadratic's Chebyshev extrema.
   DiscreteMinimaxOptions options[3];
   for (DiscreteMinimaxOptions &o : options) {
     o.relTolerance = 1e-6; // far below the f32 roundings that follow
-    o.initialReference = {0, 64, 192, 256};
+    o.initialReference = degree == 3 ? std::vector<size_t>{0, 37, 128, 219, 256}
+                                     : std::vector<size_t>{0, 64, 192, 256};
   }
-  auto texel = [&](size_t i, size_t row, int c) -> float & {
-    return out.data[(row * width + i) * 4 + size_t(c)];
+  // Texel (i, y, z), channel c (z = 0 for texture2).
+  auto texel = [&](size_t i, size_t y, size_t z, int c) -> float & {
+    return out.data[((z * 2 + y) * width + i) * 4 + size_t(c)];
   };
   std::vector<long double> fsb(257), f2(257);
   std::vector<double> xs(257);
@@ -342,15 +431,23 @@ bool buildTexture2(unsigned k, LnsTable &out, std::string *error) {
       const long double *values = pass == 0 ? fsb.data() : f2.data();
       options[channel].absTolerance =
           0x1p-32L * std::max(std::fabs(values[0]), std::fabs(values[256]));
-      discreteMinimax(basis.data(), values, 257, 3, fit, nullptr,
+      discreteMinimax(basis.data(), values, 257, nb, fit, nullptr,
                       options[channel]);
       options[channel].initialReference = fit.reference;
-      const long double a0 = fit.coefficients[0], a1 = fit.coefficients[1],
-                        a2 = fit.coefficients[2];
-      texel(2 * size_t(w), 0, channel) = float(a0);
-      texel(2 * size_t(w) + 1, 0, channel) = float(a0 + a1 / 2);
-      texel(2 * size_t(w), 1, channel) = float(a0 + a1 / 2);
-      texel(2 * size_t(w) + 1, 1, channel) = float(a0 + a1 + a2);
+      const long double *a = fit.coefficients.data();
+      if (degree == 2) {
+        texel(2 * size_t(w), 0, 0, channel) = float(a[0]);
+        texel(2 * size_t(w) + 1, 0, 0, channel) = float(a[0] + a[1] / 2);
+        texel(2 * size_t(w), 1, 0, channel) = float(a[0] + a[1] / 2);
+        texel(2 * size_t(w) + 1, 1, 0, channel) = float(a[0] + a[1] + a[2]);
+      } else {
+        long double beta[4];
+        bernsteinFromPowerBasis(a, 3, beta);
+        for (unsigned cell = 0; cell < 8; ++cell) {
+          const unsigned x = cell & 1, y = (cell >> 1) & 1, z = cell >> 2;
+          texel(2 * size_t(w) + x, y, z, channel) = float(beta[x + y + z]);
+        }
+      }
     }
     // The exact inputs of this segment read only its own texels (g = 1 is
     // the next segment's g = 0, except at x = 0), and only sb and one of
@@ -358,7 +455,7 @@ bool buildTexture2(unsigned k, LnsTable &out, std::string *error) {
     const unsigned mask = near ? 0x5 : 0x3;
     const unsigned last = w == n - 1 ? 256 : 255;
     for (unsigned j = 0; j <= last; ++j) {
-      Values v = evaluate(out, k, LnsImpl::Texture2, float(xs[j]), mask);
+      Values v = evaluate(out, k, impl, float(xs[j]), mask);
       const double sb = double(fsb[j]), second = double(f2[j]);
       if (near)
         errors.addAll(true, v, sb, dbFromCb(xs[j], second), second);
@@ -366,9 +463,19 @@ bool buildTexture2(unsigned k, LnsTable &out, std::string *error) {
         errors.addAll(true, v, sb, second, std::nan(""));
     }
   }
-  errors.addSample(out, k, LnsImpl::Texture2);
+  errors.addSample(out, k, impl);
   errors.store(out);
   return true;
+}
+
+} // namespace
+
+bool buildTexture2(unsigned k, LnsTable &out, std::string *error) {
+  return buildFilteredPolynomial(k, LnsImpl::Texture2, out, error);
+}
+
+bool buildTexture3(unsigned k, LnsTable &out, std::string *error) {
+  return buildFilteredPolynomial(k, LnsImpl::Texture3, out, error);
 }
 
 bool buildTexture1(unsigned k, LnsTable &out, std::string *error) {
@@ -497,6 +604,10 @@ bool buildHorner(unsigned k, unsigned degree, LnsTable &out,
 
 float evalTexture2(const LnsTable &table, unsigned k, LnsFunction f, float x) {
   return evalChecked(table, k, LnsImpl::Texture2, f, x);
+}
+
+float evalTexture3(const LnsTable &table, unsigned k, LnsFunction f, float x) {
+  return evalChecked(table, k, LnsImpl::Texture3, f, x);
 }
 
 float evalTexture1(const LnsTable &table, unsigned k, LnsFunction f, float x) {

@@ -12,6 +12,12 @@
 //    over the 257 values of g the filter can see, with g^2 replaced by
 //    what the filter's rounded weight w11 really gives,
 //    rho(g) = floor(256 g^2 + 1/2) / 256.
+//  - texture3 (the paper's order 3): per segment a cubic in Bernstein form
+//    in the eight texels of a 2 x 2 x 2 cell of a 3-D texture, which one
+//    trilinear fetch with the same fraction g in x, y and z combines; fitted
+//    like texture2 over the 257 fractions, on the basis the filter model's
+//    rounded weights give (texture3Basis; FilterModel.h: the 3-D rounding
+//    is an assumption not yet checked on a GPU).
 //  - texture1: linear interpolation between N + 1 nodes.
 //  - horner: a minimax polynomial of degree 1..5 per segment, evaluated
 //    with fmaf.
@@ -32,17 +38,26 @@
 namespace approx::lns {
 
 /// The table implementations.
-enum class LnsImpl { Texture1, Texture2, Horner };
+enum class LnsImpl { Texture1, Texture2, Horner, Texture3 };
 
-/// "texture1", "texture2" or "horner".
+/// "texture1", "texture2", "horner" or "texture3".
 const char *lnsImplName(LnsImpl impl);
 
 /// The widest 1-D extent of a CUDA 2-D texture the tables may need.
 inline constexpr unsigned kMaxTextureWidth = 65536;
+/// The widest extent of a CUDA 3-D texture (cudaDevAttrMaxTexture3DWidth
+/// on compute capability 5.0 and later): texture3's 64 k texels allow at
+/// most 256 segments per unit.
+inline constexpr unsigned kMaxTexture3DWidth = 16384;
 
 /// A generated table and its measured errors.
 ///  - texture2: width 2N, height 2, channels 4; texel (i, row) at
 ///    data[(row * width + i) * 4 + c] (the tensor<2 x 2N x 4 x f32>).
+///  - texture3: width 2N, height 2, depth 2, channels 4; texel (i, y, z)
+///    at data[((z * 2 + y) * width + i) * 4 + c] (the tensor<2 x 2 x 2N x 4
+///    x f32>: x fastest, then y, then z); the cell of segment w is
+///    i in {2w, 2w + 1}, and the texel at offset (x, y, z) holds the
+///    Bernstein coefficient beta_{x+y+z} of the segment's cubic.
 ///  - texture1: width N + 1, height 1, channels 4.
 ///  - horner: height N (segments), width 3 (sb, db, cb), channels d + 1
 ///    (c_0 .. c_d): the float C[N][3][d+1] of the contract.
@@ -56,13 +71,16 @@ inline constexpr unsigned kMaxTextureWidth = 65536;
 /// covers x in [-1, 0] only.
 struct LnsTable {
   int width = 0, height = 0, channels = 0;
+  /// 2 for texture3's 3-D texture, 1 for the others.
+  int depth = 1;
   std::vector<float> data;
   double maxErrorExact[3] = {}, maxErrorAny[3] = {};
 };
 
 /// "" if k segments per unit suit `impl`, else a one-line message naming
 /// k: k must be a power of two in 1..1024, and a texture at most 65536
-/// texels wide (texture2: 64 k, texture1: 32 k + 1).
+/// texels wide (texture2: 64 k, texture1: 32 k + 1), a 3-D one at most
+/// 16384 (texture3: 64 k).
 std::string checkSegments(unsigned k, LnsImpl impl);
 /// "" if a horner degree is in 1..5, else a one-line message naming it.
 std::string checkDegree(unsigned degree);
@@ -70,6 +88,8 @@ std::string checkDegree(unsigned degree);
 /// Builds the texture2 table of k segments per unit. False, with the
 /// message in *error (may be null), if checkSegments refuses k.
 bool buildTexture2(unsigned k, LnsTable &out, std::string *error);
+/// Builds the texture3 table of k segments per unit (k <= 256).
+bool buildTexture3(unsigned k, LnsTable &out, std::string *error);
 /// Builds the texture1 table of k segments per unit.
 bool buildTexture1(unsigned k, LnsTable &out, std::string *error);
 /// Builds the horner table of k segments per unit and the given degree.
@@ -86,10 +106,30 @@ bool buildHorner(unsigned k, unsigned degree, LnsTable &out,
 /// -inf where -x is denormal), while sb, db below -1 and cb match bit for
 /// bit. A table that does not match k gives NaN.
 float evalTexture2(const LnsTable &table, unsigned k, LnsFunction f, float x);
+/// The same for a texture3 table: the fetch at (2 xe + xf, xf, xf) through
+/// filter3D, whose rounding is the assumed 3-D model (FilterModel.h): until
+/// a GPU confirms it, this predicts rather than reproduces the hardware.
+float evalTexture3(const LnsTable &table, unsigned k, LnsFunction f, float x);
 /// The same for a texture1 table (a fetch at (u + 0.5, 0.5)).
 float evalTexture1(const LnsTable &table, unsigned k, LnsFunction f, float x);
 /// The same for a horner table (degree = table.channels - 1; fmaf).
 float evalHorner(const LnsTable &table, unsigned k, LnsFunction f, float x);
+
+/// The Bernstein coefficients of the polynomial sum_i a[i] t^i of the given
+/// degree on [0, 1]: beta[m] = sum_{i <= m} C(m, i) / C(degree, i) a[i], so
+/// that sum_m beta[m] C(degree, m) t^m (1 - t)^(degree - m) is the same
+/// polynomial. texture3 stores the cubic's beta_m in the C(3, m) texels of
+/// the cell whose weight is t^m (1 - t)^(3 - m) (the derivation is in
+/// LnsTables.cpp).
+void bernsteinFromPowerBasis(const long double *a, unsigned degree,
+                             long double *beta);
+
+/// The basis texture3 is fitted on: a fetch of the texture3 cell holding
+/// beta = bernsteinFromPowerBasis(a) at g = j/256 (0 <= j <= 256) in all
+/// three coordinates returns sum_i a_i phi_i(j) through the filter model's
+/// weights (before its f32 roundings): 1, g, rho2(g), rho3(g), rhoN(g) =
+/// round(256 g^N) / 256, which equal the powers at j = 0, 128, 256.
+void texture3Basis(unsigned j, long double phi[4]);
 
 /// The arbitrary-input sample behind maxErrorAny (deterministic): per
 /// segment, inputs whose texture fraction is a rounding tie, just below

@@ -203,6 +203,51 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // expected-error @+1 {{'approx.resource_knob' op table #0 has type 'tensor<2x8x4xf32>'; expected tensor<D x H x W x C x f32> for a texture_3d}}
+  approx.resource_knob @t default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x8x4xf32>])
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'approx.resource_knob' op table #0 is 2 x 2 x 16385 texels; each side of a 3-D texture must be in [1, 16384]}}
+  approx.resource_knob @t default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x16385x1xf32>])
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'approx.resource_knob' op table #0 has 3 channels; a texel holds 1, 2 or 4}}
+  approx.resource_knob @t default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x2x3xf32>])
+}
+
+// -----
+
+gpu.module @m {
+  approx.resource_knob @t default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x2x4xf32>])
+  gpu.func @two_coordinates_of_3d(%x: f32) kernel {
+    %h = approx.resource_handle @t : i64
+    // expected-error @+1 {{'approx.texture_fetch' op fetches 2 coordinates from knob @t, a texture_3d (give x, y, z)}}
+    %v = approx.texture_fetch %h[%x, %x] : vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  approx.resource_knob @t default(0) texture_2d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x4xf32>])
+  gpu.func @three_coordinates_of_2d(%x: f32) kernel {
+    %h = approx.resource_handle @t : i64
+    // expected-error @+1 {{'approx.texture_fetch' op fetches 3 coordinates from knob @t, a texture_2d (give x, y)}}
+    %v = approx.texture_fetch %h[%x, %x, %x] : vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
   // expected-error @+1 {{'approx.resource_knob' op default(1) lies outside [0, 0]: there are 1 tables}}
   approx.resource_knob @t default(1) texture_2d filter(point) address(clamp) tables([dense<1.0> : tensor<1x1x1xf32>])
 }

@@ -95,3 +95,20 @@ gpu.module @fetch {
     gpu.return
   }
 }
+
+// -----
+
+// A 3-D texture (tables D x H x W x C) and its three-coordinate fetch.
+// CHECK-LABEL: gpu.module @fetch3d
+// CHECK: approx.resource_knob @volume default(0) texture_3d filter(linear) address(clamp) tables([dense<{{.*}}> : tensor<2x2x8x4xf32>])
+// CHECK-LABEL: gpu.func @fetch3d
+// CHECK: %[[H:.*]] = approx.resource_handle @volume : i64
+// CHECK: approx.texture_fetch %[[H]][%{{.*}}, %{{.*}}, %{{.*}}] : vector<4xf32>
+gpu.module @fetch3d {
+  approx.resource_knob @volume default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x8x4xf32>])
+  gpu.func @fetch3d(%x: f32, %y: f32, %z: f32) kernel {
+    %h = approx.resource_handle @volume : i64
+    %v = approx.texture_fetch %h[%x, %y, %z] : vector<4xf32>
+    gpu.return
+  }
+}

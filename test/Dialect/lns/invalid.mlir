@@ -33,6 +33,31 @@ func.func @segments_too_many(%x: f32) {
 
 // -----
 
+func.func @texture3_segments_too_many(%x: f32) {
+  // expected-error @+1 {{segments = 512 needs a 3-D texture 32768 texels wide; texture3 fits at most 256 segments per unit in CUDA's 16384-texel limit of a 3-D texture}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture3, segments = 512>) : f32
+  return
+}
+
+// -----
+
+func.func @texture3_segments_far_too_many(%x: f32) {
+  // The 3-D limit is named even beyond the 2-D one.
+  // expected-error @+1 {{segments = 2048 needs a 3-D texture 131072 texels wide; texture3 fits at most 256 segments per unit}}
+  %0 = approx.lns.sb %x impl(#approx.lns_impl<texture3, segments = 2048>) : f32
+  return
+}
+
+// -----
+
+func.func @texture3_input_bits(%x: f32) {
+  // expected-error @+1 {{input_bits = 17 derives 512 segments per unit; texture3 fits at most 256 (input_bits <= 16) in CUDA's 16384-texel limit of a 3-D texture: give segments or max_error}}
+  %0 = approx.lns.db %x impl(#approx.lns_impl<texture3, input_bits = 17>) : f32
+  return
+}
+
+// -----
+
 func.func @segments_zero(%x: f32) {
   // expected-error @+1 {{segments = -4 is not a power of two}}
   %0 = approx.lns.sb %x impl(#approx.lns_impl<texture1, segments = -4>) : f32
@@ -87,7 +112,7 @@ gpu.module @m {
 // -----
 
 func.func @unknown_kind(%x: f32) {
-  // expected-error @+2 {{expected ::mlir::approx::LnsImplKind to be one of: precise, sfu, horner, texture1, texture2, split}}
+  // expected-error @+2 {{expected ::mlir::approx::LnsImplKind to be one of: precise, sfu, horner, texture1, texture2, split, texture3}}
   // expected-error @+1 {{failed to parse Approx_LnsImplAttr parameter 'kind'}}
   %0 = approx.lns.sb %x impl(#approx.lns_impl<order3>) : f32
   return

@@ -41,6 +41,9 @@ gpu.module @arith {
 // CHECK: approx.lns.sb %{{.*}} impl(<texture2, input_bits = 12>) : f32
 // CHECK: approx.lns.db %{{.*}} impl(<texture1, input_bits = 16, max_error = {{.*}} : f64>) : f32
 // CHECK: approx.lns.db %{{.*}} impl(<horner, max_error = 5.000000e-07 : f64, degree = 3>) : f32
+// CHECK: approx.lns.sb %{{.*}} impl(<texture3, segments = 256>) : f32
+// CHECK: approx.lns.db %{{.*}} impl(<texture3, input_bits = 16>) nonpositive : f32
+// CHECK: approx.lns.sb %{{.*}} impl(<texture3, input_bits = 18, max_error = {{.*}} : f64>) : f32
 gpu.module @functions {
   gpu.func @functions(%x: f32) {
     %0 = approx.lns.sb %x impl(#approx.lns_impl<sfu>) : f32
@@ -51,6 +54,9 @@ gpu.module @functions {
     %5 = approx.lns.sb %x impl(#approx.lns_impl<texture2, input_bits = 12>) : f32
     %6 = approx.lns.db %x impl(#approx.lns_impl<texture1, input_bits = 16, max_error = 1.0e-6 : f64>) : f32
     %7 = approx.lns.db %x impl(#approx.lns_impl<horner, max_error = 5.0e-7 : f64, degree = 3>) : f32
+    %8 = approx.lns.sb %x impl(#approx.lns_impl<texture3, segments = 256>) : f32
+    %9 = approx.lns.db %x impl(#approx.lns_impl<texture3, input_bits = 16>) nonpositive : f32
+    %10 = approx.lns.sb %x impl(#approx.lns_impl<texture3, input_bits = 18, max_error = 1.0e-6 : f64>) : f32
     gpu.return
   }
 }

@@ -241,3 +241,20 @@ gpu.module @params {
     gpu.return
   }
 }
+
+// -----
+
+// A texture_3d resource knob: each table gets its depth next to width,
+// height and channels; the data are W x H x D x C little-endian f32, x
+// fastest, then y, then z (1.0 .. 8.0 here: AACAPw.. is 1.0).
+// CHECK-LABEL: module attributes {approx.manifest = {volume = {
+// CHECK-SAME: kind = "resource"
+// CHECK-SAME: resource = {address = "clamp", filter = "linear", normalized_coords = false, options = [{channels = 1 : i64, data = "AACAPwAAAEAAAEBAAACAQAAAoEAAAMBAAADgQAAAAEE=", depth = 2 : i64, element = "f32", height = 2 : i64, width = 2 : i64}], type = "texture_3d"}
+gpu.module @volume {
+  approx.resource_knob @vol default(0) texture_3d filter(linear) address(clamp) tables([dense<[[[[1.0], [2.0]], [[3.0], [4.0]]], [[[5.0], [6.0]], [[7.0], [8.0]]]]> : tensor<2x2x2x1xf32>])
+  gpu.func @k(%x: f32) kernel {
+    %h = approx.resource_handle @vol : i64
+    %v = approx.texture_fetch %h[%x, %x, %x] : vector<4xf32>
+    gpu.return
+  }
+}

@@ -1,6 +1,7 @@
 // The core family's lowering (passes/core, through convert-approx-to-nvvm):
 // knobs and resource knobs become `.visible .global` variables, reads become
-// loads, variant knobs leave nothing, warp slots read special registers.
+// loads, variant knobs leave nothing, warp slots read special registers,
+// texture fetches become tex.unified.2d / 3d intrinsics.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-approx-to-nvvm))' | FileCheck %s
 
 // Knobs become external i32 globals in the global address space (PTX
@@ -119,6 +120,35 @@ gpu.module @resources {
     gpu.return
   }
   gpu.func @read_f32(%out: memref<1xi64>) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// Texture fetches: two coordinates -> tex.unified.2d, three ->
+// tex.unified.3d (PTX tex.2d / tex.3d.v4.f32.f32), repacked as a vector.
+// CHECK-LABEL: gpu.module @fetches
+// CHECK-LABEL: gpu.func @fetch
+// CHECK-SAME: (%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32
+// CHECK: %[[H2:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i64
+// CHECK: llvm.call_intrinsic "llvm.nvvm.tex.unified.2d.v4f32.f32"(%[[H2]], %[[X]], %[[Y]]) : (i64, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-4: llvm.insertelement
+// CHECK: %[[H3:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i64
+// CHECK: llvm.call_intrinsic "llvm.nvvm.tex.unified.3d.v4f32.f32"(%[[H3]], %[[X]], %[[Y]], %[[Z]]) : (i64, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-4: llvm.insertelement
+gpu.module @fetches {
+  approx.resource_knob @plane default(0) texture_2d filter(linear) address(clamp) tables([dense<1.0> : tensor<1x2x4xf32>])
+  approx.resource_knob @volume default(0) texture_3d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x2x4xf32>])
+  gpu.func @fetch(%x: f32, %y: f32, %z: f32, %out: memref<2xvector<4xf32>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %h2 = approx.resource_handle @plane : i64
+    %v2 = approx.texture_fetch %h2[%x, %y] : vector<4xf32>
+    %h3 = approx.resource_handle @volume : i64
+    %v3 = approx.texture_fetch %h3[%x, %y, %z] : vector<4xf32>
+    memref.store %v2, %out[%c0] : memref<2xvector<4xf32>>
+    memref.store %v3, %out[%c1] : memref<2xvector<4xf32>>
     gpu.return
   }
 }

@@ -33,3 +33,15 @@ gpu.module @unreachable_bound {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @texture3_unreachable_bound {
+  gpu.func @k(%x: f32, %o: memref<1xf32>) kernel {
+    // expected-error @+1 {{no segment count up to 256 per unit meets max_error = 1.000000e-09 for texture3 on any f32 (give input_bits if the inputs have fewer fractional bits)}}
+    %s = approx.lns.sb %x impl(#approx.lns_impl<texture3, max_error = 1.0e-9 : f64>) : f32
+    %c0 = arith.constant 0 : index
+    memref.store %s, %o[%c0] : memref<1xf32>
+    gpu.return
+  }
+}

@@ -200,3 +200,71 @@ gpu.module @derived {
     gpu.return
   }
 }
+
+// -----
+
+// texture3: the same u, xe, g as texture2, one trilinear fetch at
+// (2 xe + g + 0.5, g + 0.5, g + 0.5) of a generated 2 x 2 x 2N float4 3-D
+// texture (texture_3d, tables D x H x W x C); one fetch serves sb and db;
+// db near 0 is cb + lg2(-x) under a branch.
+// CHECK-LABEL: gpu.module @texture3
+// CHECK-SAME: data = {impl = "texture3", predicted_max_abs_error = {{[^,]*}}, segments = 4 : i64, table = "lns_texture3_s4"}
+// CHECK-SAME: op = "db"
+// CHECK: approx.resource_knob @lns_texture3_s4 default(0) texture_3d filter(linear) address(clamp) tables([dense<{{.*}}> : tensor<2x2x256x4xf32>])
+// CHECK-LABEL: gpu.func @k
+// CHECK-SAME: (%[[X:.*]]: f32
+// CHECK: %[[T:.*]] = arith.addf %[[X]], %{{.*}} : f32
+// CHECK: %[[U:.*]] = arith.mulf %[[T]], %{{.*}} : f32
+// CHECK: %[[FL:.*]] = math.floor %[[U]] : f32
+// CHECK: %[[LO:.*]] = arith.maxnumf %[[FL]], %{{.*}} : f32
+// CHECK: %[[XE:.*]] = arith.minimumf %[[LO]], %{{.*}} : f32
+// CHECK: %[[G:.*]] = arith.subf %[[U]], %[[XE]] : f32
+// CHECK: %[[NEAR:.*]] = arith.cmpf oge, %[[XE]], %{{.*}} : f32
+// CHECK: %[[XF:.*]] = arith.addf %[[G]], %{{.*}} : f32
+// CHECK: %[[TWO:.*]] = arith.mulf %[[XE]], %{{.*}} : f32
+// CHECK: %[[CX:.*]] = arith.addf %[[TWO]], %[[XF]] : f32
+// CHECK: %[[H:.*]] = approx.resource_handle @lns_texture3_s4 : i64
+// CHECK: %[[V:.*]] = approx.texture_fetch %[[H]][%[[CX]], %[[XF]], %[[XF]]] : vector<4xf32>
+// CHECK-NOT: approx.texture_fetch
+// CHECK: scf.if %[[NEAR]] -> (f32)
+// CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+// CHECK-NOT: approx.lns
+gpu.module @texture3 {
+  gpu.func @k(%x: f32, %o: memref<2xf32>) kernel {
+    %s = approx.lns.sb %x impl(#approx.lns_impl<texture3, segments = 4>) nonpositive : f32
+    %d = approx.lns.db %x impl(#approx.lns_impl<texture3, segments = 4>) nonpositive : f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    memref.store %s, %o[%c0] : memref<2xf32>
+    memref.store %d, %o[%c1] : memref<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// texture3's derived segment counts: 2^(input_bits - 8), and the fewest that
+// meet max_error by the compiler's model: on 12-bit inputs db's 5e-6 needs
+// 16 segments per unit with texture3 (model: 4.66e-6) and 32 with texture2
+// (7.00e-6 at 16; the cubic helps db, whose f''' is large near -1).
+// CHECK-LABEL: gpu.module @texture3_derived
+// CHECK-DAG: approx.resource_knob @lns_texture3_s16 {{.*}} texture_3d {{.*}} tensor<2x2x1024x4xf32>
+// CHECK-DAG: approx.resource_knob @lns_texture3_s64 {{.*}} texture_3d {{.*}} tensor<2x2x4096x4xf32>
+// CHECK-DAG: approx.resource_knob @lns_texture2_s32 {{.*}} texture_2d {{.*}} tensor<2x2048x4xf32>
+// CHECK-DAG: impl = "texture3", predicted_max_abs_error = {{[^,]*}}, segments = 64 : i64, table = "lns_texture3_s64"
+// CHECK-DAG: impl = "texture3", predicted_max_abs_error = {{[^,]*}}, segments = 16 : i64, table = "lns_texture3_s16"
+// CHECK-DAG: impl = "texture2", predicted_max_abs_error = {{[^,]*}}, segments = 32 : i64, table = "lns_texture2_s32"
+gpu.module @texture3_derived {
+  gpu.func @k(%x: f32, %o: memref<3xf32>) kernel {
+    %s = approx.lns.sb %x impl(#approx.lns_impl<texture3, input_bits = 14>) nonpositive : f32
+    %t = approx.lns.db %x impl(#approx.lns_impl<texture3, input_bits = 12, max_error = 5.0e-6 : f64>) nonpositive : f32
+    %u = approx.lns.db %x impl(#approx.lns_impl<texture2, input_bits = 12, max_error = 5.0e-6 : f64>) nonpositive : f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    memref.store %s, %o[%c0] : memref<3xf32>
+    memref.store %t, %o[%c1] : memref<3xf32>
+    memref.store %u, %o[%c2] : memref<3xf32>
+    gpu.return
+  }
+}

@@ -4,7 +4,11 @@
 // up), the weights with w11 rounded half up (the tie cases a*b = 128 mod
 // 256), the 28-bit truncation toward zero relative to the largest weighted
 // exponent, ties-away rounding, zero-weight texels, clamp addressing, and a
-// randomized bound against the exact weighted sum.
+// randomized bound against the exact weighted sum. For the 3-D model (an
+// assumed generalisation, not yet checked on a GPU): its weights (partition
+// of 256, exact marginals, the 2-D rule on every face, the -1 weights it
+// allows), clamping, and bit agreement with the 2-D model on a texture that
+// is constant in z.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +20,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <vector>
 
 using namespace approx::lns;
 
@@ -268,3 +274,206 @@ TEST(FilterModel, MatchesRecordedH100Fetches) {
   }
 }
 #endif
+
+//===----------------------------------------------------------------------===//
+// The 3-D (trilinear) filter: the assumed generalisation of the 2-D rules
+// (FilterModel.h), not yet checked against hardware. These tests pin the
+// generalisation itself: its weights, that every face is the measured 2-D
+// rule, and that the summation is the 2-D one.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::array<int, 8> weights3(int a, int b, int c) {
+  std::array<int, 8> w;
+  trilinearWeights(a, b, c, w.data());
+  return w;
+}
+
+} // namespace
+
+TEST(FilterModel3D, WeightsHandCases) {
+  // g = 1/2 in every coordinate: every product is exact, 256 / 8 each.
+  EXPECT_EQ(weights3(128, 128, 128),
+            (std::array<int, 8>{32, 32, 32, 32, 32, 32, 32, 32}));
+  EXPECT_EQ(weights3(0, 0, 0), (std::array<int, 8>{256, 0, 0, 0, 0, 0, 0, 0}));
+  // a = b = c = 255: r2 = round(254.004) = 254, r3 = round(253.01) = 253:
+  // w[7] = 253, the pairs 1 each, the singles 255 - 508 + 253 = 0, and
+  // w[0] = 256 - 765 + 762 - 253 = 0.
+  EXPECT_EQ(weights3(255, 255, 255),
+            (std::array<int, 8>{0, 0, 0, 1, 0, 1, 1, 253}));
+  // (39, 128, 64): ab = 19.5 -> 20 (tie up), ac = 9.75 -> 10, bc = 32,
+  // abc = 4.875 -> 5.
+  EXPECT_EQ(weights3(39, 128, 64),
+            (std::array<int, 8>{256 - 39 - 128 - 64 + 20 + 10 + 32 - 5,
+                                39 - 20 - 10 + 5, 128 - 20 - 32 + 5, 20 - 5,
+                                64 - 10 - 32 + 5, 10 - 5, 32 - 5, 5}));
+  // The roundings can leave a weight at -1 (documented in FilterModel.h):
+  // ab = ac = 0.5 -> 1 each, abc = 0.25 -> 0 gives w[1] = 1 - 2 + 0; on the
+  // diagonal, j = 231: r2 = round(208.44) = 208, r3 = round(188.09) = 188,
+  // w[0] = 256 - 693 + 624 - 188 (the exact weight is 0.23).
+  EXPECT_EQ(weights3(1, 128, 128)[1], -1);
+  EXPECT_EQ(weights3(231, 231, 231)[0], -1);
+}
+
+TEST(FilterModel3D, WeightsPartitionAndFaces) {
+  for (int a = 0; a < 256; a += 3)
+    for (int b = 0; b < 256; b += 5)
+      for (int c = 0; c < 256; ++c) {
+        std::array<int, 8> w = weights3(a, b, c);
+        int sum = 0;
+        for (int v : w)
+          sum += v;
+        ASSERT_EQ(sum, 256) << a << "," << b << "," << c;
+        ASSERT_GE(*std::min_element(w.begin(), w.end()), -1);
+        // The marginals are exact.
+        ASSERT_EQ(w[1] + w[3] + w[5] + w[7], a);
+        ASSERT_EQ(w[2] + w[3] + w[6] + w[7], b);
+        ASSERT_EQ(w[4] + w[5] + w[6] + w[7], c);
+        // Summed over z, the x-y weights are the 2-D rule's.
+        std::array<int, 4> w2 = weights(a, b);
+        for (int n = 0; n < 4; ++n)
+          ASSERT_EQ(w[n] + w[n + 4], w2[n]) << a << "," << b << "," << c;
+      }
+  // The faces: c = 0 is the 2-D rule in (a, b), a = 0 in (b, c).
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; ++b) {
+      std::array<int, 8> w = weights3(a, b, 0);
+      std::array<int, 4> w2 = weights(a, b);
+      for (int n = 0; n < 4; ++n) {
+        ASSERT_EQ(w[n], w2[n]);
+        ASSERT_EQ(w[n + 4], 0);
+      }
+      w = weights3(0, a, b);
+      ASSERT_EQ(w[0], w2[0]);
+      ASSERT_EQ(w[2], w2[1]);
+      ASSERT_EQ(w[4], w2[2]);
+      ASSERT_EQ(w[6], w2[3]);
+    }
+  // The diagonal a = b = c (what texture3 reads): the C(3, m) weights with
+  // m ones are equal, and only w[0] goes negative, at nine fractions near 1.
+  int negative = 0;
+  for (int j = 0; j < 256; ++j) {
+    std::array<int, 8> w = weights3(j, j, j);
+    ASSERT_TRUE(w[1] == w[2] && w[2] == w[4]) << j;
+    ASSERT_TRUE(w[3] == w[5] && w[5] == w[6]) << j;
+    ASSERT_GE(*std::min_element(w.begin() + 1, w.end()), 0) << j;
+    negative += w[0] < 0;
+  }
+  EXPECT_EQ(negative, 9);
+}
+
+TEST(FilterModel3D, FilterAndClamp) {
+  // A 3 x 2 x 2 texture, 1 channel: texel (i, j, l) = 2^i 3^j 5^l.
+  float data[12];
+  for (int l = 0; l < 2; ++l)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i)
+        data[(l * 2 + j) * 3 + i] = float((1 << i) * (j ? 3 : 1) * (l ? 5 : 1));
+  Texture3D tex{3, 2, 2, 1, data};
+  float out[4];
+  filter3D(tex, 0.5f, 0.5f, 0.5f, out);
+  EXPECT_EQ(out[0], 1.0f);
+  EXPECT_EQ(out[1], 0.0f); // channels beyond the texture's
+  filter3D(tex, 2.5f, 1.5f, 1.5f, out);
+  EXPECT_EQ(out[0], 60.0f);
+  // Halfway in z between (1, 0, 0) = 2 and (1, 0, 1) = 10.
+  filter3D(tex, 1.5f, 0.5f, 1.0f, out);
+  EXPECT_EQ(out[0], 6.0f);
+  // g = 1/2 everywhere in the first cell: the mean of its eight texels,
+  // (1 + 2)(1 + 3)(1 + 5) / 8 = 9.
+  filter3D(tex, 1.0f, 1.0f, 1.0f, out);
+  EXPECT_EQ(out[0], 9.0f);
+  // Clamped on every side.
+  filter3D(tex, -100.0f, -5.0f, -1.0f, out);
+  EXPECT_EQ(out[0], 1.0f);
+  filter3D(tex, 1e9f, 100.0f, 7.0f, out);
+  EXPECT_EQ(out[0], 60.0f);
+  // (39, 128, 64) in the first cell, by the weights of WeightsHandCases.
+  {
+    std::array<int, 8> w = weights3(39, 128, 64);
+    long double sum = 0;
+    for (int n = 0; n < 8; ++n)
+      sum += (long double)w[n] *
+             data[((n >> 2) * 2 + ((n >> 1) & 1)) * 3 + (n & 1)];
+    filter3D(tex, coord(0, 39), coord(0, 128), coord(0, 64), out);
+    EXPECT_EQ(out[0], float(sum / 256));
+  }
+  filter3D(tex, 0.5f, 0.5f, NAN, out);
+  EXPECT_TRUE(std::isnan(out[0]));
+}
+
+TEST(FilterModel3D, ASliceStackedTwiceIsThe2DFilter) {
+  // A 2-D texture repeated in z: the weights summed over z are the 2-D
+  // rule's, so the 3-D model must reproduce the 2-D one bit for bit at any
+  // z, except where a -1 weight puts a texel the 2-D rule weighs 0 among
+  // those that set the truncation's exponent (w[n] = -1, w[n + 4] = 1).
+  const int w = 6, h = 5;
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> scale(-12, 4);
+  std::vector<float> slice(size_t(w) * h * 4), stack;
+  for (float &v : slice)
+    v = std::ldexp(unit(rng), scale(rng));
+  stack = slice;
+  stack.insert(stack.end(), slice.begin(), slice.end());
+  Texture2D t2{w, h, 4, slice.data()};
+  Texture3D t3{w, h, 2, 4, stack.data()};
+  std::uniform_real_distribution<float> cx(-1.0f, w + 1.0f),
+      cy(-1.0f, h + 1.0f), cz(-1.0f, 3.0f);
+  int compared = 0;
+  for (int it = 0; it < 100000; ++it) {
+    const float x = cx(rng), y = cy(rng), z = cz(rng);
+    const int64_t q[3] = {quantizeCoordinate(x), quantizeCoordinate(y),
+                          quantizeCoordinate(z)};
+    std::array<int, 8> w =
+        weights3(int(q[0] & 255), int(q[1] & 255), int(q[2] & 255));
+    bool split = false;
+    for (int n = 0; n < 4; ++n)
+      split |= w[n] + w[n + 4] == 0 && w[n] != 0;
+    if (split)
+      continue;
+    ++compared;
+    float o2[4], o3[4];
+    filter2D(t2, x, y, o2);
+    filter3D(t3, x, y, z, o3);
+    for (int c = 0; c < 4; ++c)
+      ASSERT_EQ(bitsOf(o2[c]), bitsOf(o3[c])) << x << " " << y << " " << z;
+  }
+  EXPECT_GT(compared, 99000);
+}
+
+TEST(FilterModel3D, WithinTheTruncationBoundOfTheExactSum) {
+  // As in 2-D: |model - exact| <= 2^(E-28) sum|w|/256 + half an ulp of
+  // the result, for eight texels (sum|w| is 258 where a weight is -1).
+  std::mt19937 rng(4242);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> scale(-20, 5), frac(0, 255);
+  for (int it = 0; it < 100000; ++it) {
+    float t[8];
+    for (float &v : t)
+      v = std::ldexp(unit(rng), scale(rng));
+    int w[8];
+    trilinearWeights(frac(rng), frac(rng), frac(rng), w);
+    int e = INT32_MIN, total = 0;
+    long double exact = 0;
+    for (int n = 0; n < 8; ++n) {
+      total += std::abs(w[n]);
+      exact += (long double)w[n] * t[n] / 256;
+      int en;
+      if (w[n] != 0 && t[n] != 0) {
+        std::frexp(t[n], &en);
+        e = std::max(e, en);
+      }
+    }
+    const float v = filterChannelN(t, w, 8);
+    if (e == INT32_MIN) {
+      ASSERT_EQ(v, 0.0f);
+      continue;
+    }
+    long double bound = std::ldexp(1.0L, e - 28) * total / 256;
+    if (v != 0)
+      bound += std::ldexp(1.0L, std::ilogb(v) - 24);
+    ASSERT_LE(std::fabs(v - exact), bound) << it;
+  }
+}

@@ -1,14 +1,21 @@
 //===- LnsTablesTest.cpp - The LNS tables, their models and bounds --------===//
 //
 // The references and their special values, segment validation with its
-// messages, the texture2 layout of eq. 4, and the measured errors of every
-// implementation against bounds derived from the approximation theory plus
-// the f32 roundings of the pipeline (not from observation):
+// messages, the texture2 layout of eq. 4, texture3's Bernstein layout, and
+// the measured errors of every implementation against bounds derived from
+// the approximation theory plus the f32 roundings of the pipeline (not from
+// observation):
 //   texture2: the fit on the filter's basis {1, g, rho(g)} is at least as
 //     good as a0 + a1 g + a2 rho with a = the quadratic's minimax, whose
 //     error is |f'''| h^3 / 192 plus |a2| max|rho - g^2| = |f''| h^2/2 / 512;
 //     the f32 roundings add a texel's half ulp, the truncation 2^(E-28) and
 //     the result's half ulp;
+//   texture3: the fit on the filter's basis {1, g, rho2(g), rho3(g)} is at
+//     least as good as the cubic's minimax a with the rounded weights,
+//     whose error is |f''''| h^4 / 3072 plus (|a2| + |a3|) / 512 (each
+//     rounded weight is within 1/512 of g^2, g^3), plus the same f32
+//     roundings; the |a2|/512 term, |f''| h^2 / 1024, is texture2's too and
+//     dominates both for sb from k = 4 on: texture3 gains little there;
 //   texture1: nodes lowered by half the sagitta leave |f''| h^2 / 16;
 //   horner: at most the Chebyshev interpolation error
 //     |f^(d+1)| h^(d+1) / ((d+1)! 2^(2d+1)), plus coefficient and fma
@@ -18,6 +25,7 @@
 
 #include "LnsTables.h"
 #include "FilterModel.h"
+#include "Minimax.h"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +35,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 #include <tuple>
 
 using namespace approx::lns;
@@ -139,6 +148,15 @@ TEST(LnsTables, CheckSegments) {
   for (unsigned k = 1; k <= 1024; k *= 2)
     for (LnsImpl impl : {LnsImpl::Texture1, LnsImpl::Texture2, LnsImpl::Horner})
       EXPECT_EQ(checkSegments(k, impl), "") << k << " " << lnsImplName(impl);
+  // texture3: a 3-D texture 64 k wide, at most 16384.
+  for (unsigned k = 1; k <= 256; k *= 2)
+    EXPECT_EQ(checkSegments(k, LnsImpl::Texture3), "") << k;
+  EXPECT_EQ(checkSegments(512, LnsImpl::Texture3),
+            "segments per unit 512 needs a 3-D texture 32768 texels wide; "
+            "the limit is 16384");
+  EXPECT_EQ(checkSegments(12, LnsImpl::Texture3),
+            "segments per unit 12 is not a power of two");
+  EXPECT_STREQ(lnsImplName(LnsImpl::Texture3), "texture3");
   EXPECT_EQ(checkDegree(0), "horner degree 0 is outside 1..5");
   EXPECT_EQ(checkDegree(6), "horner degree 6 is outside 1..5");
   EXPECT_EQ(checkDegree(5), "");
@@ -153,6 +171,9 @@ TEST(LnsTables, CheckSegments) {
   EXPECT_FALSE(buildHorner(64, 6, t, &error));
   EXPECT_EQ(error, "horner degree 6 is outside 1..5");
   EXPECT_FALSE(buildHorner(3, 2, t, nullptr));
+  EXPECT_FALSE(buildTexture3(1024, t, &error));
+  EXPECT_EQ(error, "segments per unit 1024 needs a 3-D texture 65536 texels "
+                   "wide; the limit is 16384");
 }
 
 //===----------------------------------------------------------------------===//
@@ -172,6 +193,7 @@ const LnsTable &table(LnsImpl impl, unsigned k, unsigned degree = 0) {
   std::string error;
   auto start = std::chrono::steady_clock::now();
   bool ok = impl == LnsImpl::Texture2   ? buildTexture2(k, t, &error)
+            : impl == LnsImpl::Texture3 ? buildTexture3(k, t, &error)
             : impl == LnsImpl::Texture1 ? buildTexture1(k, t, &error)
                                         : buildHorner(k, degree, t, &error);
   double seconds =
@@ -352,6 +374,285 @@ TEST(LnsTables, Texture2Largest) {
 }
 
 //===----------------------------------------------------------------------===//
+// texture3
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Texel (i, y, z), channel c, of a texture3 table.
+float texel3(const LnsTable &t, size_t i, size_t y, size_t z, int c) {
+  return t.data[((z * 2 + y) * size_t(t.width) + i) * 4 + size_t(c)];
+}
+
+/// max |f^(n)| on the function's table domain, with 1% for the differences.
+long double maxDerivativeOn(LnsFunction f, int n) {
+  const long double lo = f == LnsFunction::Cb ? -1 : -32;
+  const long double hi = f == LnsFunction::Db ? -1 : 0;
+  return maxDerivative(f, n, lo, hi) * 1.01L;
+}
+
+/// The texture3 bound for exact inputs (see the file comment). |a2| and
+/// |a3| are the Taylor coefficients f'' h^2 / 2 and f''' h^3 / 6 at worst,
+/// with 5% and the next term for the minimax's shift from them.
+long double texture3Bound(LnsFunction f, unsigned k) {
+  const long double h = 1.0L / k;
+  const long double m2 = maxSecond(f), m3 = maxDerivativeOn(f, 3),
+                    m4 = maxDerivativeOn(f, 4);
+  const long double quartic = m4 * h * h * h * h / 3072;
+  const long double a2 = 1.05L * m2 * h * h / 2 + m3 * h * h * h / 2;
+  const long double a3 = 1.05L * m3 * h * h * h / 6 + m4 * h * h * h * h / 6;
+  return quartic + (a2 + a3) / 512 + 0x1p-24L + 0x1p-27L + 0x1p-24L;
+}
+
+/// The power coefficients of the cubic whose Bernstein coefficients are
+/// beta (the inverse of bernsteinFromPowerBasis).
+void powerFromBernstein(const long double beta[4], long double a[4]) {
+  a[0] = beta[0];
+  a[1] = 3 * (beta[1] - beta[0]);
+  a[2] = 3 * (beta[2] - 2 * beta[1] + beta[0]);
+  a[3] = beta[3] - 3 * beta[2] + 3 * beta[1] - beta[0];
+}
+
+/// rho2(j), rho3(j): the filter model's rounded g^2 and g^3 at g = j/256.
+long double rho2(unsigned j) { return ((j * j + 128) >> 8) / 256.0L; }
+long double rho3(unsigned j) { return ((j * j * j + 32768) >> 16) / 256.0L; }
+
+} // namespace
+
+TEST(LnsTables, BernsteinFromPowerBasis) {
+  // The Bernstein form in real arithmetic is the power form: exactly at
+  // g = 0, 1/2, 1 (and anywhere, to rounding); with the filter model's
+  // integer weights at g = j/256 (the texels with m ones weigh
+  // (256 - 3j + 3 r2 - r3), (j - 2 r2 + r3), (r2 - r3), r3 over 256 each) it
+  // is a0 + a1 g + a2 rho2 + a3 rho3: the identity texture3's fit relies on.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> coef(-2.0, 2.0);
+  for (int it = 0; it < 200; ++it) {
+    long double a[4], beta[4];
+    for (long double &v : a)
+      v = coef(rng);
+    bernsteinFromPowerBasis(a, 3, beta);
+    EXPECT_EQ(beta[0], a[0]);
+    EXPECT_EQ(beta[3], a[0] + a[1] + a[2] + a[3]);
+    long double back[4];
+    powerFromBernstein(beta, back);
+    for (int i = 0; i < 4; ++i)
+      ASSERT_NEAR(double(back[i]), double(a[i]), 1e-15);
+    for (long double g : {0.0L, 0.5L, 1.0L, 0.3L, 0.77L}) {
+      const long double u = 1 - g;
+      const long double bern = beta[0] * u * u * u + 3 * beta[1] * g * u * u +
+                               3 * beta[2] * g * g * u + beta[3] * g * g * g;
+      const long double power = a[0] + g * (a[1] + g * (a[2] + g * a[3]));
+      ASSERT_NEAR(double(bern), double(power), 1e-15) << double(g);
+    }
+    for (unsigned j = 0; j <= 256; ++j) {
+      const long double r2 = rho2(j) * 256, r3 = rho3(j) * 256;
+      const long double w[4] = {256 - 3.0L * j + 3 * r2 - r3, j - 2 * r2 + r3,
+                                r2 - r3, r3};
+      // Checked against the model's weights (one texel per class).
+      if (j < 256) {
+        int mw[8];
+        trilinearWeights(int(j), int(j), int(j), mw);
+        ASSERT_EQ(mw[0], int(w[0]));
+        ASSERT_EQ(mw[1], int(w[1]));
+        ASSERT_EQ(mw[3], int(w[2]));
+        ASSERT_EQ(mw[7], int(w[3]));
+      }
+      const long double sum = (w[0] * beta[0] + 3 * w[1] * beta[1] +
+                               3 * w[2] * beta[2] + w[3] * beta[3]) /
+                              256;
+      const long double fitted =
+          a[0] + a[1] * (j / 256.0L) + a[2] * rho2(j) + a[3] * rho3(j);
+      ASSERT_NEAR(double(sum), double(fitted), 1e-15) << j;
+      // texture3Basis is that basis.
+      long double phi[4];
+      texture3Basis(j, phi);
+      ASSERT_EQ(phi[0], 1);
+      ASSERT_NEAR(double(phi[1]), double(j / 256.0L), 1e-18) << j;
+      ASSERT_NEAR(double(phi[2]), double(rho2(j)), 1e-18) << j;
+      ASSERT_NEAR(double(phi[3]), double(rho3(j)), 1e-18) << j;
+    }
+  }
+  // Degree 2 gives the paper's eq. 4 texels: a0, a0 + a1/2, a0 + a1 + a2.
+  const long double a2[3] = {1, 2, 3};
+  long double b2[3];
+  bernsteinFromPowerBasis(a2, 2, b2);
+  EXPECT_EQ(b2[0], 1);
+  EXPECT_EQ(b2[1], 2);
+  EXPECT_EQ(b2[2], 6);
+}
+
+TEST(LnsTables, Texture3Layout) {
+  const unsigned k = 16, n = 32 * k;
+  const LnsTable &t = table(LnsImpl::Texture3, k);
+  ASSERT_EQ(t.width, int(2 * n));
+  ASSERT_EQ(t.height, 2);
+  ASSERT_EQ(t.depth, 2);
+  ASSERT_EQ(t.channels, 4);
+  ASSERT_EQ(t.data.size(), size_t(2 * n * 2 * 2 * 4));
+  const long double h = 1.0L / k;
+  const long double bounds[3] = {texture3Bound(LnsFunction::Sb, k),
+                                 texture3Bound(LnsFunction::Db, k),
+                                 texture3Bound(LnsFunction::Cb, k)};
+  for (unsigned w = 0; w < n; ++w) {
+    const bool near = w >= n - k;
+    const long double x0 = -32 + w * h, x1 = x0 + h;
+    for (int c = 0; c < 4; ++c) {
+      // beta_m in every texel of the cell with x + y + z = m.
+      float beta[4];
+      for (unsigned cell = 0; cell < 8; ++cell) {
+        const unsigned x = cell & 1, y = (cell >> 1) & 1, z = cell >> 2;
+        const float v = texel3(t, 2 * w + x, y, z, c);
+        if (cell == 0 || cell == 1 || cell == 3 || cell == 7)
+          beta[x + y + z] = v;
+        else
+          ASSERT_EQ(bitsOf(v), bitsOf(beta[x + y + z])) << w << " " << cell;
+      }
+      const bool used = c == 0 || (c == 1 && !near) || (c == 2 && near);
+      if (!used) {
+        for (float v : beta)
+          ASSERT_EQ(v, 0.0f);
+        continue;
+      }
+      // beta_0 = P(0) ~ f(x0) and beta_3 = P(1) ~ f(x1).
+      const LnsFunction f = LnsFunction(c);
+      const long double bound = bounds[c];
+      ASSERT_NEAR(double(beta[0]), double(lnsReference(f, x0)), double(bound))
+          << w << " " << c;
+      ASSERT_NEAR(double(beta[3]), double(lnsReference(f, x1)), double(bound))
+          << w << " " << c;
+    }
+  }
+}
+
+TEST(LnsTables, Texture3ThroughTheFilterIsTheFittedPolynomial) {
+  // The cubic the texels hold (power coefficients from the Bernstein ones):
+  // at g = 0, 1/2, 1 the model's weights are exact, so the fetch is the
+  // polynomial in real arithmetic, and the fitted polynomial there is
+  // within the fit's error of f; at every g = j/256 the fetch is
+  // a0 + a1 g + a2 rho2 + a3 rho3, up to the truncation and the rounding.
+  const unsigned k = 16, n = 32 * k;
+  const LnsTable &t = table(LnsImpl::Texture3, k);
+  Texture3D tex{t.width, t.height, t.depth, t.channels, t.data.data()};
+  const long double h = 1.0L / k;
+  const long double bounds[3] = {texture3Bound(LnsFunction::Sb, k),
+                                 texture3Bound(LnsFunction::Db, k),
+                                 texture3Bound(LnsFunction::Cb, k)};
+  for (unsigned w = 0; w < n; w += 7) {
+    const bool near = w >= n - k;
+    for (int c : {0, near ? 2 : 1}) {
+      long double beta[4], a[4];
+      for (int m = 0; m < 4; ++m)
+        beta[m] = texel3(t, 2 * w + (m > 0), m > 1, m > 2, c);
+      powerFromBernstein(beta, a);
+      const LnsFunction f = LnsFunction(c);
+      for (unsigned j = 0; j <= 256; ++j) {
+        if (j == 256 && w + 1 < n)
+          continue; // g = 1 is the next segment's g = 0
+        float out[4];
+        const float xf = float(j) / 256 + 0.5f;
+        filter3D(tex, 2.0f * w + xf, xf, xf, out);
+        const long double g = j / 256.0L;
+        const long double p = a[0] + a[1] * g + a[2] * rho2(j) + a[3] * rho3(j);
+        ASSERT_NEAR(double(out[c]), double(p), 0x1p-27 + 0x1p-24)
+            << w << " " << j << " " << c;
+        if (j == 0 || j == 128 || j == 256) {
+          const long double real = a[0] + g * (a[1] + g * (a[2] + g * a[3]));
+          ASSERT_NEAR(double(p), double(real), 1e-15) << w << " " << j;
+          ASSERT_NEAR(double(real), double(lnsReference(f, -32 + (w + g) * h)),
+                      double(bounds[c]))
+              << w << " " << j << " " << c;
+        }
+      }
+    }
+  }
+}
+
+TEST(LnsTables, Texture3Errors) {
+  for (unsigned k : {1u, 4u, 16u, 64u}) {
+    const LnsTable &t = table(LnsImpl::Texture3, k);
+    EXPECT_LE(t.maxErrorExact[0], double(texture3Bound(LnsFunction::Sb, k)))
+        << k;
+    EXPECT_LE(t.maxErrorExact[2], double(texture3Bound(LnsFunction::Cb, k)))
+        << k;
+    // db near 0 as for texture2: cb + log2f(-x) adds two roundings.
+    EXPECT_LE(t.maxErrorExact[1],
+              double(std::max(texture3Bound(LnsFunction::Db, k),
+                              texture3Bound(LnsFunction::Cb, k) + 0x1p-19L)))
+        << k;
+    for (int f = 0; f < 3; ++f)
+      EXPECT_GE(t.maxErrorAny[f], t.maxErrorExact[f]) << k;
+  }
+  // The largest: 256 per unit, a 3-D texture 16384 wide.
+  const LnsTable &t = table(LnsImpl::Texture3, 256);
+  EXPECT_EQ(t.width, 16384);
+  EXPECT_LE(t.maxErrorExact[0], 0x1p-23);
+}
+
+TEST(LnsTables, Texture3AgainstTexture2) {
+  // On exact inputs texture3's fit has one more basis function, so it is at
+  // least as good as texture2's before the f32 roundings (one rounding of
+  // slack). It is clearly better only where the cubic truncation, not the
+  // rounded g^2 weight, limits texture2: sb at 1 and 2 segments per unit,
+  // db (whose f''' is large near -1) up to 16. Measured with the model
+  // (sb / db on exact inputs, texture2 -> texture3): k = 1: 3.05e-4 ->
+  // 1.50e-4 / 5.26e-3 -> 9.05e-4; k = 4: 1.09e-5 -> 1.02e-5 / 2.06e-4 ->
+  // 5.98e-5; k = 16: 6.81e-7 -> 6.74e-7 / 7.00e-6 -> 4.66e-6; k = 64:
+  // 9.27e-8 both / 3.68e-7 -> 3.46e-7.
+  for (unsigned k : {1u, 4u, 16u, 64u, 256u}) {
+    const LnsTable &t2 = table(LnsImpl::Texture2, k);
+    const LnsTable &t3 = table(LnsImpl::Texture3, k);
+    for (int f = 0; f < 3; ++f)
+      EXPECT_LE(t3.maxErrorExact[f], t2.maxErrorExact[f] + 0x1p-24)
+          << k << " " << f;
+    // Arbitrary inputs: the 8-bit coordinate rounding (|f'| h / 512)
+    // dominates both alike (from k = 4 on, within 1%).
+    EXPECT_LE(t3.maxErrorAny[0], 1.01 * t2.maxErrorAny[0]) << k;
+    if (k >= 4)
+      EXPECT_GE(t3.maxErrorAny[0], 0.99 * t2.maxErrorAny[0]) << k;
+  }
+  EXPECT_LE(table(LnsImpl::Texture3, 1).maxErrorExact[0],
+            0.6 * table(LnsImpl::Texture2, 1).maxErrorExact[0]);
+  for (unsigned k : {1u, 4u, 16u})
+    EXPECT_LE(table(LnsImpl::Texture3, k).maxErrorExact[1],
+              0.7 * table(LnsImpl::Texture2, k).maxErrorExact[1])
+        << k;
+}
+
+TEST(LnsTables, Texture3IsLimitedByTheRoundedWeights) {
+  // Why texture3 gains little for sb: on sb's most curved segment (x up to
+  // 0, k = 4) a cubic with exact weights g^2, g^3 would be 100 times better
+  // than texture2, but the filter's weights are rho2, rho3 (within 1/512 of
+  // g^2, g^3), and the fit on them stays at |a2| / 512 ~ |sb''| h^2 / 1024,
+  // texture2's own level.
+  const unsigned k = 4, w = 32 * k - 1;
+  std::vector<long double> f(257);
+  for (unsigned j = 0; j <= 256; ++j)
+    f[j] = sbReference(-32.0L + (w + j / 256.0L) / k);
+  auto fit = [&](unsigned nb, bool rounded) {
+    std::vector<long double> basis(257 * nb);
+    for (unsigned j = 0; j <= 256; ++j) {
+      const long double g = j / 256.0L;
+      basis[j * nb + 0] = 1;
+      basis[j * nb + 1] = g;
+      basis[j * nb + 2] = rounded ? rho2(j) : g * g;
+      if (nb == 4)
+        basis[j * nb + 3] = rounded ? rho3(j) : g * g * g;
+    }
+    MinimaxResult r;
+    EXPECT_TRUE(discreteMinimax(basis.data(), f.data(), 257, nb, r, nullptr));
+    return r.maxError;
+  };
+  const long double quadRounded = fit(3, true), cubicRounded = fit(4, true),
+                    cubicExact = fit(4, false);
+  const long double h = 1.0L / k, level = kLn2 / 4 * h * h / 1024;
+  EXPECT_LE(cubicExact, quadRounded / 100);
+  EXPECT_LE(cubicRounded, quadRounded);
+  EXPECT_GE(cubicRounded, 0.5L * level);
+  EXPECT_GE(cubicRounded, 0.8L * quadRounded);
+}
+
+//===----------------------------------------------------------------------===//
 // texture1 and horner
 //===----------------------------------------------------------------------===//
 
@@ -452,6 +753,8 @@ struct Impl {
       return evalTexture1(t, k, f, x);
     case LnsImpl::Horner:
       return evalHorner(t, k, f, x);
+    case LnsImpl::Texture3:
+      return evalTexture3(t, k, f, x);
     }
     return NAN;
   }
@@ -459,7 +762,8 @@ struct Impl {
 
 const Impl kImpls[] = {{LnsImpl::Texture2, 64, 0},
                        {LnsImpl::Texture1, 64, 0},
-                       {LnsImpl::Horner, 1, 5}};
+                       {LnsImpl::Horner, 1, 5},
+                       {LnsImpl::Texture3, 64, 0}};
 
 } // namespace
 
@@ -514,6 +818,12 @@ TEST(LnsTables, EvaluationRejectsMismatchedTables) {
   EXPECT_TRUE(std::isnan(evalTexture1(t, 64, LnsFunction::Sb, -3.0f)));
   EXPECT_TRUE(std::isnan(evalHorner(t, 64, LnsFunction::Sb, -3.0f)));
   EXPECT_FALSE(std::isnan(evalTexture2(t, 64, LnsFunction::Sb, -3.0f)));
+  // A texture2 table is not a texture3 one (depth 1), nor the reverse.
+  EXPECT_TRUE(std::isnan(evalTexture3(t, 64, LnsFunction::Sb, -3.0f)));
+  const LnsTable &t3 = table(LnsImpl::Texture3, 64);
+  EXPECT_TRUE(std::isnan(evalTexture2(t3, 64, LnsFunction::Sb, -3.0f)));
+  EXPECT_TRUE(std::isnan(evalTexture3(t3, 32, LnsFunction::Sb, -3.0f)));
+  EXPECT_FALSE(std::isnan(evalTexture3(t3, 64, LnsFunction::Sb, -3.0f)));
 }
 
 TEST(LnsTables, ErrorSampleCoversTheDomain) {
@@ -539,7 +849,9 @@ TEST(LnsTables, EvaluationFollowsTheContractOps) {
   const LnsTable &t2 = table(LnsImpl::Texture2, k);
   const LnsTable &t1 = table(LnsImpl::Texture1, k);
   const LnsTable &hz = table(LnsImpl::Horner, 1, 5);
+  const LnsTable &t3 = table(LnsImpl::Texture3, k);
   Texture2D tex2{t2.width, t2.height, t2.channels, t2.data.data()};
+  Texture3D tex3{t3.width, t3.height, t3.depth, t3.channels, t3.data.data()};
   Texture2D tex1{t1.width, t1.height, t1.channels, t1.data.data()};
   std::vector<float> inputs = lnsErrorSample(k);
   inputs.resize(std::min<size_t>(inputs.size(), 40000));
@@ -573,6 +885,14 @@ TEST(LnsTables, EvaluationFollowsTheContractOps) {
     ASSERT_EQ(bitsOf(evalTexture2(t2, k, LnsFunction::Sb, x)), bitsOf(sb2r))
         << x;
     ASSERT_EQ(bitsOf(evalTexture2(t2, k, LnsFunction::Db, x)), bitsOf(db2r))
+        << x;
+    // texture3: the same coordinates, (cx, xf, xf) in the 3-D texture.
+    filter3D(tex3, cx, xf, xf, v);
+    volatile float db3 = near2 ? v[2] + lg : v[1];
+    volatile float sb3r = pos + v[0], db3r = pos + db3;
+    ASSERT_EQ(bitsOf(evalTexture3(t3, k, LnsFunction::Sb, x)), bitsOf(sb3r))
+        << x;
+    ASSERT_EQ(bitsOf(evalTexture3(t3, k, LnsFunction::Db, x)), bitsOf(db3r))
         << x;
     // texture1
     volatile float cx1 = u + 0.5f;
