@@ -44,16 +44,8 @@ const std::string kDir = APPROX_RT_GPU_DATA;
 const std::string kManifest = kDir + "/features.manifest.json";
 std::shared_ptr<Context> gCtx;
 
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    Status s_ = (expr);                                                        \
-    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
-  } while (0)
-
 std::unique_ptr<Module> loadModule() {
-  Expected<std::unique_ptr<Module>> m = Module::load(gCtx, kManifest);
-  EXPECT_TRUE(m.isOk()) << m.status().toString();
-  return m ? m.take() : nullptr;
+  return test::loadModuleAt(gCtx, kManifest);
 }
 
 template <typename T>

@@ -45,16 +45,8 @@ const std::string kData = APPROX_RT_TEST_DATA;
 const std::string kManifest = kData + "/sfu_test.manifest.json";
 std::shared_ptr<Context> gCtx;
 
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    Status s_ = (expr);                                                        \
-    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
-  } while (0)
-
 std::unique_ptr<Module> loadModule() {
-  Expected<std::unique_ptr<Module>> m = Module::load(gCtx, kManifest);
-  EXPECT_TRUE(m.isOk()) << m.status().toString();
-  return m ? m.take() : nullptr;
+  return test::loadModuleAt(gCtx, kManifest);
 }
 
 /// The CUDA Programming Guide's ulp error: the distance, in representable

@@ -1,7 +1,7 @@
 //===- GpuTestMain.h - main() of the GPU test binaries ---------*- C++ -*-===//
 //
-// The GPU tests (GpuTest.cpp, GpuFeatureTest.cpp, precision/
-// GpuConvertTest.cpp) share one start: probe the driver, open a context on
+// The GPU tests (GpuTest.cpp, GpuFeatureTest.cpp, GpuTexture3DTest.cpp,
+// precision/GpuConvertTest.cpp) share one start, ASSERT_OK and loadModuleAt(): probe the driver, open a context on
 // device 0 for every test, and exit 77 (ctest SKIP_RETURN_CODE) with the
 // reason printed when no CUDA driver or GPU is usable, so that a machine
 // without one reports the tests skipped, never passed.
@@ -19,7 +19,23 @@
 #include <memory>
 #include <string>
 
+/// Asserts that a Status is Ok, printing it otherwise (every GPU test).
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    ::approx::rt::Status s_ = (expr);                                          \
+    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
+  } while (0)
+
 namespace approx::rt::test {
+
+/// Loads the module of `manifest` on `ctx`; a failure is a test failure
+/// (and null).
+inline std::unique_ptr<Module> loadModuleAt(const std::shared_ptr<Context> &ctx,
+                                            const std::string &manifest) {
+  Expected<std::unique_ptr<Module>> m = Module::load(ctx, manifest);
+  EXPECT_TRUE(m.isOk()) << m.status().toString();
+  return m ? m.take() : nullptr;
+}
 
 /// Runs the tests of this binary with `ctx` opened on device 0 (and reset
 /// after them). Returns 77 after printing "SKIPPED: <reason>" when the

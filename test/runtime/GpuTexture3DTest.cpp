@@ -41,16 +41,8 @@ constexpr size_t kSlots = 32;
 const float kCorners[8] = {0.0f,  0.125f, 0.375f, 0.875f,
                            0.25f, 0.75f,  0.625f, 0.5f};
 
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    Status s_ = (expr);                                                        \
-    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
-  } while (0)
-
 std::unique_ptr<Module> loadModule() {
-  Expected<std::unique_ptr<Module>> m = Module::load(gCtx, kManifest);
-  EXPECT_TRUE(m.isOk()) << m.status().toString();
-  return m ? m.take() : nullptr;
+  return test::loadModuleAt(gCtx, kManifest);
 }
 
 /// A memref<32xf32> holding `v` (zero-padded).

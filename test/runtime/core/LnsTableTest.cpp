@@ -11,6 +11,7 @@
 // gone is one line naming it.
 //
 //===----------------------------------------------------------------------===//
+#include "DataModuleFixture.h"
 #include "FakeDriver.h"
 
 #include "approx/runtime/core/Base64.h"
@@ -33,34 +34,9 @@ namespace {
 
 const std::string kData = std::string(APPROX_RT_TEST_DATA) + "/lns";
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class LnsTableTest : public ::testing::Test {
+class LnsTableTest : public fake::DataModuleFixture {
 protected:
-  void SetUp() override {
-    f.reset();
-    Expected<std::shared_ptr<Context>> c = detail::createContext(f.table(), 0);
-    ASSERT_TRUE(c.isOk()) << c.status().toString();
-    ctx = *c;
-    char tmpl[] = "/tmp/approx-lns-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir = tmpl;
-    std::ofstream(dir + "/lns_add.ptx") << readFile(kData + "/lns_add.ptx");
-    manifest = json::parse(readFile(kData + "/lns_add.manifest.json"));
-  }
-  void TearDown() override {
-    ctx.reset();
-    EXPECT_EQ(f.liveModules(), 0u);
-    EXPECT_EQ(f.liveAllocations(), 0u);
-    EXPECT_EQ(f.liveArrays(), 0u);
-    EXPECT_EQ(f.liveTextures(), 0u);
-    EXPECT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
-  }
+  LnsTableTest() : DataModuleFixture(kData, "lns_add") {}
 
   /// The manifest's table knob.
   json &tableKnob(json &m) {
@@ -70,11 +46,6 @@ protected:
     ADD_FAILURE() << "no resource knob in lns_add.manifest.json";
     static json none;
     return none;
-  }
-
-  Expected<std::unique_ptr<Module>> loadWith(const json &m) {
-    std::ofstream(dir + "/lns_add.manifest.json") << m.dump(1);
-    return Module::load(ctx, dir + "/lns_add.manifest.json");
   }
 
   /// Launches lns_add once on 256 elements.
@@ -92,10 +63,6 @@ protected:
                      Arg::memref(o->view()), Arg::integer(256)});
   }
 
-  FakeDriver &f = FakeDriver::get();
-  std::shared_ptr<Context> ctx;
-  std::string dir;
-  json manifest;
 };
 
 TEST_F(LnsTableTest, LaunchMakesTheTextureTheManifestDescribes) {

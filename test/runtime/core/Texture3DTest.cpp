@@ -12,6 +12,7 @@
 // the three calls fails the launch naming the call and leaks nothing.
 //
 //===----------------------------------------------------------------------===//
+#include "DataModuleFixture.h"
 #include "FakeDriver.h"
 
 #include "approx/runtime/core/Base64.h"
@@ -34,25 +35,13 @@ namespace {
 
 const std::string kData = std::string(APPROX_RT_TEST_DATA) + "/texture3d";
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class Texture3DTest : public ::testing::Test {
+class Texture3DTest : public fake::DataModuleFixture {
 protected:
+  Texture3DTest() : DataModuleFixture(kData, "lut3") {}
   void SetUp() override {
-    f.reset();
-    Expected<std::shared_ptr<Context>> c = detail::createContext(f.table(), 0);
-    ASSERT_TRUE(c.isOk()) << c.status().toString();
-    ctx = *c;
-    char tmpl[] = "/tmp/approx-texture3d-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir = tmpl;
-    std::ofstream(dir + "/lut3.ptx") << readFile(kData + "/lut3.ptx");
-    manifest = json::parse(readFile(kData + "/lut3.manifest.json"));
+    DataModuleFixture::SetUp();
+    if (HasFatalFailure())
+      return;
     // The kernel body: the symbol must hold a live texture when it runs.
     f.setKernel("lut3_fetch", [this](fake::LaunchRecord &r) {
       seenHandles.push_back(uint64_t(r.global("lut3_tex")));
@@ -60,22 +49,9 @@ protected:
                                            : CUDA_ERROR_INVALID_HANDLE;
     });
   }
-  void TearDown() override {
-    ctx.reset();
-    EXPECT_EQ(f.liveModules(), 0u);
-    EXPECT_EQ(f.liveAllocations(), 0u);
-    EXPECT_EQ(f.liveArrays(), 0u);
-    EXPECT_EQ(f.liveTextures(), 0u);
-    EXPECT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
-  }
 
   json &resource(json &m) { return m["knobs"][0]["resource"]; }
   json &table(json &m, size_t i) { return resource(m)["options"][i]; }
-
-  Expected<std::unique_ptr<Module>> loadWith(const json &m) {
-    std::ofstream(dir + "/lut3.manifest.json") << m.dump(1);
-    return Module::load(ctx, dir + "/lut3.manifest.json");
-  }
 
   /// Launches lut3_fetch once on 32 samples (all at the origin).
   Status launch(Module &m, const LaunchOptions &opts = {}) {
@@ -139,10 +115,6 @@ protected:
     EXPECT_EQ(cp.srcXInBytes + cp.srcY + cp.srcZ, 0u);
   }
 
-  FakeDriver &f = FakeDriver::get();
-  std::shared_ptr<Context> ctx;
-  std::string dir;
-  json manifest;
   std::vector<uint64_t> seenHandles;
 };
 

@@ -52,12 +52,6 @@ const ScalarType kTypes[] = {ScalarType::F64, ScalarType::F32,
 /// wider type.
 const PlanShape kPlans = {size_t(64) << 10, 4, 2, 1};
 
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    Status s_ = (expr);                                                        \
-    ASSERT_TRUE(s_.isOk()) << s_.toString();                                   \
-  } while (0)
-
 /// The first differing element, for a readable failure.
 std::string firstDiff(const Bytes &got, const Bytes &want, const Bytes &src,
                       ScalarType from, ScalarType to) {
