@@ -331,6 +331,33 @@ Status TransferEngine::reserveScratch(size_t bytes) {
   return Status::ok();
 }
 
+namespace {
+/// A pipelined transfer's chunks and staging slots, as runPipelined() uses
+/// them and reserve() allocates them. Pinned slots hold the converted chunk
+/// (host conversion) or the raw host-type chunk (device conversion); device
+/// scratch slots hold the host-type chunk on the device (device conversion
+/// only).
+struct PipelineShape {
+  size_t chunkElems, chunks, slots, slotBytes;
+  bool onHost;
+};
+
+Expected<PipelineShape> pipelineShape(size_t n, size_t hs, size_t ds,
+                                      const TransferPlan &plan) {
+  PipelineShape p;
+  p.chunkElems = plan.chunkBytes / hs;
+  p.chunks = (n + p.chunkElems - 1) / p.chunkElems;
+  p.slots = std::min<size_t>(plan.slots, p.chunks);
+  p.onHost = plan.where == ConvertSide::Host;
+  p.slotBytes = p.chunkElems * (p.onHost ? ds : hs);
+  if (p.slots > std::numeric_limits<size_t>::max() / p.slotBytes)
+    return invalidArgument("pipelined: " + std::to_string(p.slots) +
+                           " slots of " + std::to_string(p.slotBytes) +
+                           " bytes overflow size_t");
+  return p;
+}
+} // namespace
+
 Status TransferEngine::reserve(ScalarType hostType, ScalarType deviceType,
                                size_t n, const TransferPlan &plan) {
   // The types and the plan as check() sees them (n = 0: no addresses).
@@ -356,14 +383,9 @@ Status TransferEngine::reserve(ScalarType hostType, ScalarType deviceType,
     return reserveScratch(n * ms);
   }
   case TransferMethod::Pipelined: {
-    // As runPipelined() sizes them.
-    const size_t chunkElems = plan.chunkBytes / hs;
-    const size_t chunks = (n + chunkElems - 1) / chunkElems;
-    const size_t slots = std::min<size_t>(plan.slots, chunks);
-    const bool onHost = plan.where == ConvertSide::Host;
-    const size_t slotBytes = chunkElems * (onHost ? ds : hs);
-    APPROX_RETURN_IF_ERROR(staging(slots * slotBytes, true).status());
-    return onHost ? Status::ok() : reserveScratch(slots * slotBytes);
+    APPROX_ASSIGN_OR_RETURN(PipelineShape p, pipelineShape(n, hs, ds, plan));
+    APPROX_RETURN_IF_ERROR(staging(p.slots * p.slotBytes, true).status());
+    return p.onHost ? Status::ok() : reserveScratch(p.slots * p.slotBytes);
   }
   }
   return Status::ok();
@@ -688,18 +710,11 @@ Status TransferEngine::runPipelined(bool toDevice, const void *hostIn,
                                     TransferResult &r) {
   const Driver *drv = detail::driverOf(*ctx_);
   const size_t hs = scalarTypeSize(hostType), ds = scalarTypeSize(deviceType);
-  const size_t chunkElems = plan.chunkBytes / hs;
-  const size_t chunks = (n + chunkElems - 1) / chunkElems;
-  const size_t slots = std::min<size_t>(plan.slots, chunks);
-  const bool onHost = plan.where == ConvertSide::Host;
-  // Pinned slots hold the converted chunk (host conversion) or the raw
-  // host-type chunk (device conversion); device scratch slots hold the
-  // host-type chunk on the device (device conversion only).
-  const size_t slotBytes = chunkElems * (onHost ? ds : hs);
-  if (slots > std::numeric_limits<size_t>::max() / slotBytes)
-    return invalidArgument("pipelined: " + std::to_string(slots) +
-                           " slots of " + std::to_string(slotBytes) +
-                           " bytes overflow size_t");
+  APPROX_ASSIGN_OR_RETURN(const PipelineShape shape,
+                          pipelineShape(n, hs, ds, plan));
+  const size_t chunkElems = shape.chunkElems, chunks = shape.chunks,
+               slots = shape.slots, slotBytes = shape.slotBytes;
+  const bool onHost = shape.onHost;
   APPROX_ASSIGN_OR_RETURN(unsigned char *pinned,
                           staging(slots * slotBytes, true));
   if (!onHost)
