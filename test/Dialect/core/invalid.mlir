@@ -383,3 +383,10 @@ gpu.module @m {
 // expected-error @+1 {{'approx.cfg' is "structured" or "blocks: <reason>" on a kernel function}}
 gpu.module @m attributes {approx.cfg = "structured"} {
 }
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'texture_type' [texture_2d, texture_3d]}}
+  approx.resource_knob @t default(0) texture_4d filter(linear) address(clamp) tables([dense<1.0> : tensor<2x2x4xf32>])
+}
