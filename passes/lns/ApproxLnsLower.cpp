@@ -328,7 +328,7 @@ Results Lowering::emitTable(ImplicitLocOpBuilder &b, Value x,
       // The paper's coordinates: (2 xe + g + 0.5, g + 0.5); texture3 fetches
       // its 3-D texture at (2 xe + g + 0.5, g + 0.5, g + 0.5), the same
       // fraction in every coordinate (passes/lns/math/LnsTables.cpp derives
-      // the Bernstein layout this evaluates).
+      // the partial-sum layout this evaluates).
       Value xf = arith::AddFOp::create(b, g, cst(b, 0.5));
       Value twoXe = arith::MulFOp::create(b, xe, cst(b, 2.0));
       Value cx = arith::AddFOp::create(b, twoXe, xf);

@@ -50,7 +50,7 @@ def Approx_LnsImplKind : I32EnumAttr<"LnsImplKind",
     // Warps whose slot id is below the knob take texture2, the others sfu.
     I32EnumAttrCase<"split", 5>,
     // The paper's order-3 row: one trilinear fetch of a 2N x 2 x 2 3-D
-    // texture evaluates a cubic in Bernstein form.
+    // texture evaluates a cubic stored as partial sums of its coefficients.
     I32EnumAttrCase<"texture3", 6>
   ]> {
   let cppNamespace = "::mlir::approx";
@@ -74,9 +74,9 @@ def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
       8-bit fraction is then exact;
     - else 64.
     `texture3` is the paper's order-3 row: per segment a cubic whose
-    Bernstein coefficients fill a 2 x 2 x 2 cell of a 3-D texture, so that
-    one trilinear fetch with the fraction g in all three coordinates
-    returns it (docs/lns.md); its filter model is not yet checked on a GPU.
+    coefficients' partial sums fill a 2 x 2 x 2 cell of a 3-D texture, so
+    that one trilinear fetch with the fraction g in all three coordinates
+    returns it through the hardware's rounded weights (docs/lns.md).
     `degree` is the polynomial degree of `horner` (1 to 5). `split` needs
     `knob`, an `approx.knob` holding λ: warps whose `slot` id is below λ use
     the texture units, the others the SFU.

@@ -57,8 +57,8 @@ def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
       cotransformation near 0), at the paper's coordinates;
     - `texture3`: one trilinear fetch of a generated `texture_3d`
       `approx.resource_knob` (2·32·segments × 2 × 2 float4 texels, each
-      segment's cubic in Bernstein form) at (2 xe + g + 0.5, g + 0.5,
-      g + 0.5); its 3-D filter model is not yet checked on a GPU;
+      segment's cubic as partial sums a0 + a1 z + a2 xz + a3 xyz) at
+      (2 xe + g + 0.5, g + 0.5, g + 0.5);
     - `texture1`: one linear fetch of a table of node values;
     - `horner`: piecewise minimax polynomials from a generated constant
       `memref.global`, evaluated with fma;

@@ -35,18 +35,19 @@ void bilinearWeights(int a, int b, int w[4]) {
 }
 
 void trilinearWeights(int a, int b, int c, int w[8]) {
-  // Pair and triple products rounded half up (all operands >= 0), the rest
-  // by inclusion-exclusion so that every marginal is exact.
-  const int ab = (a * b + 128) >> 8, ac = (a * c + 128) >> 8,
-            bc = (b * c + 128) >> 8, abc = (a * b * c + 32768) >> 16;
-  w[7] = abc;
-  w[3] = ab - abc;
-  w[5] = ac - abc;
-  w[6] = bc - abc;
-  w[1] = a - ab - ac + abc;
-  w[2] = b - ab - bc + abc;
-  w[4] = c - ac - bc + abc;
-  w[0] = 256 - a - b - c + ab + ac + bc - abc;
+  // The measured rule: split 256 by c into the two z slices, each slice's
+  // share by a (the x = 1 part rounded half up), and each of those columns
+  // by b (rounded half up where x = 1, half down where x = 0). Every step
+  // is a rounded product in units of 1/256, so no weight is negative.
+  const int slice[2] = {256 - c, c};
+  for (int z = 0; z < 2; ++z) {
+    const int x1 = (slice[z] * a + 128) >> 8, x0 = slice[z] - x1;
+    const int y1x1 = (x1 * b + 128) >> 8, y1x0 = (x0 * b + 127) >> 8;
+    w[4 * z + 0] = x0 - y1x0;
+    w[4 * z + 1] = x1 - y1x1;
+    w[4 * z + 2] = y1x0;
+    w[4 * z + 3] = y1x1;
+  }
 }
 
 /// floor(q / 256) and q - 256 floor(q / 256) for any sign of q.
@@ -116,14 +117,17 @@ float filterChannel(const float t[4], const int w[4]) {
   return filterChannelN(t, w, 4);
 }
 
-float filterChannelN(const float *t, const int *w, int count) {
-  // Each weighted nonzero texel as |T| = M 2^(E_T - 24) with a 24-bit
-  // significand M (denormals: M normalised, E_T from the leading one).
+/// The contract's fixed-point sum of t[n] w[n]: s * 2^(e - 36), with e the
+/// largest exponent among the weighted nonzero texels. Returns false where a
+/// weighted texel is inf or NaN (outside the model).
+static bool fixedSum(const float *t, const int *w, int count, int64_t &s,
+                     int &e) {
   constexpr int kMax = 8;
   count = std::clamp(count, 0, kMax);
   uint64_t mag[kMax] = {};
   int et[kMax] = {};
-  int e = std::numeric_limits<int>::min();
+  s = 0;
+  e = std::numeric_limits<int>::min();
   for (int n = 0; n < count; ++n) {
     uint32_t word;
     std::memcpy(&word, &t[n], sizeof word);
@@ -131,14 +135,8 @@ float filterChannelN(const float *t, const int *w, int count) {
       continue;
     const int biased = int((word >> 23) & 0xff);
     const uint32_t fraction = word & 0x7fffff;
-    if (biased == 0xff) {
-      // Outside the model (inf or NaN): the plain weighted sum.
-      double sum = 0;
-      for (int m = 0; m < count; ++m)
-        if (w[m] != 0)
-          sum += double(w[m]) * double(t[m]);
-      return float(sum / 256.0);
-    }
+    if (biased == 0xff)
+      return false;
     if (biased != 0) {
       et[n] = biased - 126; // frexp's exponent
       mag[n] = fraction | 0x800000u;
@@ -151,10 +149,7 @@ float filterChannelN(const float *t, const int *w, int count) {
     if (word >> 31)
       mag[n] |= uint64_t(1) << 63; // sign, removed below
   }
-  if (e == std::numeric_limits<int>::min())
-    return 0.0f; // every weighted texel is zero
   // q = trunc(T 2^(28 - E)) = sign * (M shifted by E_T - E + 4 <= 4).
-  int64_t s = 0;
   for (int n = 0; n < count; ++n) {
     if (mag[n] == 0)
       continue;
@@ -164,7 +159,56 @@ float filterChannelN(const float *t, const int *w, int count) {
     const uint64_t q = up >= 0 ? m << up : (-up >= 64 ? 0 : m >> -up);
     s += int64_t(w[n]) * (negative ? -int64_t(q) : int64_t(q));
   }
+  return true;
+}
+
+/// The plain weighted sum, for texels outside the model.
+static float plainSum(const float *t, const int *w, int count) {
+  double sum = 0;
+  for (int m = 0; m < count; ++m)
+    if (w[m] != 0)
+      sum += double(w[m]) * double(t[m]);
+  return float(sum / 256.0);
+}
+
+float filterChannelN(const float *t, const int *w, int count) {
+  int64_t s;
+  int e;
+  if (!fixedSum(t, w, count, s, e))
+    return plainSum(t, w, count);
+  if (e == std::numeric_limits<int>::min())
+    return 0.0f; // every weighted texel is zero
   return roundTiesAway(s, e - 28 - 8);
+}
+
+float filterChannel3D(const float t[8], const int w[8]) {
+  int64_t s[2];
+  int e[2];
+  if (!fixedSum(t, w, 4, s[0], e[0]) || !fixedSum(t + 4, w + 4, 4, s[1], e[1]))
+    return plainSum(t, w, 8);
+  constexpr int kNone = std::numeric_limits<int>::min();
+  if (e[0] == kNone || s[0] == 0)
+    return e[1] == kNone ? 0.0f : roundTiesAway(s[1], e[1] - 36);
+  if (e[1] == kNone || s[1] == 0)
+    return roundTiesAway(s[0], e[0] - 36);
+  // The exact sum of the two slices (each below 2^36 units of its grid)
+  // on the finer grid, in 128 bits. Where the grids are more than 80 bits
+  // apart, the finer slice lies below 2^-44 of the coarser one's last unit
+  // and only its sign matters (as a sticky bit one unit further down).
+  const int hi = e[0] >= e[1] ? 0 : 1, lo = 1 - hi;
+  const int gap = std::min(e[hi] - e[lo], 81);
+  __int128 sum = (__int128(s[hi]) << gap) +
+                 (gap < 81 ? __int128(s[lo]) : __int128(s[lo] > 0 ? 1 : -1));
+  // To at most 62 bits, the dropped ones folded into a sticky last bit, so
+  // that roundTiesAway sees the same rounding case as the exact sum.
+  const bool negative = sum < 0;
+  unsigned __int128 m = negative ? -(unsigned __int128)sum : sum;
+  int scale = e[hi] - 36 - gap;
+  while (m >> 62) {
+    m = (m >> 1) | (m & 1);
+    ++scale;
+  }
+  return roundTiesAway(negative ? -int64_t(m) : int64_t(m), scale);
 }
 
 void filter2D(const Texture2D &tex, float cx, float cy, float out[4],
@@ -233,7 +277,7 @@ void filter3D(const Texture3D &tex, float cx, float cy, float cz, float out[4],
     float t[8];
     for (int n = 0; n < 8; ++n)
       t[n] = p[n][c];
-    out[c] = filterChannelN(t, w, 8);
+    out[c] = filterChannel3D(t, w);
   }
 }
 

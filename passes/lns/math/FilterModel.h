@@ -15,25 +15,22 @@
 // results, inf/NaN texels, NaN coordinates) the functions still return
 // something defined (see each), not what the hardware would.
 //
-// The 3-D (trilinear) filter is modelled by generalising the 2-D rules, an
-// ASSUMPTION NOT YET CHECKED AGAINST HARDWARE (bench/lns's 3-D probe is to
-// do that): the three coordinates are rounded as above; the eight weights
-// are integers in units of 1/256 whose pair and triple products are rounded
-// half up, as w11 is in 2-D (w_ab = round(ab/256), w_abc = round(abc/65536)),
-// and whose other weights follow by inclusion-exclusion, so that, as in the
-// measured 2-D rule, the weights sum to 256 and every marginal is exact
-// (linear data along any axis is interpolated exactly), and every face (a
-// fraction 0) is the 2-D rule; the eight weighted texels are summed once, as
-// in 2-D (28 bits below the largest exponent, truncated; ties away from
-// zero). The price: near the far corner the roundings can leave a weight of
-// -1 (a = b = c = 231 gives w000 = -1), which the probe should look at.
-// Other rules the hardware might follow, and what they would do to
-// texture3 (LnsTables.h), whose linear term the marginals carry: splitting
-// each bilinear weight by c with its own rounding (never negative, but the
-// z marginal off by up to 2/256) would make texture3 20 to 400 times worse
-// than texture2; filtering two slices bilinearly and interpolating them
-// with exact (16-bit) weights would make it about 3 times better.
-//
+// The 3-D (trilinear) filter, measured on an H100 (bench/lns/
+// filter3d-probe.cu, 2026-11-26): the three coordinates are rounded as
+// above. The eight weights are integers in units of 1/256 from three
+// rounded splits: 256 into the z slices (256 - c, c), each slice's share s
+// into x (x = 1 gets round(s a / 256), half up), each column's share v into
+// y (y = 1 gets round(v b / 256), half up where x = 1 and half down where
+// x = 0). This matches all 2^24 fraction triples read off one-hot textures.
+// No weight is negative, the z marginal is exact, the x and y marginals are
+// not (the Bernstein layout texture3 first used lost |a1|/768 to that;
+// LnsTables.cpp). Each z slice is summed as the 2-D filter sums its four
+// texels, then the two slice sums are added exactly and rounded ties away:
+// this agrees with 99.95% of random fetches of random-exponent textures and
+// every fetch of same-exponent ones; where the slices cancel at different
+// exponents the hardware differs by 1 to a few ulps, a step of its
+// slice combination the model does not capture.
+
 //===----------------------------------------------------------------------===//
 
 #ifndef APPROX_LNS_MATH_FILTERMODEL_H
@@ -78,14 +75,9 @@ int64_t quantizeCoordinate(float c);
 /// w[0..3] = w00, w10, w01, w11.
 void bilinearWeights(int a, int b, int w[4]);
 
-/// The trilinear weights of fractions a, b, c in 0..255 (the assumed
-/// generalisation above): w[x + 2 y + 4 z] for the texel at offset (x, y, z)
-/// in {0, 1}^3. With r_ab = floor(ab/256 + 1/2) (and r_ac, r_bc alike) and
-/// r_abc = floor(abc/65536 + 1/2): w[7] = r_abc, w[3] = r_ab - r_abc,
-/// w[5] = r_ac - r_abc, w[6] = r_bc - r_abc, w[1] = a - r_ab - r_ac + r_abc,
-/// w[2] = b - r_ab - r_bc + r_abc, w[4] = c - r_ac - r_bc + r_abc, w[0] =
-/// 256 minus the others. They sum to 256 and summed over z are the 2-D
-/// rule's; one of them can be -1.
+/// The trilinear weights of fractions a, b, c in 0..255 (the measured rule
+/// above): w[x + 2 y + 4 z] for the texel at offset (x, y, z) in {0, 1}^3.
+/// They sum to 256, none is negative, and at c = 0 they are the 2-D rule's.
 void trilinearWeights(int a, int b, int c, int w[8]);
 
 /// The texel indices and weights of a fetch at (cx, cy).
@@ -101,8 +93,14 @@ float roundTiesAway(int64_t s, int e);
 float filterChannel(const float t[4], const int w[4]);
 
 /// One channel of any number of texels: the contract's sum of t[n] w[n] / 256
-/// (the 2-D and 3-D filters share it). count <= 8.
+/// in one fixed-point sum (the 2-D filter's). count <= 8.
 float filterChannelN(const float *t, const int *w, int count);
+
+/// One channel of the 3-D filter: texels t[x + 2y + 4z], weights w alike.
+/// Each z slice is summed as the 2-D filter sums its four texels (28 bits
+/// below the slice's largest exponent, truncated), the two slice sums are
+/// added exactly and the total rounded to f32 ties away.
+float filterChannel3D(const float t[8], const int w[8]);
 
 /// A linearly filtered fetch at unnormalised (cx, cy) with clamp
 /// addressing. out[c] for c < channels, 0 for the others; NaN coordinates
@@ -112,7 +110,7 @@ void filter2D(const Texture2D &tex, float cx, float cy, float out[4],
               unsigned channelMask = 0xf);
 
 /// A trilinearly filtered fetch at unnormalised (cx, cy, cz) of a 3-D
-/// texture with clamp addressing (the assumed model above), with the
+/// texture with clamp addressing (the measured model above), with the
 /// conventions of filter2D.
 void filter3D(const Texture3D &tex, float cx, float cy, float cz, float out[4],
               unsigned channelMask = 0xf);

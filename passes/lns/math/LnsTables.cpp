@@ -303,47 +303,20 @@ std::vector<float> lnsErrorSample(unsigned k) {
   return xs;
 }
 
-void bernsteinFromPowerBasis(const long double *a, unsigned degree,
-                             long double *beta) {
-  // beta_m = sum_{i <= m} C(m, i) / C(degree, i) a_i.
-  for (unsigned m = 0; m <= degree; ++m) {
-    long double sum = 0, cmi = 1, cdi = 1; // C(m, i), C(degree, i)
-    for (unsigned i = 0; i <= m; ++i) {
-      if (i > 0) {
-        cmi = cmi * (m - i + 1) / i;
-        cdi = cdi * (degree - i + 1) / i;
-      }
-      sum += cmi / cdi * a[i];
-    }
-    beta[m] = sum;
-  }
-}
-
 void texture3Basis(unsigned j, long double phi[4]) {
-  // S_m: the model's weights of the texels with m ones, summed; at j = 256
-  // (g = 1) the fetch reads the cell's far corner alone.
-  long double s[4] = {0, 0, 0, 256};
-  if (j < 256) {
-    int w[8];
-    trilinearWeights(int(j), int(j), int(j), w);
-    for (int m = 0; m < 4; ++m)
-      s[m] = 0;
-    for (int n = 0; n < 8; ++n)
-      s[__builtin_popcount(unsigned(n))] += w[n];
+  // The weights of the texels that hold a1 (z = 1), a2 (x = z = 1) and a3
+  // (x = y = z = 1), summed; at j = 256 (g = 1) the fetch reads the cell's
+  // far corner alone.
+  if (j >= 256) {
+    phi[0] = phi[1] = phi[2] = phi[3] = 1;
+    return;
   }
-  // phi_i = sum_m S_m C(m, i) / C(3, i) / 256: beta_m = sum_i C(m, i) /
-  // C(3, i) a_i (bernsteinFromPowerBasis), so sum_m S_m beta_m / 256 =
-  // sum_i a_i phi_i.
-  static const long double c[4][4] = {{1, 0, 0, 0},
-                                      {1, 1.0L / 3, 0, 0},
-                                      {1, 2.0L / 3, 1.0L / 3, 0},
-                                      {1, 1, 1, 1}}; // c[m][i]
-  for (int i = 0; i < 4; ++i) {
-    phi[i] = 0;
-    for (int m = 0; m < 4; ++m)
-      phi[i] += s[m] * c[m][i];
-    phi[i] /= 256;
-  }
+  int w[8];
+  trilinearWeights(int(j), int(j), int(j), w);
+  phi[0] = 1;
+  phi[1] = (w[4] + w[5] + w[6] + w[7]) / 256.0L;
+  phi[2] = (w[5] + w[7]) / 256.0L;
+  phi[3] = w[7] / 256.0L;
 }
 
 namespace {
@@ -357,22 +330,20 @@ namespace {
 /// so the texels of the paper's eq. 4 (a0, a0 + a1/2, a0 + a1 + a2) give
 /// a0 + a1 g + a2 rho2(g), rho2 = r2/256, exactly: fit that basis.
 ///
-/// texture3 (degree 3, trilinear): with real weights, a fetch at
-/// (2w + g + 0.5, g + 0.5, g + 0.5) returns sum over x, y, z in {0, 1} of
-/// w(x) w(y) w(z) T[2w+x][y][z], w(0) = 1 - g, w(1) = g, that is
-/// sum_m g^m (1 - g)^(3-m) (sum of the C(3, m) texels with x + y + z = m).
-/// Storing beta_m in each of them gives sum_m beta_m C(3, m) g^m
-/// (1 - g)^(3-m): the cubic in Bernstein form, whose beta are the power
-/// coefficients a through bernsteinFromPowerBasis. The filter's weights are
-/// not the real ones (FilterModel.h; in 3-D an assumed model): at j the
-/// texels with m ones weigh S_m(j) / 256 together, so the fetch is
-/// sum_i a_i phi_i(j) with phi_i = sum_m S_m C(m, i) / C(3, i) / 256
-/// (texture3Basis): with the model's rule, whose marginals are exact,
-/// 1, g, rho2(g) = round(256 g^2)/256 (texture2's) and rho3(g) =
-/// round(256 g^3)/256, each within 1/512 of the power and equal to it at
-/// g = 0, 1/2, 1. Fit a on that basis, then store beta. (A rule that rounds
-/// the marginals would perturb phi_1 too, and a1 ~ f' h is large: see
-/// FilterModel.h.)
+/// texture3 (degree 3, trilinear): a fetch at (2w + g + 0.5, g + 0.5,
+/// g + 0.5) weighs the eight texels of the cell by the rule measured on an
+/// H100 (FilterModel.h): 256 is split by j into the z slices, each slice's
+/// share by j into x, each column's by j into y, every split a rounded
+/// product. So the texels with z = 1 weigh j exactly, those with x = z = 1
+/// round(j^2/256) (texture2's rho2), and the one with x = y = z = 1
+/// round(round(j^2/256) j/256) (rho3, within 1/256 of 256 g^3). Storing
+/// the partial sums T(x, y, z) = a0 + a1 z + a2 xz + a3 xyz makes the
+/// fetch a0 + a1 g + a2 rho2(g) + a3 rho3(g) (texture3Basis). (The
+/// Bernstein form, beta_m in the texels with m ones, would need the
+/// weights summed by m to be g^m (1 - g)^(3-m) to 1/512; on the hardware
+/// they are not, and its linear term alone then errs by |a1|/768: measured
+/// 100 times texture2's error at 64 segments per unit.) Fit a on that
+/// basis.
 ///
 /// Each fit starts from the previous segment's final reference for that
 /// channel (the error curves of neighbouring segments look alike, so this
@@ -441,11 +412,10 @@ bool buildFilteredPolynomial(unsigned k, LnsImpl impl, LnsTable &out,
         texel(2 * size_t(w), 1, 0, channel) = float(a[0] + a[1] / 2);
         texel(2 * size_t(w) + 1, 1, 0, channel) = float(a[0] + a[1] + a[2]);
       } else {
-        long double beta[4];
-        bernsteinFromPowerBasis(a, 3, beta);
         for (unsigned cell = 0; cell < 8; ++cell) {
           const unsigned x = cell & 1, y = (cell >> 1) & 1, z = cell >> 2;
-          texel(2 * size_t(w) + x, y, z, channel) = float(beta[x + y + z]);
+          texel(2 * size_t(w) + x, y, z, channel) =
+              float(a[0] + z * (a[1] + x * (a[2] + y * a[3])));
         }
       }
     }

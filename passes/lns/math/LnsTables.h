@@ -12,12 +12,11 @@
 //    over the 257 values of g the filter can see, with g^2 replaced by
 //    what the filter's rounded weight w11 really gives,
 //    rho(g) = floor(256 g^2 + 1/2) / 256.
-//  - texture3 (the paper's order 3): per segment a cubic in Bernstein form
-//    in the eight texels of a 2 x 2 x 2 cell of a 3-D texture, which one
-//    trilinear fetch with the same fraction g in x, y and z combines; fitted
-//    like texture2 over the 257 fractions, on the basis the filter model's
-//    rounded weights give (texture3Basis; FilterModel.h: the 3-D rounding
-//    is an assumption not yet checked on a GPU).
+//  - texture3 (the paper's order 3): per segment a cubic as partial sums
+//    of its coefficients in the eight texels of a 2 x 2 x 2 cell of a 3-D
+//    texture, which one trilinear fetch with the same fraction g in x, y and
+//    z combines; fitted like texture2 over the 257 fractions, on the basis
+//    the hardware's rounded weights give (texture3Basis; FilterModel.h).
 //  - texture1: linear interpolation between N + 1 nodes.
 //  - horner: a minimax polynomial of degree 1..5 per segment, evaluated
 //    with fmaf.
@@ -57,7 +56,7 @@ inline constexpr unsigned kMaxTexture3DWidth = 16384;
 ///    at data[((z * 2 + y) * width + i) * 4 + c] (the tensor<2 x 2 x 2N x 4
 ///    x f32>: x fastest, then y, then z); the cell of segment w is
 ///    i in {2w, 2w + 1}, and the texel at offset (x, y, z) holds the
-///    Bernstein coefficient beta_{x+y+z} of the segment's cubic.
+///    partial sum a0 + a1 z + a2 xz + a3 xyz of the segment's cubic.
 ///  - texture1: width N + 1, height 1, channels 4.
 ///  - horner: height N (segments), width 3 (sb, db, cb), channels d + 1
 ///    (c_0 .. c_d): the float C[N][3][d+1] of the contract.
@@ -107,28 +106,20 @@ bool buildHorner(unsigned k, unsigned degree, LnsTable &out,
 /// bit. A table that does not match k gives NaN.
 float evalTexture2(const LnsTable &table, unsigned k, LnsFunction f, float x);
 /// The same for a texture3 table: the fetch at (2 xe + xf, xf, xf) through
-/// filter3D, whose rounding is the assumed 3-D model (FilterModel.h): until
-/// a GPU confirms it, this predicts rather than reproduces the hardware.
+/// filter3D (FilterModel.h), bit for bit with an H100 on every input
+/// lns-bench tries.
 float evalTexture3(const LnsTable &table, unsigned k, LnsFunction f, float x);
 /// The same for a texture1 table (a fetch at (u + 0.5, 0.5)).
 float evalTexture1(const LnsTable &table, unsigned k, LnsFunction f, float x);
 /// The same for a horner table (degree = table.channels - 1; fmaf).
 float evalHorner(const LnsTable &table, unsigned k, LnsFunction f, float x);
 
-/// The Bernstein coefficients of the polynomial sum_i a[i] t^i of the given
-/// degree on [0, 1]: beta[m] = sum_{i <= m} C(m, i) / C(degree, i) a[i], so
-/// that sum_m beta[m] C(degree, m) t^m (1 - t)^(degree - m) is the same
-/// polynomial. texture3 stores the cubic's beta_m in the C(3, m) texels of
-/// the cell whose weight is t^m (1 - t)^(3 - m) (the derivation is in
-/// LnsTables.cpp).
-void bernsteinFromPowerBasis(const long double *a, unsigned degree,
-                             long double *beta);
-
-/// The basis texture3 is fitted on: a fetch of the texture3 cell holding
-/// beta = bernsteinFromPowerBasis(a) at g = j/256 (0 <= j <= 256) in all
-/// three coordinates returns sum_i a_i phi_i(j) through the filter model's
-/// weights (before its f32 roundings): 1, g, rho2(g), rho3(g), rhoN(g) =
-/// round(256 g^N) / 256, which equal the powers at j = 0, 128, 256.
+/// The basis texture3 is fitted on: a fetch of a texture3 cell holding
+/// the partial sums T(x, y, z) = a0 + a1 z + a2 xz + a3 xyz at g = j/256
+/// (0 <= j <= 256) in all three coordinates returns sum_i a_i phi_i(j)
+/// through the filter model's weights (before its f32 roundings): 1, g,
+/// rho2(g) = round(256 g^2)/256 and rho3(g) = round(rho2(g) j)/256, within
+/// 1/256 of g^3; all equal the powers at j = 0, 128, 256.
 void texture3Basis(unsigned j, long double phi[4]);
 
 /// The arbitrary-input sample behind maxErrorAny (deterministic): per

@@ -276,10 +276,9 @@ TEST(FilterModel, MatchesRecordedH100Fetches) {
 #endif
 
 //===----------------------------------------------------------------------===//
-// The 3-D (trilinear) filter: the assumed generalisation of the 2-D rules
-// (FilterModel.h), not yet checked against hardware. These tests pin the
-// generalisation itself: its weights, that every face is the measured 2-D
-// rule, and that the summation is the 2-D one.
+// The 3-D (trilinear) filter, as measured on an H100 (FilterModel.h): the
+// weight rule against recorded hardware weights and its own invariants, the
+// two-slice summation against recorded fetches.
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -297,23 +296,32 @@ TEST(FilterModel3D, WeightsHandCases) {
   EXPECT_EQ(weights3(128, 128, 128),
             (std::array<int, 8>{32, 32, 32, 32, 32, 32, 32, 32}));
   EXPECT_EQ(weights3(0, 0, 0), (std::array<int, 8>{256, 0, 0, 0, 0, 0, 0, 0}));
-  // a = b = c = 255: r2 = round(254.004) = 254, r3 = round(253.01) = 253:
-  // w[7] = 253, the pairs 1 each, the singles 255 - 508 + 253 = 0, and
-  // w[0] = 256 - 765 + 762 - 253 = 0.
+  // Read on the H100 (filter3d-probe). d = 200: the slices get 56 and 200;
+  // their x = 1 shares round(56 * 200 / 256) = 44 and round(156.25) = 156;
+  // split by b, x = 0 columns rounded half down: 12 -> 9 (9.375), 44 -> 34.
+  EXPECT_EQ(weights3(200, 200, 200),
+            (std::array<int, 8>{3, 10, 9, 34, 10, 34, 34, 122}));
+  EXPECT_EQ(weights3(231, 231, 231),
+            (std::array<int, 8>{0, 2, 2, 21, 2, 20, 21, 188}));
   EXPECT_EQ(weights3(255, 255, 255),
             (std::array<int, 8>{0, 0, 0, 1, 0, 1, 1, 253}));
-  // (39, 128, 64): ab = 19.5 -> 20 (tie up), ac = 9.75 -> 10, bc = 32,
-  // abc = 4.875 -> 5.
-  EXPECT_EQ(weights3(39, 128, 64),
-            (std::array<int, 8>{256 - 39 - 128 - 64 + 20 + 10 + 32 - 5,
-                                39 - 20 - 10 + 5, 128 - 20 - 32 + 5, 20 - 5,
-                                64 - 10 - 32 + 5, 10 - 5, 32 - 5, 5}));
-  // The roundings can leave a weight at -1 (documented in FilterModel.h):
-  // ab = ac = 0.5 -> 1 each, abc = 0.25 -> 0 gives w[1] = 1 - 2 + 0; on the
-  // diagonal, j = 231: r2 = round(208.44) = 208, r3 = round(188.09) = 188,
-  // w[0] = 256 - 693 + 624 - 188 (the exact weight is 0.23).
-  EXPECT_EQ(weights3(1, 128, 128)[1], -1);
-  EXPECT_EQ(weights3(231, 231, 231)[0], -1);
+  EXPECT_EQ(weights3(7, 5, 1), (std::array<int, 8>{243, 7, 5, 0, 1, 0, 0, 0}));
+  // Ties: a = 128, b = 1, c = 0 splits 128 (x = 0) by 1/256 = 0.5, half
+  // down to 0, and 128 (x = 1) half up to 1.
+  EXPECT_EQ(weights3(128, 1, 0),
+            (std::array<int, 8>{128, 127, 0, 1, 0, 0, 0, 0}));
+}
+
+TEST(FilterModel3D, WeightsMatchTheRecordedDiagonal) {
+  // a = b = c (what texture3 reads), every fraction, as the H100 returned.
+  static const int recorded[256][8] = {
+#include "FilterModel3DH100Diagonal.inc"
+  };
+  for (int d = 0; d < 256; ++d) {
+    std::array<int, 8> w = weights3(d, d, d);
+    for (int n = 0; n < 8; ++n)
+      ASSERT_EQ(w[n], recorded[d][n]) << "d = " << d << ", n = " << n;
+  }
 }
 
 TEST(FilterModel3D, WeightsPartitionAndFaces) {
@@ -325,17 +333,14 @@ TEST(FilterModel3D, WeightsPartitionAndFaces) {
         for (int v : w)
           sum += v;
         ASSERT_EQ(sum, 256) << a << "," << b << "," << c;
-        ASSERT_GE(*std::min_element(w.begin(), w.end()), -1);
-        // The marginals are exact.
-        ASSERT_EQ(w[1] + w[3] + w[5] + w[7], a);
-        ASSERT_EQ(w[2] + w[3] + w[6] + w[7], b);
+        ASSERT_GE(*std::min_element(w.begin(), w.end()), 0);
+        // The z marginal is exact (the first split); x and y are within
+        // one unit per slice.
         ASSERT_EQ(w[4] + w[5] + w[6] + w[7], c);
-        // Summed over z, the x-y weights are the 2-D rule's.
-        std::array<int, 4> w2 = weights(a, b);
-        for (int n = 0; n < 4; ++n)
-          ASSERT_EQ(w[n] + w[n + 4], w2[n]) << a << "," << b << "," << c;
+        ASSERT_LE(std::abs(w[1] + w[3] + w[5] + w[7] - a), 1);
+        ASSERT_LE(std::abs(w[2] + w[3] + w[6] + w[7] - b), 2);
       }
-  // The faces: c = 0 is the 2-D rule in (a, b), a = 0 in (b, c).
+  // The face c = 0 is the 2-D rule in (a, b).
   for (int a = 0; a < 256; ++a)
     for (int b = 0; b < 256; ++b) {
       std::array<int, 8> w = weights3(a, b, 0);
@@ -344,23 +349,7 @@ TEST(FilterModel3D, WeightsPartitionAndFaces) {
         ASSERT_EQ(w[n], w2[n]);
         ASSERT_EQ(w[n + 4], 0);
       }
-      w = weights3(0, a, b);
-      ASSERT_EQ(w[0], w2[0]);
-      ASSERT_EQ(w[2], w2[1]);
-      ASSERT_EQ(w[4], w2[2]);
-      ASSERT_EQ(w[6], w2[3]);
     }
-  // The diagonal a = b = c (what texture3 reads): the C(3, m) weights with
-  // m ones are equal, and only w[0] goes negative, at nine fractions near 1.
-  int negative = 0;
-  for (int j = 0; j < 256; ++j) {
-    std::array<int, 8> w = weights3(j, j, j);
-    ASSERT_TRUE(w[1] == w[2] && w[2] == w[4]) << j;
-    ASSERT_TRUE(w[3] == w[5] && w[5] == w[6]) << j;
-    ASSERT_GE(*std::min_element(w.begin() + 1, w.end()), 0) << j;
-    negative += w[0] < 0;
-  }
-  EXPECT_EQ(negative, 9);
 }
 
 TEST(FilterModel3D, FilterAndClamp) {
@@ -389,7 +378,7 @@ TEST(FilterModel3D, FilterAndClamp) {
   EXPECT_EQ(out[0], 1.0f);
   filter3D(tex, 1e9f, 100.0f, 7.0f, out);
   EXPECT_EQ(out[0], 60.0f);
-  // (39, 128, 64) in the first cell, by the weights of WeightsHandCases.
+  // (39, 128, 64) in the first cell: small integers, so the sum is exact.
   {
     std::array<int, 8> w = weights3(39, 128, 64);
     long double sum = 0;
@@ -403,49 +392,46 @@ TEST(FilterModel3D, FilterAndClamp) {
   EXPECT_TRUE(std::isnan(out[0]));
 }
 
-TEST(FilterModel3D, ASliceStackedTwiceIsThe2DFilter) {
-  // A 2-D texture repeated in z: the weights summed over z are the 2-D
-  // rule's, so the 3-D model must reproduce the 2-D one bit for bit at any
-  // z, except where a -1 weight puts a texel the 2-D rule weighs 0 among
-  // those that set the truncation's exponent (w[n] = -1, w[n + 4] = 1).
-  const int w = 6, h = 5;
-  std::mt19937 rng(99);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  std::uniform_int_distribution<int> scale(-12, 4);
-  std::vector<float> slice(size_t(w) * h * 4), stack;
-  for (float &v : slice)
-    v = std::ldexp(unit(rng), scale(rng));
-  stack = slice;
-  stack.insert(stack.end(), slice.begin(), slice.end());
-  Texture2D t2{w, h, 4, slice.data()};
-  Texture3D t3{w, h, 2, 4, stack.data()};
-  std::uniform_real_distribution<float> cx(-1.0f, w + 1.0f),
-      cy(-1.0f, h + 1.0f), cz(-1.0f, 3.0f);
-  int compared = 0;
-  for (int it = 0; it < 100000; ++it) {
-    const float x = cx(rng), y = cy(rng), z = cz(rng);
-    const int64_t q[3] = {quantizeCoordinate(x), quantizeCoordinate(y),
-                          quantizeCoordinate(z)};
-    std::array<int, 8> w =
-        weights3(int(q[0] & 255), int(q[1] & 255), int(q[2] & 255));
-    bool split = false;
-    for (int n = 0; n < 4; ++n)
-      split |= w[n] + w[n + 4] == 0 && w[n] != 0;
-    if (split)
-      continue;
-    ++compared;
-    float o2[4], o3[4];
-    filter2D(t2, x, y, o2);
-    filter3D(t3, x, y, z, o3);
-    for (int c = 0; c < 4; ++c)
-      ASSERT_EQ(bitsOf(o2[c]), bitsOf(o3[c])) << x << " " << y << " " << z;
+TEST(FilterModel3D, MatchesRecordedH100Fetches) {
+  // Where one fixed-point sum of the eight texels differs from the
+  // hardware, the two-slice sum must reproduce it bit for bit.
+  struct Case {
+    int a, b, c;
+    uint32_t texels[8];
+    uint32_t result;
+  };
+  static const Case cases[] = {
+#include "FilterModel3DH100Cases.inc"
+  };
+  for (const Case &c : cases) {
+    float t[8];
+    std::memcpy(t, c.texels, sizeof t);
+    std::array<int, 8> w = weights3(c.a, c.b, c.c);
+    EXPECT_EQ(bitsOf(filterChannel3D(t, w.data())), c.result)
+        << c.a << " " << c.b << " " << c.c;
+    EXPECT_NE(bitsOf(filterChannelN(t, w.data(), 8)), c.result);
   }
-  EXPECT_GT(compared, 99000);
+}
+
+TEST(FilterModel3D, SlicesFarApartRoundAsTheExactSum) {
+  // Slice 0 sums to 1 + 2^-24, a tie between 1 and 1 + 2^-23 (ties away:
+  // up); slice 1, 2^-100 of either sign, decides the rounding alone.
+  const int w[8] = {128, 128, 0, 0, 1, 0, 0, 0};
+  float t[8] = {1.0f + 0x1p-23f, 1.0f, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(filterChannel3D(t, w), 1.0f + 0x1p-23f);
+  t[4] = -0x1p-92f;
+  EXPECT_EQ(filterChannel3D(t, w), 1.0f);
+  t[4] = 0x1p-92f;
+  EXPECT_EQ(filterChannel3D(t, w), 1.0f + 0x1p-23f);
+  // And nothing of a far slice survives where there is no tie.
+  t[0] = t[1] = 1.0f;
+  EXPECT_EQ(filterChannel3D(t, w), 1.0f);
 }
 
 TEST(FilterModel3D, WithinTheTruncationBoundOfTheExactSum) {
-  // As in 2-D: |model - exact| <= 2^(E-28) sum|w|/256 + half an ulp of
-  // the result, for eight texels (sum|w| is 258 where a weight is -1).
+  // Each slice truncates its texels 28 bits below its own largest exponent
+  // E_z: |model - exact| <= sum_z 2^(E_z - 28) sum_z |w| / 256 + half an
+  // ulp of the result.
   std::mt19937 rng(4242);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   std::uniform_int_distribution<int> scale(-20, 5), frac(0, 255);
@@ -455,23 +441,29 @@ TEST(FilterModel3D, WithinTheTruncationBoundOfTheExactSum) {
       v = std::ldexp(unit(rng), scale(rng));
     int w[8];
     trilinearWeights(frac(rng), frac(rng), frac(rng), w);
-    int e = INT32_MIN, total = 0;
-    long double exact = 0;
-    for (int n = 0; n < 8; ++n) {
-      total += std::abs(w[n]);
-      exact += (long double)w[n] * t[n] / 256;
-      int en;
-      if (w[n] != 0 && t[n] != 0) {
-        std::frexp(t[n], &en);
-        e = std::max(e, en);
+    long double exact = 0, bound = 0;
+    bool any = false;
+    for (int z = 0; z < 2; ++z) {
+      int e = INT32_MIN, total = 0;
+      for (int n = 4 * z; n < 4 * z + 4; ++n) {
+        total += w[n];
+        exact += (long double)w[n] * t[n] / 256;
+        int en;
+        if (w[n] != 0 && t[n] != 0) {
+          std::frexp(t[n], &en);
+          e = std::max(e, en);
+        }
+      }
+      if (e != INT32_MIN) {
+        any = true;
+        bound += std::ldexp(1.0L, e - 28) * total / 256;
       }
     }
-    const float v = filterChannelN(t, w, 8);
-    if (e == INT32_MIN) {
+    const float v = filterChannel3D(t, w);
+    if (!any) {
       ASSERT_EQ(v, 0.0f);
       continue;
     }
-    long double bound = std::ldexp(1.0L, e - 28) * total / 256;
     if (v != 0)
       bound += std::ldexp(1.0L, std::ilogb(v) - 24);
     ASSERT_LE(std::fabs(v - exact), bound) << it;

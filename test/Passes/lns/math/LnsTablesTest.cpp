@@ -401,85 +401,70 @@ long double texture3Bound(LnsFunction f, unsigned k) {
   const long double quartic = m4 * h * h * h * h / 3072;
   const long double a2 = 1.05L * m2 * h * h / 2 + m3 * h * h * h / 2;
   const long double a3 = 1.05L * m3 * h * h * h / 6 + m4 * h * h * h * h / 6;
-  return quartic + (a2 + a3) / 512 + 0x1p-24L + 0x1p-27L + 0x1p-24L;
+  return quartic + a2 / 512 + a3 / 256 + 0x1p-24L + 0x1p-27L + 0x1p-24L;
 }
 
-/// The power coefficients of the cubic whose Bernstein coefficients are
-/// beta (the inverse of bernsteinFromPowerBasis).
-void powerFromBernstein(const long double beta[4], long double a[4]) {
-  a[0] = beta[0];
-  a[1] = 3 * (beta[1] - beta[0]);
-  a[2] = 3 * (beta[2] - 2 * beta[1] + beta[0]);
-  a[3] = beta[3] - 3 * beta[2] + 3 * beta[1] - beta[0];
+/// The power coefficients of the cubic whose partial sums a texture3 cell
+/// holds: T(0,0,0) = a0, T(0,0,1) = a0 + a1, T(1,0,1) = a0 + a1 + a2,
+/// T(1,1,1) = a0 + a1 + a2 + a3.
+void powerFromCell(const LnsTable &t, unsigned w, int c, long double a[4]) {
+  const long double t0 = texel3(t, 2 * w, 0, 0, c),
+                    t4 = texel3(t, 2 * w, 0, 1, c),
+                    t5 = texel3(t, 2 * w + 1, 0, 1, c),
+                    t7 = texel3(t, 2 * w + 1, 1, 1, c);
+  a[0] = t0;
+  a[1] = t4 - t0;
+  a[2] = t5 - t4;
+  a[3] = t7 - t5;
 }
 
 /// rho2(j), rho3(j): the filter model's rounded g^2 and g^3 at g = j/256.
 long double rho2(unsigned j) { return ((j * j + 128) >> 8) / 256.0L; }
-long double rho3(unsigned j) { return ((j * j * j + 32768) >> 16) / 256.0L; }
+long double rho3(unsigned j) {
+  return ((((j * j + 128) >> 8) * j + 128) >> 8) / 256.0L;
+}
 
 } // namespace
 
-TEST(LnsTables, BernsteinFromPowerBasis) {
-  // The Bernstein form in real arithmetic is the power form: exactly at
-  // g = 0, 1/2, 1 (and anywhere, to rounding); with the filter model's
-  // integer weights at g = j/256 (the texels with m ones weigh
-  // (256 - 3j + 3 r2 - r3), (j - 2 r2 + r3), (r2 - r3), r3 over 256 each) it
-  // is a0 + a1 g + a2 rho2 + a3 rho3: the identity texture3's fit relies on.
+TEST(LnsTables, Texture3BasisIsTheFilterOnPartialSums) {
+  // A cell holding T(x, y, z) = a0 + a1 z + a2 xz + a3 xyz, weighed by the
+  // filter model's weights at g = j/256 in x, y and z, is a0 + a1 g +
+  // a2 rho2 + a3 rho3: the identity texture3's fit relies on.
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> coef(-2.0, 2.0);
-  for (int it = 0; it < 200; ++it) {
-    long double a[4], beta[4];
+  for (int it = 0; it < 50; ++it) {
+    long double a[4];
     for (long double &v : a)
       v = coef(rng);
-    bernsteinFromPowerBasis(a, 3, beta);
-    EXPECT_EQ(beta[0], a[0]);
-    EXPECT_EQ(beta[3], a[0] + a[1] + a[2] + a[3]);
-    long double back[4];
-    powerFromBernstein(beta, back);
-    for (int i = 0; i < 4; ++i)
-      ASSERT_NEAR(double(back[i]), double(a[i]), 1e-15);
-    for (long double g : {0.0L, 0.5L, 1.0L, 0.3L, 0.77L}) {
-      const long double u = 1 - g;
-      const long double bern = beta[0] * u * u * u + 3 * beta[1] * g * u * u +
-                               3 * beta[2] * g * g * u + beta[3] * g * g * g;
-      const long double power = a[0] + g * (a[1] + g * (a[2] + g * a[3]));
-      ASSERT_NEAR(double(bern), double(power), 1e-15) << double(g);
-    }
-    for (unsigned j = 0; j <= 256; ++j) {
-      const long double r2 = rho2(j) * 256, r3 = rho3(j) * 256;
-      const long double w[4] = {256 - 3.0L * j + 3 * r2 - r3, j - 2 * r2 + r3,
-                                r2 - r3, r3};
-      // Checked against the model's weights (one texel per class).
-      if (j < 256) {
-        int mw[8];
-        trilinearWeights(int(j), int(j), int(j), mw);
-        ASSERT_EQ(mw[0], int(w[0]));
-        ASSERT_EQ(mw[1], int(w[1]));
-        ASSERT_EQ(mw[3], int(w[2]));
-        ASSERT_EQ(mw[7], int(w[3]));
+    for (unsigned j = 0; j < 256; ++j) {
+      int w[8];
+      trilinearWeights(int(j), int(j), int(j), w);
+      long double sum = 0;
+      for (unsigned n = 0; n < 8; ++n) {
+        const unsigned x = n & 1, y = (n >> 1) & 1, z = n >> 2;
+        sum += w[n] * (a[0] + z * (a[1] + x * (a[2] + y * a[3])));
       }
-      const long double sum = (w[0] * beta[0] + 3 * w[1] * beta[1] +
-                               3 * w[2] * beta[2] + w[3] * beta[3]) /
-                              256;
+      sum /= 256;
       const long double fitted =
           a[0] + a[1] * (j / 256.0L) + a[2] * rho2(j) + a[3] * rho3(j);
       ASSERT_NEAR(double(sum), double(fitted), 1e-15) << j;
-      // texture3Basis is that basis.
-      long double phi[4];
-      texture3Basis(j, phi);
-      ASSERT_EQ(phi[0], 1);
-      ASSERT_NEAR(double(phi[1]), double(j / 256.0L), 1e-18) << j;
-      ASSERT_NEAR(double(phi[2]), double(rho2(j)), 1e-18) << j;
-      ASSERT_NEAR(double(phi[3]), double(rho3(j)), 1e-18) << j;
     }
   }
-  // Degree 2 gives the paper's eq. 4 texels: a0, a0 + a1/2, a0 + a1 + a2.
-  const long double a2[3] = {1, 2, 3};
-  long double b2[3];
-  bernsteinFromPowerBasis(a2, 2, b2);
-  EXPECT_EQ(b2[0], 1);
-  EXPECT_EQ(b2[1], 2);
-  EXPECT_EQ(b2[2], 6);
+  for (unsigned j = 0; j <= 256; ++j) {
+    long double phi[4];
+    texture3Basis(j, phi);
+    const long double g = j / 256.0L;
+    ASSERT_EQ(phi[0], 1);
+    ASSERT_EQ(phi[1], g) << j; // the z split is exact
+    ASSERT_EQ(phi[2], j < 256 ? rho2(j) : 1) << j;
+    ASSERT_EQ(phi[3], j < 256 ? rho3(j) : 1) << j;
+    ASSERT_LE(std::fabs(phi[2] - g * g), 1.0L / 512) << j;
+    ASSERT_LE(std::fabs(phi[3] - g * g * g), 1.0L / 256) << j;
+    if (j == 0 || j == 128 || j == 256) {
+      ASSERT_EQ(phi[2], g * g);
+      ASSERT_EQ(phi[3], g * g * g);
+    }
+  }
 }
 
 TEST(LnsTables, Texture3Layout) {
@@ -498,23 +483,21 @@ TEST(LnsTables, Texture3Layout) {
     const bool near = w >= n - k;
     const long double x0 = -32 + w * h, x1 = x0 + h;
     for (int c = 0; c < 4; ++c) {
-      // beta_m in every texel of the cell with x + y + z = m.
-      float beta[4];
-      for (unsigned cell = 0; cell < 8; ++cell) {
-        const unsigned x = cell & 1, y = (cell >> 1) & 1, z = cell >> 2;
-        const float v = texel3(t, 2 * w + x, y, z, c);
-        if (cell == 0 || cell == 1 || cell == 3 || cell == 7)
-          beta[x + y + z] = v;
-        else
-          ASSERT_EQ(bitsOf(v), bitsOf(beta[x + y + z])) << w << " " << cell;
-      }
+      // Partial sums: the z = 0 texels all hold a0, (0, y, 1) a0 + a1.
+      float v[8];
+      for (unsigned cell = 0; cell < 8; ++cell)
+        v[cell] = texel3(t, 2 * w + (cell & 1), (cell >> 1) & 1, cell >> 2, c);
+      for (unsigned cell : {1u, 2u, 3u})
+        ASSERT_EQ(bitsOf(v[cell]), bitsOf(v[0])) << w << " " << cell;
+      ASSERT_EQ(bitsOf(v[6]), bitsOf(v[4])) << w;
+      const float beta[4] = {v[0], v[4], v[5], v[7]};
       const bool used = c == 0 || (c == 1 && !near) || (c == 2 && near);
       if (!used) {
         for (float v : beta)
           ASSERT_EQ(v, 0.0f);
         continue;
       }
-      // beta_0 = P(0) ~ f(x0) and beta_3 = P(1) ~ f(x1).
+      // a0 = P(0) ~ f(x0) and a0 + a1 + a2 + a3 = P(1) ~ f(x1).
       const LnsFunction f = LnsFunction(c);
       const long double bound = bounds[c];
       ASSERT_NEAR(double(beta[0]), double(lnsReference(f, x0)), double(bound))
@@ -526,7 +509,7 @@ TEST(LnsTables, Texture3Layout) {
 }
 
 TEST(LnsTables, Texture3ThroughTheFilterIsTheFittedPolynomial) {
-  // The cubic the texels hold (power coefficients from the Bernstein ones):
+  // The cubic the texels hold (power coefficients from the partial sums):
   // at g = 0, 1/2, 1 the model's weights are exact, so the fetch is the
   // polynomial in real arithmetic, and the fitted polynomial there is
   // within the fit's error of f; at every g = j/256 the fetch is
@@ -541,10 +524,8 @@ TEST(LnsTables, Texture3ThroughTheFilterIsTheFittedPolynomial) {
   for (unsigned w = 0; w < n; w += 7) {
     const bool near = w >= n - k;
     for (int c : {0, near ? 2 : 1}) {
-      long double beta[4], a[4];
-      for (int m = 0; m < 4; ++m)
-        beta[m] = texel3(t, 2 * w + (m > 0), m > 1, m > 2, c);
-      powerFromBernstein(beta, a);
+      long double a[4];
+      powerFromCell(t, w, c, a);
       const LnsFunction f = LnsFunction(c);
       for (unsigned j = 0; j <= 256; ++j) {
         if (j == 256 && w + 1 < n)
