@@ -8,7 +8,7 @@ MLIR exists) for bench/lns/lns-bench on the GPU machine:
   probe            approx.texture_fetch at given coordinates on a random
                    float4 table (fixed seed): the filter model's bit check;
   probe3d          the same on a random float4 3-D texture (texture_3d):
-                   the check of the 3-D model's assumed rounding
+                   the check of the 3-D model's rounding
                    (passes/lns/math/FilterModel.h), which texture3 needs;
   acc_<impl>       sb and db over every f32 in [-32, 0] (acc_all) and over
                    the paper's grid of multiples of 2^-f (acc_grid), with

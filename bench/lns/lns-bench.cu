@@ -9,10 +9,10 @@
 //     every segment and compares them with the CPU evaluators (LnsTables.h),
 //     bit for bit except db in (-1, 0), where the GPU's lg2.approx differs
 //     from the host's log2f by design. The same for the 3-D filter (probe3d:
-//     every fraction triple of one cell, plus random coordinates) and
-//     texture3, whose model is an assumption not yet checked on hardware:
-//     reported (diagonal a = b = c, what texture3 reads, separately), not
-//     counted in the exit status until a GPU has confirmed the model;
+//     every fraction triple of one cell, plus random coordinates), reported
+//     with its largest difference in ulps (the model's two-slice sum is off
+//     where the slices cancel at different exponents), and texture3's
+//     evaluation, which counts;
 //  2. accuracy: the max error of sb and db, per module, over every f32 in
 //     [-32, 0] and over the paper's grid of multiples of 2^-f (Figure 3),
 //     computed on the GPU against an f64 reference;
@@ -155,6 +155,7 @@ size_t bitExactFilter3D() {
   lns::Texture3D tex{int(table.width), int(table.height), depth, 4,
                      table.data->data()};
   size_t total = 0, bad = 0, diagonal = 0, badDiagonal = 0;
+  int64_t maxUlps = 0;
   auto run = [&](const std::vector<float> &cx, const std::vector<float> &cy,
                  const std::vector<float> &cz) {
     const size_t n = cx.size();
@@ -176,6 +177,13 @@ size_t bitExactFilter3D() {
       for (int c = 0; c < 4; ++c)
         if (bits(model[c]) != bits(hw[4 * i + c])) {
           differs = true;
+          // Distance in ulps on the ordered line of f32 (across 0 too).
+          auto ordered = [](uint32_t b) {
+            return b >> 31 ? -int64_t(b & 0x7fffffffu) : int64_t(b);
+          };
+          const int64_t ulps = std::llabs(ordered(bits(model[c])) -
+                                          ordered(bits(hw[4 * i + c])));
+          maxUlps = std::max(maxUlps, ulps);
           if (bad < 5)
             std::printf("  3-D mismatch at (%.9g, %.9g, %.9g) channel %d: "
                         "hardware %.9g model %.9g\n",
@@ -217,11 +225,13 @@ size_t bitExactFilter3D() {
     cz.push_back(z);
   }
   run(cx, cy, cz);
-  std::printf("| filter probe 3-D (assumed model, not gating) | %zu fetches x "
-              "4 channels | %zu differ (diagonal a = b = c: %zu of %zu) |\n",
-              total, bad, badDiagonal, diagonal);
+  std::printf("| filter probe 3-D (reported, not gating) | %zu fetches x "
+              "4 channels | %zu differ, by at most %lld ulp (diagonal a = b "
+              "= c: %zu of %zu) |\n",
+              total, bad, (long long)maxUlps, badDiagonal, diagonal);
   gJson << "\"filter3d\": {\"fetches\": " << total
-        << ", \"mismatches\": " << bad << ", \"diagonal\": " << diagonal
+        << ", \"mismatches\": " << bad << ", \"max_ulps\": " << maxUlps
+        << ", \"diagonal\": " << diagonal
         << ", \"diagonal_mismatches\": " << badDiagonal << "}, ";
   return bad;
 }
@@ -565,10 +575,12 @@ int main(int argc, char **argv) {
     status |= bitExactEval("acc_texture2_s1024", lns::LnsImpl::Texture2, 1024, 0);
     status |= bitExactEval("acc_texture1_s256", lns::LnsImpl::Texture1, 256, 0);
     status |= bitExactEval("acc_horner_s1_d5", lns::LnsImpl::Horner, 1, 5);
-    // The 3-D model is an assumption (FilterModel.h): its checks are
-    // reported, not yet counted in the status.
+    // The 3-D model's summation is known to be off by a few ulps where the
+    // two z slices cancel at different exponents (FilterModel.h): the raw
+    // probe is reported; texture3's evaluation, whose texels are smooth
+    // partial sums, must agree bit for bit.
     bitExactFilter3D();
-    bitExactEval("acc_texture3_s64", lns::LnsImpl::Texture3, 64, 0);
+    status |= bitExactEval("acc_texture3_s64", lns::LnsImpl::Texture3, 64, 0);
   }
   if (want("accuracy"))
     accuracy();

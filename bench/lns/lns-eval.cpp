@@ -1,7 +1,6 @@
 // lns-eval.cpp - sb and db of inputs read from stdin, as the GPU computes
 // them with a table (the CPU evaluators of passes/lns/math, which
-// lns-bench --only bitexact shows to agree with the GPU bit for bit; for
-// texture3 the 3-D filter model is not yet checked on a GPU), one
+// lns-bench --only bitexact shows to agree with the GPU bit for bit), one
 // "x sb db" line per input. For bench/lns/xlns-check.py.
 //
 // usage: lns-eval texture2|texture3|texture1|horner K [DEGREE] < inputs
