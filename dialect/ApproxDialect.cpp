@@ -105,6 +105,27 @@ LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
                            "<reason>\" on a kernel function");
     return success();
   }
+  if (name == kLnsSplitAttrName) {
+    auto impl = op->getAttrOfType<LnsImplAttr>("impl");
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto side = dict ? dict.getAs<StringAttr>("side") : StringAttr();
+    auto how = dict ? dict.getAs<StringAttr>("versioning") : StringAttr();
+    if (!impl || !dict || !dict.getAs<FlatSymbolRefAttr>("knob") || !side ||
+        !how || dict.size() != 3 ||
+        !(how.getValue() == "region" || how.getValue() == "per-op"))
+      return op->emitError("'approx.lns_split' is {knob = @λ, side = "
+                           "\"texture2\" | \"sfu\", versioning = \"region\" "
+                           "| \"per-op\"} on an LNS op with an impl "
+                           "(written by approx-lns-version)");
+    const bool texture = impl.getKind() == LnsImplKind::texture2,
+               sfu = impl.getKind() == LnsImplKind::sfu;
+    if (!((side.getValue() == "texture2" && texture) ||
+          (side.getValue() == "sfu" && sfu)))
+      return op->emitError("'approx.lns_split' side \"")
+             << side.getValue() << "\" does not match impl "
+             << stringifyLnsImplKind(impl.getKind());
+    return success();
+  }
   return op->emitError("unknown approx attribute '") << name << "'";
 }
 

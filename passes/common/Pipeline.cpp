@@ -75,14 +75,17 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addPass(createApproxFromMath(fromMath));
 
   // 3. Inline helpers. LNS values become (log, sign) pairs, known signs
-  // fold away the db they make unnecessary, and sb/db are evaluated as their
-  // impl says (docs/lns.md). With perforate=, plain stencil kernels get
+  // fold away the db they make unnecessary, split's loops are versioned on
+  // slot < λ, and sb/db are evaluated as their impl says (docs/lns.md). With perforate=, plain stencil kernels get
   // perforated tile loads, with perforate-output= output perforation (the
   // Paraprox comparison); tile loads become block-wide loops
   // (docs/perforation.md). Then Algorithm 1: version on slot < knob.
   pm.addPass(createInlinerPass());
   pm.addPass(createApproxLnsExpand());
   pm.addPass(createCanonicalizerPass());
+  ApproxLnsVersionOptions version;
+  version.maxVersions = o.maxVersions;
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsVersion(version));
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsLower());
   if (!o.perforate.empty()) {
     ApproxPerforationRaiseOptions raise;

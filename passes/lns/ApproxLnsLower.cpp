@@ -510,8 +510,24 @@ LogicalResult Lowering::lower(Group &g) {
       if (errors)
         d.push_back(b.getNamedAttr("predicted_max_abs_error",
                                    errors.get(name)));
-      sites.push_back(makeSite(op, "lns", name, b.getF32Type(), knob, form,
-                               reason, b.getDictionaryAttr(d)));
+      // A split op that approx-lns-version pinned to one side: still
+      // governed by its knob.
+      FlatSymbolRefAttr siteKnob = knob;
+      SiteForm siteForm = form;
+      std::string siteReason = reason;
+      if (auto split = op->getAttrOfType<DictionaryAttr>(kLnsSplitAttrName)) {
+        siteKnob = dyn_cast_or_null<FlatSymbolRefAttr>(split.get("knob"));
+        siteForm = SiteForm::tunable;
+        siteReason.clear();
+        for (NamedAttribute &a : d)
+          if (a.getName() == "impl")
+            a.setValue(b.getStringAttr("split"));
+        for (StringRef key : {"side", "versioning"})
+          if (Attribute v = split.get(key))
+            d.push_back(b.getNamedAttr(key, v));
+      }
+      sites.push_back(makeSite(op, "lns", name, b.getF32Type(), siteKnob,
+                               siteForm, siteReason, b.getDictionaryAttr(d)));
       op->getResult(0).replaceAllUsesWith(value);
       op->erase();
     }

@@ -64,6 +64,9 @@ constexpr llvm::StringLiteral kControlFlowAttrName = "approx.cfg";
 /// The builtin.module attribute approx-record-manifest leaves for
 /// approx-export: one dictionary per gpu.module.
 constexpr llvm::StringLiteral kManifestAttrName = "approx.manifest";
+/// On an LNS op that approx-lns-version pinned to one side of its split:
+/// {knob = @λ, side = "texture2" | "sfu", versioning = "region" | "per-op"}.
+constexpr llvm::StringLiteral kLnsSplitAttrName = "approx.lns_split";
 constexpr llvm::StringLiteral kKnobArgAttrName = "approx.knob";
 
 /// How the SFU serves `op` for target `sm` (0: any): Native, ViaF32 or None,

@@ -44,6 +44,56 @@ def ApproxLnsExpand : Pass<"approx-lns-expand", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ApproxLnsVersion : Pass<"approx-lns-version", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Version code around LNS split ops so each warp runs one unit's loop";
+  let description = [{
+    An LNS op with `impl = split` sends warps whose slot id is below the
+    knob λ to the texture units (texture2) and the others to the SFU.
+    approx-lns-lower alone branches per op, which breaks a loop's unrolling
+    and instruction-level parallelism; this pass versions whole spans
+    instead, as approx-warp-split does for the SFU forms (the same
+    Algorithm 1, common/WarpVersioning): a loop holding split ops is copied
+    under `scf.if slot < λ`, the copy for warps below λ with every split op
+    of that knob pinned to `texture2` (split's segment rule and table), the
+    other to `sfu`. Block-level synchronisation never goes under the branch;
+    a span of k knobs is versioned on each in turn while 2^k <=
+    `max-versions`, beyond that each op gets its own branch.
+
+    Each pinned op carries `approx.lns_split = {knob, side, versioning}`;
+    approx-lns-lower records it in the op's site (form `tunable`, the knob,
+    `impl: split`), so the manifest still shows λ governing the op. Sets
+    the knob's `warp_slot` to the impl's `slot`; a knob compared against two
+    slot kinds is an error.
+
+    Before:
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %s = approx.lns.sb %x impl(#approx.lns_impl<split, segments = 64,
+                                 knob = @lambda, slot = hw>) nonpositive : f32
+    }
+    ```
+    After:
+    ```mlir
+    %w = approx.warp_slot hw : i32
+    %l = approx.knob_value @lambda : i32
+    %f = arith.cmpi ult, %w, %l : i32
+    scf.if %f {
+      scf.for ... { %s = approx.lns.sb %x impl(#approx.lns_impl<texture2,
+                        segments = 64>) nonpositive {approx.lns_split = ...} }
+    } else {
+      scf.for ... { %s = approx.lns.sb %x impl(#approx.lns_impl<sfu>) ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::approx::ApproxDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"maxVersions", "max-versions", "unsigned", /*default=*/"8",
+      "Most copies of one span (2^knobs); beyond it, one branch per op">,
+  ];
+}
+
 def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower approx.lns.sb/db to texture fetches, SFU, FMA polynomials or libdevice";
   let description = [{
