@@ -126,6 +126,17 @@ LogicalResult ApproxDialect::verifyOperationAttribute(Operation *op,
              << stringifyLnsImplKind(impl.getKind());
     return success();
   }
+  if (name == kLnsVariantAttrName) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto value = dict ? dict.getAs<IntegerAttr>("value") : IntegerAttr();
+    if (!op->getAttrOfType<LnsImplAttr>("impl") || !dict ||
+        dict.size() != 2 || !dict.getAs<FlatSymbolRefAttr>("knob") ||
+        !value || value.getInt() < 0)
+      return op->emitError("'approx.lns_variant' is {knob = @k, value = i "
+                           ">= 0} on an LNS op with an impl (written by "
+                           "approx-lns-impl-variants)");
+    return success();
+  }
   return op->emitError("unknown approx attribute '") << name << "'";
 }
 

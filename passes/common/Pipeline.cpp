@@ -83,6 +83,12 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   pm.addPass(createApproxLnsExpand());
   pm.addPass(createCanonicalizerPass());
+  if (!o.lnsImpls.empty()) {
+    ApproxLnsImplVariantsOptions lnsVariants;
+    lnsVariants.impls.assign(o.lnsImpls.begin(), o.lnsImpls.end());
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createApproxLnsImplVariants(lnsVariants));
+  }
   ApproxLnsVersionOptions version;
   version.maxVersions = o.maxVersions;
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsVersion(version));

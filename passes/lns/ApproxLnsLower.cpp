@@ -515,6 +515,15 @@ LogicalResult Lowering::lower(Group &g) {
       FlatSymbolRefAttr siteKnob = knob;
       SiteForm siteForm = form;
       std::string siteReason = reason;
+      if (auto variant =
+              op->getAttrOfType<DictionaryAttr>(kLnsVariantAttrName)) {
+        // A kernel variant of approx-lns-impl-variants: the knob's value
+        // chose this impl.
+        siteKnob = dyn_cast_or_null<FlatSymbolRefAttr>(variant.get("knob"));
+        siteForm = SiteForm::tunable;
+        siteReason.clear();
+        d.push_back(b.getNamedAttr("variant", variant.get("value")));
+      }
       if (auto split = op->getAttrOfType<DictionaryAttr>(kLnsSplitAttrName)) {
         siteKnob = dyn_cast_or_null<FlatSymbolRefAttr>(split.get("knob"));
         siteForm = SiteForm::tunable;

@@ -67,6 +67,9 @@ constexpr llvm::StringLiteral kManifestAttrName = "approx.manifest";
 /// On an LNS op that approx-lns-version pinned to one side of its split:
 /// {knob = @λ, side = "texture2" | "sfu", versioning = "region" | "per-op"}.
 constexpr llvm::StringLiteral kLnsSplitAttrName = "approx.lns_split";
+/// On an LNS op of a kernel variant approx-lns-impl-variants made:
+/// {knob = @variant_knob, value = i}, the knob value that selects it.
+constexpr llvm::StringLiteral kLnsVariantAttrName = "approx.lns_variant";
 constexpr llvm::StringLiteral kKnobArgAttrName = "approx.knob";
 
 /// How the SFU serves `op` for target `sm` (0: any): Native, ViaF32 or None,

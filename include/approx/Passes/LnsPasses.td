@@ -44,6 +44,42 @@ def ApproxLnsExpand : Pass<"approx-lns-expand", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ApproxLnsImplVariants : Pass<"approx-lns-impl-variants", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Compile each LNS kernel once per impl behind a variant knob, for the tuner to choose";
+  let description = [{
+    With `impls=precise,sfu,texture2,...`, every kernel holding LNS ops
+    (sb, db, add, sub) gets one variant per listed impl: the ops' impl kind
+    is replaced and their `segments`, `input_bits`, `max_error` and
+    `degree` are kept (a kind that cannot take them, such as texture3 with
+    more than 256 segments, is an error naming the op). The original kernel
+    keeps its name as the first impl's variant; the others are named
+    `<kernel>__lns_<impl>`. One `approx.variant_knob` (`knob`, default
+    `lns_impl`) dispatches every such kernel, value i taking the i-th impl:
+    `approx-tune --knob lns_impl --method omg` then measures each and picks
+    the fastest whose error against value 0 meets the QoS, so list the
+    reference (`precise`) first. `split` is not a variant (its λ knob is
+    tuned on its own). Without `impls` the pass does nothing.
+
+    Errors: an unknown or repeated impl, a single one, `split`, a knob name
+    that is not a PTX identifier or already a symbol, a variant name already
+    taken, and LNS ops in a non-kernel function (inline first). A kernel
+    already dispatched by another variant knob is left alone with a remark.
+
+    ```mlir
+    approx.variant_knob @lns_impl default(0)
+        dispatch {k = [@k, @k__lns_sfu, @k__lns_texture2]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::approx::ApproxDialect"];
+  let options = [
+    ListOption<"impls", "impls", "std::string",
+      "Impls, one kernel variant each, in knob order (the first is the "
+      "reference: list precise first); empty: off">,
+    Option<"knob", "knob", "std::string", /*default=*/"\"lns_impl\"",
+      "Name of the variant knob">,
+  ];
+}
+
 def ApproxLnsVersion : Pass<"approx-lns-version", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Version code around LNS split ops so each warp runs one unit's loop";
   let description = [{

@@ -94,6 +94,12 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       llvm::cl::desc("Output-perforate (Paraprox) plain kernels with these "
                      "schemes, in knob order (approx-perforation-output; "
                      "e.g. accurate,rows1,center1; empty: off)")};
+  ListOption<std::string> lnsImpls{
+      *this, "lns-impls",
+      llvm::cl::desc("Compile each kernel holding LNS ops once per impl "
+                     "behind the variant knob @lns_impl, for approx-tune to "
+                     "choose (approx-lns-impl-variants; e.g. "
+                     "precise,sfu,horner,texture2; empty: off)")};
   ListOption<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Clone each kernel per storage-precision configuration "
