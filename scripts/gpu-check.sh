@@ -5,12 +5,13 @@
 # comparison with upstream's pipeline, the accuracy of every form, and
 # approx-cc's PTX of an unmodified CUDA file against nvcc's build (cuda),
 # the evaluation suite of bench/apps (apps), the LNS family's checks,
-# benchmark and examples (lns, lns-examples), the precision-scaling
+# benchmark and examples (lns, lns-examples), the tuner's choice of LNS
+# impl (lns-tune), the precision-scaling
 # benchmark (precision) and the mgpu precision example (precision-mgpu).
 # Prepare .carry/ first with scripts/gpu-prepare.sh and carry it. Logs and
 # results go to $OUT.
 #
-#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps] [lns] [lns-examples]
+#   scripts/gpu-check.sh [tests] [bench] [corpus] [accuracy] [cuda] [apps] [lns] [lns-examples] [lns-tune]
 #                        [precision] [precision-mgpu]  (default: all but the last two)
 set -u -o pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,9 @@ for s in $steps; do
     OUT=$OUT/lns bash bench/lns/run-lns.sh .carry/lns ${LNS_ARGS:-} || status=1 ;;
   lns-examples)
     OUT=$OUT/lns-examples bash examples/lns/run-lns-examples.sh .carry/lns-examples || status=1 ;;
+  lns-tune)
+    # approx-tune choosing the LNS impl (bench/lns/tune-impl.sh).
+    OUT=$OUT/lns-tune bash bench/lns/tune-impl.sh .carry/lns-tune || status=1 ;;
   precision)
     # The precision-scaling benchmark (bench/precision/run-scaling.sh; its
     # environment: PLAN, APPS, INPUTS, SIZES, BUDGET, CALL_TIMEOUT, ...).

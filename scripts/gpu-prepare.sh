@@ -10,7 +10,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
-rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/perforation .carry/polybench
+rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/lns-tune .carry/perforation .carry/polybench
 mkdir -p .carry/examples .carry/corpus .carry/cuda
 cmake --build "$BUILD" --target approx-examples >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
@@ -22,6 +22,9 @@ bash bench/apps/compile-apps.sh "$PWD/$BUILD/bin/approx-cc" "$PWD/.carry/apps"
 python3 bench/accuracy/gen-kernels.py "$BUILD/bin/approx-opt" .carry/accuracy > /dev/null
 python3 bench/lns/gen-kernels.py "$BUILD/bin/approx-opt" .carry/lns
 bash examples/lns/compile.sh "$BUILD/bin/approx-opt" .carry/lns-examples
+mkdir -p .carry/lns-tune
+"$BUILD/bin/approx-opt" examples/lns/logaddexp.mlir -o /dev/null \
+  --approx-to-ptx="output-dir=.carry/lns-tune name=logaddexp lns-impls=precise,sfu,horner,texture1,texture2,texture3"
 mkdir -p .carry/perforation
 "$BUILD/bin/approx-opt" test/runtime/perforation/Inputs/kernels.mlir \
   --approx-to-ptx="chip=sm_90 output-dir=.carry/perforation name=perforation_check" -o /dev/null
