@@ -18,7 +18,10 @@
 //     computed on the GPU against an f64 reference;
 //  3. throughput: the paper's Table 1: time per element of sb and of sb+db
 //     for each row, medians of interleaved rounds (CUDA events, warm-up),
-//     the split's λ swept, and the ratio to the SFU row.
+//     the split's λ swept, and the ratio to the SFU row;
+//  4. dynamic: the SFU, texture2 and split rows again with dynamic work
+//     distribution (each thread takes chunks from a global counter), the
+//     split's λ swept, and its speedup against the bound 1 + r_TEX/r_SFU.
 // Prints markdown; --json PATH writes everything. Exit 1 on a bit mismatch.
 //
 // usage: lns-bench KERNELS_DIR [--json PATH] [--rounds N] [--iters N]
@@ -540,6 +543,95 @@ void throughput() {
   }
   gJson << "}, ";
 }
+/// The split with dynamic work distribution (gen-kernels.py's dyn_*
+/// modules): every thread takes chunks of 64 elements from a global
+/// counter, so the warps on the slower unit take fewer. One block per 256
+/// threads of an SM's 2048, all resident, so that the hw slot ids cover
+/// every warp; the limit is taken from the same kernels' sfu and texture2
+/// forms.
+void dynamicThroughput() {
+  constexpr int64_t kChunk = 64;
+  LaunchConfig cfg;
+  cfg.block.x = unsigned(gBlock);
+  cfg.grid.x = unsigned(gCtx->device().smCount * (2048 / gBlock));
+  const double threads = double(cfg.grid.x) * cfg.block.x;
+  const int64_t chunks = int64_t(threads) * gIters / kChunk;
+  const double elements = double(chunks) * kChunk;
+  DeviceBuffer out = alloc(size_t(threads));
+  std::printf("\n## Dynamic work distribution: time per element (ps), "
+              "medians of %d interleaved rounds, %lld chunks of %lld, %u x "
+              "%u threads\n\n",
+              gRounds, (long long)chunks, (long long)kChunk, cfg.grid.x,
+              cfg.block.x);
+  gJson << "\"dynamic\": {";
+  for (const char *what : {"sb", "sbdb"}) {
+    std::map<std::string, std::unique_ptr<Module>> mods;
+    std::map<std::string, DeviceBuffer> counters;
+    for (const char *name : {"hw", "order2", "split"}) {
+      mods[name] = load(std::string("dyn_") + what + "_" + name);
+      const int64_t zero = 0;
+      auto c = DeviceBuffer::fromHost(gCtx, &zero, 1, ScalarType::I64);
+      check(c.status(), "counter");
+      counters.emplace(name, std::move(*c));
+    }
+    TimingOptions topt;
+    topt.warmup = 2;
+    topt.reps = 5;
+    auto timeOnce = [&](const std::string &name, int64_t lambda) {
+      LaunchOptions lo;
+      if (lambda >= 0)
+        lo.knobs["lambda"] = lambda;
+      std::vector<Arg> args{Arg::memref(out.view()),
+                            Arg::memref(counters.at(name).view()),
+                            Arg::integer(chunks)};
+      auto t = mods[name]->time("tp", cfg, args, topt, {}, lo);
+      check(t.status(), "time");
+      return t->medianMs;
+    };
+    std::vector<int64_t> lambdas;
+    for (int64_t l = 0; l <= 64; l += 4)
+      lambdas.push_back(l);
+    std::map<std::string, std::vector<double>> ms;
+    std::map<int64_t, std::vector<double>> sweep;
+    for (int round = 0; round < gRounds; ++round) {
+      ms["hw"].push_back(timeOnce("hw", -1));
+      ms["order2"].push_back(timeOnce("order2", -1));
+      for (int64_t l : lambdas)
+        sweep[l].push_back(timeOnce("split", l));
+    }
+    int64_t best = 0;
+    for (int64_t l : lambdas)
+      if (median(sweep[l]) < median(sweep[best]))
+        best = l;
+    auto ps = [&](const std::vector<double> &v) {
+      return median(v) * 1e9 / elements;
+    };
+    const double hw = ps(ms["hw"]), tex = ps(ms["order2"]),
+                 split = ps(sweep[best]);
+    const double limit = 1 + hw / tex, speedup = hw / split;
+    std::printf("### %s\n\n| row | ps/element | ratio to HW |\n| --- | --- | "
+                "--- |\n| HW transcendentals (SFU) | %.3f | 1.000 |\n| "
+                "order-2 (texture2, 64/unit) | %.3f | %.3f |\n| order-2 + HW, "
+                "warp split [λ=%lld] | %.3f | %.3f |\n\nλ sweep (ps/element):",
+                std::string(what) == "sb" ? "sb alone" : "sb and db", hw, tex,
+                tex / hw, (long long)best, split, split / hw);
+    gJson << "\"" << what << "\": {\"hw\": " << hw << ", \"order2\": " << tex
+          << ", \"split\": " << split << ", \"split_lambda\": " << best
+          << ", \"sweep\": {";
+    for (size_t i = 0; i < lambdas.size(); ++i) {
+      std::printf(" %lld:%.3f", (long long)lambdas[i], ps(sweep[lambdas[i]]));
+      gJson << (i ? ", " : "") << "\"" << lambdas[i]
+            << "\": " << ps(sweep[lambdas[i]]);
+    }
+    std::printf("\n\nlimit 1 + r_TEX/r_SFU = %.3f; split speedup over HW "
+                "%.3f = %.1f%% of the limit\n\n",
+                limit, speedup, 100 * speedup / limit);
+    gJson << "}, \"limit\": " << limit << ", \"split_speedup\": " << speedup
+          << "}" << (std::string(what) == "sb" ? ", " : "");
+  }
+  gJson << "}, ";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -566,7 +658,7 @@ int main(int argc, char **argv) {
   if (gDir.empty()) {
     std::fprintf(stderr, "usage: lns-bench KERNELS_DIR [--json PATH] "
                          "[--rounds N] [--iters N] [--block 32..256] [--only "
-                         "bitexact|accuracy|throughput]\n");
+                         "bitexact|accuracy|throughput|dynamic]\n");
     return 2;
   }
   auto want = [&](const char *m) {
@@ -596,6 +688,8 @@ int main(int argc, char **argv) {
     accuracy();
   if (want("throughput"))
     throughput();
+  if (want("dynamic"))
+    dynamicThroughput();
   gJson << "\"status\": " << status << "}";
   if (!json.empty()) {
     FILE *f = std::fopen(json.c_str(), "w");
