@@ -108,6 +108,7 @@ struct ApproxLnsImplVariantsPass final
         return WalkResult::interrupt();
       op->setAttr("impl", impl);
       op->setAttr(kLnsVariantAttrName, marker);
+      op->removeAttr(kLnsSplitAttrName); // no longer one side of a split
       return WalkResult::advance();
     });
     return failure(r.wasInterrupted());
