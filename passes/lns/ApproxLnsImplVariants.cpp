@@ -102,7 +102,8 @@ struct ApproxLnsImplVariantsPass final
           },
           op->getContext(), kind, table ? old.getSegments() : 0,
           table ? old.getInputBits() : 0,
-          table ? old.getMaxError() : FloatAttr(), old.getDegree(),
+          table ? old.getMaxError() : FloatAttr(),
+          kind == LnsImplKind::horner ? old.getDegree() : 5,
           FlatSymbolRefAttr(), SlotKind::hw);
       if (!impl)
         return WalkResult::interrupt();

@@ -2,6 +2,7 @@
 // ops retargeted with their table parameters kept, the original kernel as
 // the first impl's variant.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants{impls=precise,sfu,texture2}))' | FileCheck %s
+// RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants{impls=horner,texture2,sfu}))' | FileCheck %s --check-prefix=DEGREE
 // Without impls, nothing changes.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants))' | FileCheck %s --check-prefix=OFF
 
@@ -59,6 +60,23 @@ gpu.module @dispatched {
     gpu.return
   }
   gpu.func @k2(%a: f32) kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+// horner's degree stays with horner; the SFU and precise forms take no
+// table parameters.
+// DEGREE-LABEL: gpu.module @degree
+// DEGREE: approx.lns.sb %{{.*}} impl(<horner, segments = 4, degree = 3>)
+// DEGREE: approx.lns.sb %{{.*}} impl(<texture2, segments = 4>)
+// DEGREE: approx.lns.sb %{{.*}} impl(<sfu>)
+gpu.module @degree {
+  gpu.func @k(%a: f32, %o: memref<1xf32>) kernel {
+    %s = approx.lns.sb %a impl(#approx.lns_impl<horner, segments = 4, degree = 3>) : f32
+    %c0 = arith.constant 0 : index
+    memref.store %s, %o[%c0] : memref<1xf32>
     gpu.return
   }
 }
