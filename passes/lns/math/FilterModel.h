@@ -27,9 +27,9 @@
 // LnsTables.cpp). Each z slice is summed as the 2-D filter sums its four
 // texels, then the two slice sums are added exactly and rounded ties away:
 // this agrees with 99.95% of random fetches of random-exponent textures and
-// every fetch of same-exponent ones; where the slices cancel at different
-// exponents the hardware differs by 1 to a few ulps, a step of its
-// slice combination the model does not capture.
+// every fetch of same-exponent ones; elsewhere (mostly where the slices
+// cancel at different exponents) the hardware differs, by 1 ulp in most of
+// those cases: a step of its slice combination the model does not capture.
 
 //===----------------------------------------------------------------------===//
 
