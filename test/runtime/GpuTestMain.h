@@ -1,7 +1,8 @@
 //===- GpuTestMain.h - main() of the GPU test binaries ---------*- C++ -*-===//
 //
 // The GPU tests (GpuTest.cpp, GpuFeatureTest.cpp, GpuTexture3DTest.cpp,
-// precision/GpuConvertTest.cpp) share one start, ASSERT_OK and loadModuleAt(): probe the driver, open a context on
+// precision/GpuConvertTest.cpp) share one start, ASSERT_OK, loadModuleAt()
+// and expectDeviceMemoryReturns(): probe the driver, open a context on
 // device 0 for every test, and exit 77 (ctest SKIP_RETURN_CODE) with the
 // reason printed when no CUDA driver or GPU is usable, so that a machine
 // without one reports the tests skipped, never passed.
@@ -35,6 +36,28 @@ inline std::unique_ptr<Module> loadModuleAt(const std::shared_ptr<Context> &ctx,
   Expected<std::unique_ptr<Module>> m = Module::load(ctx, manifest);
   EXPECT_TRUE(m.isOk()) << m.status().toString();
   return m ? m.take() : nullptr;
+}
+
+/// Runs `round` three times and expects the device's free memory to come
+/// back within 8 MiB of where it was before (after synchronising): module
+/// code and JIT caches may keep a little; the buffers and textures a round
+/// creates are much larger. A fatal failure in a round ends the check.
+inline void expectDeviceMemoryReturns(const std::shared_ptr<Context> &ctx,
+                                      const std::function<void()> &round) {
+  size_t free0 = 0, total = 0;
+  ASSERT_OK(ctx->synchronize());
+  ASSERT_OK(ctx->memInfo(free0, total));
+  for (int iter = 0; iter < 3; ++iter) {
+    round();
+    if (::testing::Test::HasFatalFailure())
+      return;
+  }
+  ASSERT_OK(ctx->synchronize());
+  size_t free1 = 0;
+  ASSERT_OK(ctx->memInfo(free1, total));
+  std::printf("free device memory before %zu MiB, after %zu MiB\n",
+              free0 >> 20, free1 >> 20);
+  EXPECT_LE(free0 > free1 ? free0 - free1 : 0, size_t(8) << 20);
 }
 
 /// Runs the tests of this binary with `ctx` opened on device 0 (and reset
