@@ -148,13 +148,16 @@ def ApproxLnsLower : Pass<"approx-lns-lower", "::mlir::gpu::GPUModuleOp"> {
     - `texture1`: one linear fetch of a table of node values;
     - `horner`: piecewise minimax polynomials from a generated constant
       `memref.global`, evaluated with fma;
-    - `split`: `approx.warp_slot` < λ takes texture2, the other warps sfu.
+    - `split`: `approx.warp_slot` < λ takes texture2, the other warps sfu,
+      one branch per op (in approx-to-ptx, approx-lns-version has already
+      versioned whole loops and pinned every split op, so this form is
+      what the pass gives when run alone).
     The tables are fitted at compile time (Remez, in C++; passes/lns/math).
     sb and db of the same operand and impl are evaluated together: one
     fetch, one 2^x. Each op is recorded as a site with technique `lns`, its
     impl, segments, and the table's maximum absolute error as predicted by
-    the bit-exact model of the filter unit (for texture3, the model's 3-D
-    generalisation).
+    the bit-exact model of the filter unit (for texture3, its measured 3-D
+    rule).
 
     Before:
     ```mlir
