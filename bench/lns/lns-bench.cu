@@ -647,8 +647,18 @@ int main(int argc, char **argv) {
       gBlock = std::clamp(std::atoi(argv[++i]), 32, 256);
     else if (a == "--iters" && i + 1 < argc)
       gIters = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--only" && i + 1 < argc)
-      modes.push_back(argv[++i]);
+    else if (a == "--only" && i + 1 < argc) {
+      const std::string mode = argv[++i];
+      if (mode != "bitexact" && mode != "accuracy" && mode != "throughput" &&
+          mode != "dynamic") {
+        std::fprintf(stderr,
+                     "lns-bench: --only %s: not one of bitexact, accuracy, "
+                     "throughput, dynamic\n",
+                     mode.c_str());
+        return 2;
+      }
+      modes.push_back(mode);
+    }
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr, "lns-bench: unknown option %s\n", a.c_str());
       return 2;
