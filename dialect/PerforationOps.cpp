@@ -62,16 +62,28 @@ std::string PerforationSchemeAttr::getShortName() const {
   return name + ":" + stringifyReconstruction(getRecon()).str();
 }
 
-/// A tile buffer: static shape, identity layout, workgroup memory, the
-/// source's element type, and small enough for a block's shared memory.
+/// A tile buffer: static shape, a row-major layout with static strides and
+/// offset (a padded buffer's view: rows may lie further apart than the
+/// width), workgroup memory, the source's element type, and small enough
+/// for a block's shared memory.
 static LogicalResult verifyTileBuffer(Operation *op, MemRefType source,
                                       MemRefType tile) {
   if (!tile.hasStaticShape())
     return op->emitOpError("tile buffer ")
            << tile << " must have a static shape";
-  if (!tile.getLayout().isIdentity())
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  bool rowMajor = succeeded(tile.getStridesAndOffset(strides, offset)) &&
+                  !ShapedType::isDynamic(offset) && offset >= 0 &&
+                  strides.back() == 1;
+  if (rowMajor && strides.size() == 2)
+    rowMajor = !ShapedType::isDynamic(strides[0]) &&
+               strides[0] >= tile.getDimSize(1);
+  if (!rowMajor)
     return op->emitOpError("tile buffer ")
-           << tile << " must have the identity layout";
+           << tile
+           << " must be row-major with static strides and offset (inner "
+              "stride 1, rows at least its width apart)";
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(tile.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
     return op->emitOpError("tile buffer ")
@@ -80,8 +92,12 @@ static LogicalResult verifyTileBuffer(Operation *op, MemRefType source,
     return op->emitOpError("tile element type ")
            << tile.getElementType() << " differs from the source's "
            << source.getElementType();
-  int64_t bytes = tile.getNumElements() *
-                  (tile.getElementType().getIntOrFloatBitWidth() / 8);
+  // The elements the view spans, padding included.
+  int64_t span = offset + tile.getDimSize(tile.getRank() - 1);
+  if (tile.getRank() == 2)
+    span += (tile.getDimSize(0) - 1) * strides[0];
+  int64_t bytes =
+      span * (tile.getElementType().getIntOrFloatBitWidth() / 8);
   if (bytes > kMaxStaticSharedBytes)
     return op->emitOpError("tile plus halo needs ")
            << bytes << " bytes of shared memory; a block's static shared "

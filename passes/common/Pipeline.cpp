@@ -105,7 +105,10 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
     output.schemes.assign(o.perforateOutput.begin(), o.perforateOutput.end());
     pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationOutput(output));
   }
-  pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationLower());
+  ApproxPerforationLowerOptions perforationLower;
+  perforationLower.vectorLoads = o.perforateVector;
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createApproxPerforationLower(perforationLower));
   // With precision=, one clone per storage-precision configuration
   // (docs/precision.md, "Compiler side").
   // precision-all=: every combination per kernel (a search's variants).

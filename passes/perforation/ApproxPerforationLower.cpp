@@ -18,6 +18,8 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <functional>
+
 namespace mlir::approx {
 #define GEN_PASS_DEF_APPROXPERFORATIONLOWER
 #include "approx/Passes/Passes.h.inc"
@@ -84,50 +86,64 @@ public:
     return {tid, count};
   }
 
-  /// Fetches the elements e in [0, n) of a list laid out `cols` per row
-  /// (n <= maxN): element e is list position (e / cols, e % cols), `place`
-  /// maps it to buffer coordinates, `read` loads it, `write` stores it.
-  /// Thread tid takes e = tid, tid + T, ... With a block size known at
-  /// compile time and at most kMaxUnroll elements per thread, the loop is
-  /// unrolled and every thread issues all its loads before its first store:
-  /// several loads in flight per thread instead of one, which is what keeps
-  /// DRAM busy; the div/rem is done once per thread, later positions step by
-  /// constants. Otherwise, a loop.
-  void fetchList(Value n, int64_t maxN, int64_t cols,
-                 function_ref<std::pair<Value, Value>(Value, Value)> place,
-                 function_ref<Value(Value, Value)> read,
-                 function_ref<void(Value, Value, Value)> write,
-                 std::optional<int64_t> minN = std::nullopt) {
-    const int64_t perThread =
-        staticThreads ? (maxN + *staticThreads - 1) / *staticThreads : 0;
-    if (!staticThreads || perThread > kMaxUnroll) {
-      forEach(n, [&](Value e) {
-        auto [i, j] = place(arith::DivUIOp::create(b, e, idx(cols)),
-                            arith::RemUIOp::create(b, e, idx(cols)));
-        write(i, j, read(i, j));
-      });
+  /// One list of elements to fetch: the elements e in [0, n) (n <= maxN,
+  /// and n >= minN where given) laid out `cols` per row; element e is list
+  /// position (e / cols, e % cols), `place` maps it to the coordinates
+  /// `read` and `write` take, `read` returns a value of `type`.
+  struct FetchList {
+    Value n;
+    int64_t maxN, cols;
+    std::function<std::pair<Value, Value>(Value, Value)> place;
+    std::function<Value(Value, Value)> read;
+    std::function<void(Value, Value, Value)> write;
+    std::optional<int64_t> minN;
+    Type type;
+  };
+
+  /// Fetches every element of `lists`. Thread tid takes e = tid, tid + T,
+  /// ... of each list. With a block size known at compile time and at most
+  /// kMaxUnroll elements per thread over all lists, the lists are unrolled
+  /// and every thread issues all its loads before its first store: several
+  /// loads in flight per thread instead of one, which is what keeps DRAM
+  /// busy; the div/rem is done once per thread and list, later positions
+  /// step by constants. Otherwise, a loop per list.
+  void fetchLists(ArrayRef<FetchList> lists) {
+    int64_t perThreadAll = 0;
+    for (const FetchList &l : lists)
+      perThreadAll +=
+          staticThreads ? (l.maxN + *staticThreads - 1) / *staticThreads : 0;
+    if (!staticThreads || perThreadAll > kMaxUnroll) {
+      for (const FetchList &l : lists)
+        forEach(l.n, [&](Value e) {
+          auto [i, j] = l.place(arith::DivUIOp::create(b, e, idx(l.cols)),
+                                arith::RemUIOp::create(b, e, idx(l.cols)));
+          l.write(i, j, l.read(i, j));
+        });
       return;
     }
     struct Item {
+      const FetchList *list;
       Value guard, i, j, v;
     };
     SmallVector<Item> items;
-    for (const Position &pos : positions(n, perThread, cols, minN)) {
-      Item it;
-      std::tie(it.i, it.j) = place(pos.row, pos.col);
-      it.guard = pos.guard;
-      items.push_back(it);
+    for (const FetchList &l : lists) {
+      const int64_t perThread = (l.maxN + *staticThreads - 1) / *staticThreads;
+      for (const Position &pos : positions(l.n, perThread, l.cols, l.minN)) {
+        Item it{&l, pos.guard, {}, {}, {}};
+        std::tie(it.i, it.j) = l.place(pos.row, pos.col);
+        items.push_back(it);
+      }
     }
     for (Item &it : items) {
       if (!it.guard) {
-        it.v = read(it.i, it.j);
+        it.v = it.list->read(it.i, it.j);
         continue;
       }
-      Type type = cast<MemRefType>(loadType).getElementType();
+      Type type = it.list->type;
       auto op = scf::IfOp::create(b, type, it.guard, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(op.thenBlock());
-      scf::YieldOp::create(b, ValueRange{read(it.i, it.j)});
+      scf::YieldOp::create(b, ValueRange{it.list->read(it.i, it.j)});
       b.setInsertionPointToStart(op.elseBlock());
       scf::YieldOp::create(
           b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(type))});
@@ -135,10 +151,20 @@ public:
     }
     for (Item &it : items) {
       if (!it.guard)
-        write(it.i, it.j, it.v);
+        it.list->write(it.i, it.j, it.v);
       else
-        ifThen(it.guard, [&] { write(it.i, it.j, it.v); });
+        ifThen(it.guard, [&] { it.list->write(it.i, it.j, it.v); });
     }
+  }
+
+  /// fetchLists of one list of scalars.
+  void fetchList(Value n, int64_t maxN, int64_t cols,
+                 function_ref<std::pair<Value, Value>(Value, Value)> place,
+                 function_ref<Value(Value, Value)> read,
+                 function_ref<void(Value, Value, Value)> write,
+                 std::optional<int64_t> minN = std::nullopt) {
+    fetchLists({FetchList{n, maxN, cols, place, read, write, minN,
+                          cast<MemRefType>(loadType).getElementType()}});
   }
 
   /// The list position (e / cols, e % cols) of this thread's elements e =
@@ -436,6 +462,7 @@ struct NarrowAddressing {
   Value gy0, gx0;  ///< i32 image coordinate of buffer element (0, 0)
   Value rows, cols; ///< i32 image sizes
   Value pitch;     ///< i32 row stride, in elements
+  Value offset;    ///< index: the source's offset, in elements
 };
 
 static std::optional<NarrowAddressing>
@@ -485,7 +512,7 @@ narrowAddressing(Emitter &e, Value source, Value gy0, Value gx0) {
   };
   return NarrowAddressing{fits,         flat,         narrow(gy0),
                           narrow(gx0),  narrow(rows), narrow(cols),
-                          narrow(pitch)};
+                          narrow(pitch), meta.getOffset()};
 }
 
 /// The element at buffer position (i, j), or what `border` reads outside,
@@ -530,10 +557,142 @@ static Value loadBorderNarrow(Emitter &e, const NarrowAddressing &n, Value i,
 }
 
 //===----------------------------------------------------------------------===//
+// 16-byte vector fetch
+//===----------------------------------------------------------------------===//
+
+/// A loaded row's interior columns read as aligned 16-byte vectors: one
+/// 128-bit load for four f32 (eight 16-bit, two f64) in place of four
+/// loads, each with its own clamps and multiply-add. With i32 addressing
+/// the accurate 3x3 tilings still moved only 65-71% of the H200's DRAM
+/// bandwidth (docs/perforation.md, "Goals"): the fetch issues too many
+/// instructions per byte. Taken where, uniformly over the block, the i32
+/// fetch is exact and the image's first element, its pitch, its width and
+/// the tile's first interior column are all multiples of 16 bytes. Then
+/// each vector of a row, from the interior's first column on, lies wholly
+/// inside or wholly outside the image, and one outside reads what `border`
+/// says: the edge element or zero.
+struct VectorAddressing {
+  Value ok;         ///< i1: the vector fetch is exact for this block
+  int64_t width;    ///< elements per vector
+  VectorType type;
+};
+
+static std::optional<VectorAddressing>
+vectorAddressing(Emitter &e, const NarrowAddressing &n, Value source,
+                 Value col, int64_t tileCols) {
+  auto type = cast<MemRefType>(source.getType());
+  const unsigned bits = type.getElementTypeBitWidth();
+  if (bits < 8 || 128 % bits)
+    return std::nullopt;
+  const int64_t width = 128 / bits;
+  if (tileCols % width)
+    return std::nullopt;
+  ImplicitLocOpBuilder &b = e.b;
+  auto multipleOf = [&](Value v, int64_t m) {
+    Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
+    Value mask = arith::ConstantOp::create(
+        b, b.getIntegerAttr(v.getType(), m - 1));
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                 arith::AndIOp::create(b, v, mask), zero)
+        .getResult();
+  };
+  Value address = arith::AddIOp::create(
+      b, memref::ExtractAlignedPointerAsIndexOp::create(b, source),
+      arith::MulIOp::create(b, n.offset, e.idx(bits / 8)));
+  Value ok = n.fits;
+  for (Value v : {multipleOf(n.pitch, width), multipleOf(n.cols, width),
+                  multipleOf(col, width), multipleOf(address, 16)})
+    ok = arith::AndIOp::create(b, ok, v);
+  return VectorAddressing{ok, width,
+                          VectorType::get({width}, type.getElementType())};
+}
+
+/// Vector `c` of buffer row `i`: the elements of the row from buffer column
+/// `first` + c * width on, as `border` reads them (valid where `v.ok`).
+static Value loadVector(Emitter &e, const NarrowAddressing &n,
+                        const VectorAddressing &v, Value i, Value c,
+                        int64_t first, PerforationBorder border) {
+  ImplicitLocOpBuilder &b = e.b;
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t x) {
+    return arith::ConstantIntOp::create(b, i32, x).getResult();
+  };
+  using P = arith::CmpIPredicate;
+  Value gy = arith::AddIOp::create(b, n.gy0,
+                                   arith::IndexCastOp::create(b, i32, i));
+  Value gx = arith::AddIOp::create(
+      b, arith::AddIOp::create(b, n.gx0, c32(first)),
+      arith::MulIOp::create(b, arith::IndexCastOp::create(b, i32, c),
+                            c32(v.width)));
+  auto load = [&](Value y, Value x) {
+    Value off = arith::AddIOp::create(b, arith::MulIOp::create(b, y, n.pitch),
+                                      x);
+    return vector::LoadOp::create(
+               b, v.type, n.flat,
+               ValueRange{arith::IndexCastOp::create(b, b.getIndexType(), off)},
+               /*nontemporal=*/false, llvm::MaybeAlign(16))
+        .getResult();
+  };
+  // 0 <= gx < cols as one unsigned compare (both below 2^31).
+  Value insideX = arith::CmpIOp::create(b, P::ult, gx, n.cols);
+  if (border == PerforationBorder::clamp) {
+    // A vector outside reads the edge element: the first element of the
+    // first vector, or the last of the last.
+    Value vec = load(
+        e.clamp(gy, c32(0), arith::SubIOp::create(b, n.rows, c32(1))),
+        e.clamp(gx, c32(0), arith::SubIOp::create(b, n.cols, c32(v.width))));
+    Value edge = arith::SelectOp::create(
+        b, arith::CmpIOp::create(b, P::slt, gx, c32(0)),
+        vector::ExtractOp::create(b, vec, int64_t(0)),
+        vector::ExtractOp::create(b, vec, v.width - 1));
+    return arith::SelectOp::create(
+        b, insideX, vec, vector::BroadcastOp::create(b, v.type, edge));
+  }
+  Value inside =
+      arith::AndIOp::create(b, arith::CmpIOp::create(b, P::ult, gy, n.rows),
+                            insideX);
+  auto op = scf::IfOp::create(b, v.type, inside, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(op.thenBlock());
+  scf::YieldOp::create(b, ValueRange{load(gy, gx)});
+  b.setInsertionPointToStart(op.elseBlock());
+  scf::YieldOp::create(
+      b, ValueRange{arith::ConstantOp::create(b, b.getZeroAttr(v.type))});
+  return op.getResult(0);
+}
+
+/// Makes the workgroup buffer under `tile` (a workgroup attribution of the
+/// kernel, or a subview of one) at least 16-byte aligned, so that 16-byte
+/// vector stores into it are legal; false where the buffer is something
+/// else (its alignment is not ours to set).
+static bool alignTileBuffer(Value tile) {
+  Value root = tile;
+  if (auto view = root.getDefiningOp<memref::SubViewOp>())
+    root = view.getSource();
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp())
+                  : gpu::GPUFuncOp();
+  if (!func)
+    return false;
+  ArrayRef<BlockArgument> workgroup = func.getWorkgroupAttributions();
+  auto it = llvm::find(workgroup, arg);
+  if (it == workgroup.end())
+    return false;
+  unsigned index = unsigned(it - workgroup.begin());
+  StringRef name = LLVM::LLVMDialect::getAlignAttrName();
+  auto old = dyn_cast_or_null<IntegerAttr>(
+      func.getWorkgroupAttributionAttr(index, name));
+  if (!old || old.getInt() < 16)
+    func.setWorkgroupAttributionAttr(
+        index, name, IntegerAttr::get(IntegerType::get(func.getContext(), 64), 16));
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // tile_load
 //===----------------------------------------------------------------------===//
 
-static void lowerTileLoad(TileLoadOp op) {
+static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
   Emitter e(op);
   ImplicitLocOpBuilder &b = e.b;
   std::tie(e.tid, e.nthreads) = e.threads();
@@ -549,6 +708,9 @@ static void lowerTileLoad(TileLoadOp op) {
   e.loadType = source.getType();
   std::optional<NarrowAddressing> narrow =
       narrowAddressing(e, source, gy0, gx0);
+  std::optional<VectorAddressing> vec;
+  if (narrow && vectorLoads)
+    vec = vectorAddressing(e, *narrow, source, op.getCol(), tx);
   bool useNarrow = false; // the fetch being emitted addresses in i32
   auto read = [&](Value i, Value j) {
     if (useNarrow)
@@ -557,20 +719,36 @@ static void lowerTileLoad(TileLoadOp op) {
     Value gx = arith::AddIOp::create(b, gx0, j);
     return e.loadBorder(source, {gy, gx}, op.getBorder());
   };
-  // Fetch stores go to a 1-D view of the tile at i * bx + j in i32 (one
-  // wide multiply-add into the address, not three i64 steps).
-  Value tileFlat = memref::CollapseShapeOp::create(
-      b, tile, ArrayRef<ReassociationIndices>{{0, 1}});
-  auto store = [&](Value i, Value j, Value v) {
+  // Fetch stores go to a 1-D view of the tile's buffer at offset + i *
+  // pitch + j in i32 (one wide multiply-add into the address, not three i64
+  // steps). The verifier made the layout row-major and static; a padded
+  // buffer's rows lie `tilePitch` elements apart.
+  SmallVector<int64_t> tileStrides;
+  int64_t tileOffset = 0;
+  (void)tileType.getStridesAndOffset(tileStrides, tileOffset);
+  const int64_t tilePitch = tileStrides[0];
+  Value tileFlat = memref::ReinterpretCastOp::create(
+      b,
+      MemRefType::get({tileOffset + (by - 1) * tilePitch + bx},
+                      tileType.getElementType(), AffineMap(),
+                      tileType.getMemorySpace()),
+      memref::ExtractStridedMetadataOp::create(b, tile).getBaseBuffer(),
+      OpFoldResult(b.getIndexAttr(0)),
+      ArrayRef<OpFoldResult>{
+          b.getIndexAttr(tileOffset + (by - 1) * tilePitch + bx)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  auto tileIndex = [&](Value i, Value j) {
     Type i32 = b.getI32Type();
     Value lin = arith::AddIOp::create(
         b,
         arith::MulIOp::create(b, arith::IndexCastUIOp::create(b, i32, i),
-                              arith::ConstantIntOp::create(b, i32, bx)),
-        arith::IndexCastUIOp::create(b, i32, j));
-    memref::StoreOp::create(
-        b, v, tileFlat,
-        ValueRange{arith::IndexCastUIOp::create(b, b.getIndexType(), lin)});
+                              arith::ConstantIntOp::create(b, i32, tilePitch)),
+        arith::AddIOp::create(b, arith::IndexCastUIOp::create(b, i32, j),
+                              arith::ConstantIntOp::create(b, i32, tileOffset)));
+    return arith::IndexCastUIOp::create(b, b.getIndexType(), lin).getResult();
+  };
+  auto store = [&](Value i, Value j, Value v) {
+    memref::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)});
   };
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, p, x, y).getResult();
@@ -753,20 +931,174 @@ static void lowerTileLoad(TileLoadOp op) {
       }
     });
   };
-  // Each scheme's fetch twice: i32 addressing where it is exact, else i64.
-  auto fetchVersioned = [&](PerforationSchemeAttr scheme) {
-    if (!narrow) {
-      fetchScheme(scheme);
+  // A vector's elements go to the tile as one 16-byte store where every
+  // row's interior starts 16-byte aligned in the buffer (a padded buffer,
+  // as approx-perforation-raise makes); else one by one, which a warp
+  // spreads over only a quarter of the shared-memory banks (4-way
+  // conflicts: lane l writes word 4l + k).
+  const bool vectorStores =
+      vec && (tileOffset + hx) % vec->width == 0 &&
+      tilePitch % vec->width == 0 && alignTileBuffer(tile);
+  auto storeVector = [&](Value i, Value j, Value v) {
+    vector::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  };
+  // write() for the vector of row i from column j0 on: the same stores,
+  // nn copies included, a vector at a time where they are whole vectors.
+  auto writeVector = [&](Value i, Value j0, Value v) {
+    const int64_t w = vec->width;
+    auto lane = [&](int64_t k) {
+      return vector::ExtractOp::create(b, v, k).getResult();
+    };
+    auto at = [&](int64_t k) {
+      return arith::AddIOp::create(b, j0, e.idx(k)).getResult();
+    };
+    if (!vectorStores) {
+      for (int64_t k = 0; k < w; ++k)
+        write(i, at(k), lane(k));
       return;
     }
-    auto version = scf::IfOp::create(b, narrow->fits, /*withElseRegion=*/true);
+    storeVector(i, j0, v);
+    if (!current || !fused(current))
+      return;
+    using P = arith::CmpIPredicate;
+    switch (current.getKind()) {
+    case PerforationKind::rows:
+      replicateAlong(i, current.getSkip() + 1, by,
+                     [&](Value r) { storeVector(r, j0, v); });
+      break;
+    case PerforationKind::stencil: {
+      // As write(): the halo beyond the tile's edge rows takes whole
+      // vectors; beyond its edge columns, the edge lane.
+      Value top = cmp(P::eq, i, e.idx(hy)),
+            bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
+      Value left = cmp(P::eq, j0, e.idx(hx)),
+            right = cmp(P::eq, j0, e.idx(hx + tx - w));
+      for (int64_t di = -hy; di <= hy; ++di)
+        for (int64_t dj = -hx; dj <= hx; ++dj) {
+          if (di == 0 && dj == 0)
+            continue;
+          Value ok;
+          auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
+          if (di < 0)
+            with(top);
+          if (di > 0)
+            with(bottom);
+          if (dj < 0)
+            with(left);
+          if (dj > 0)
+            with(right);
+          Value r = arith::AddIOp::create(b, i, e.idx(di));
+          e.ifThen(ok, [&] {
+            if (dj == 0)
+              storeVector(r, j0, v);
+            else
+              store(r, at(dj < 0 ? dj : w - 1 + dj), lane(dj < 0 ? 0 : w - 1));
+          });
+        }
+      break;
+    }
+    case PerforationKind::accurate:
+    case PerforationKind::cols:
+    case PerforationKind::center:
+      break;
+    }
+  };
+  // The vector fetch of the schemes that load whole row segments: each
+  // loaded row's interior as vectors, its halo columns one by one (in one
+  // unrolled batch of loads). `cols` stays scalar: it loads no two
+  // neighbouring elements of a row.
+  auto vectorScheme = [&](PerforationSchemeAttr scheme) {
+    current = scheme;
+    useNarrow = true;
+    const int64_t span = scheme.getSkip() + 1, w = vec->width;
+    Value n = e.idx(by), i0 = e.idx(0);
+    int64_t maxRows = by, minRows = by, step = 1;
+    switch (scheme.getKind()) {
+    case PerforationKind::rows:
+      i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
+      n = arith::CeilDivSIOp::create(
+          b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
+      maxRows = (by + span - 1) / span, minRows = by / span, step = span;
+      break;
+    case PerforationKind::stencil:
+      n = e.idx(ty), i0 = e.idx(hy), maxRows = minRows = ty;
+      break;
+    default:
+      break;
+    }
+    auto row = [&](Value r) {
+      return arith::AddIOp::create(b, i0,
+                                   arith::MulIOp::create(b, r, e.idx(step)))
+          .getResult();
+    };
+    SmallVector<Emitter::FetchList, 2> lists;
+    lists.push_back(Emitter::FetchList{
+        arith::MulIOp::create(b, n, e.idx(tx / w)), maxRows * (tx / w),
+        tx / w, [&](Value r, Value c) { return std::make_pair(row(r), c); },
+        [&](Value i, Value c) {
+          return loadVector(e, *narrow, *vec, i, c, hx, op.getBorder());
+        },
+        [&](Value i, Value c, Value v) {
+          writeVector(i,
+                      arith::AddIOp::create(
+                          b, e.idx(hx), arith::MulIOp::create(b, c, e.idx(w))),
+                      v);
+        },
+        minRows * (tx / w), vec->type});
+    if (scheme.getKind() != PerforationKind::stencil && hx > 0)
+      lists.push_back(Emitter::FetchList{
+          arith::MulIOp::create(b, n, e.idx(2 * hx)), maxRows * 2 * hx,
+          2 * hx,
+          [&](Value r, Value c) {
+            // Halo column c: the left ones, then the right ones.
+            Value right = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                                                c, e.idx(hx));
+            return std::make_pair(
+                row(r), arith::SelectOp::create(
+                            b, right, arith::AddIOp::create(b, c, e.idx(tx)),
+                            c)
+                            .getResult());
+          },
+          read, write, minRows * 2 * hx,
+          cast<MemRefType>(source.getType()).getElementType()});
+    e.fetchLists(lists);
+  };
+  auto hasVectorFetch = [&](PerforationSchemeAttr scheme) {
+    return vec && (scheme.getKind() == PerforationKind::accurate ||
+                   scheme.getKind() == PerforationKind::rows ||
+                   scheme.getKind() == PerforationKind::stencil);
+  };
+  // Each scheme's fetch in up to three versions, by the block's uniform
+  // tests: vectors where the image is aligned, else i32 addressing where
+  // it is exact, else i64.
+  auto fetchVersioned = [&](PerforationSchemeAttr scheme) {
+    auto scalar = [&] {
+      if (!narrow) {
+        useNarrow = false;
+        fetchScheme(scheme);
+        return;
+      }
+      auto version =
+          scf::IfOp::create(b, narrow->fits, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(version.thenBlock());
+      useNarrow = true;
+      fetchScheme(scheme);
+      b.setInsertionPointToStart(version.elseBlock());
+      useNarrow = false;
+      fetchScheme(scheme);
+    };
+    if (!hasVectorFetch(scheme)) {
+      scalar();
+      return;
+    }
+    auto version = scf::IfOp::create(b, vec->ok, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(version.thenBlock());
-    useNarrow = true;
-    fetchScheme(scheme);
+    vectorScheme(scheme);
     b.setInsertionPointToStart(version.elseBlock());
-    useNarrow = false;
-    fetchScheme(scheme);
+    scalar();
   };
   emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchVersioned,
                       rebuildScheme, fused);
@@ -998,7 +1330,7 @@ struct ApproxPerforationLowerPass final
             {b.getNamedAttr("halo", b.getI64ArrayAttr(
                                         {int64_t(load.getHaloRows()),
                                          int64_t(load.getHaloCols())}))}));
-        lowerTileLoad(load);
+        lowerTileLoad(load, vectorLoads);
       } else if (auto load = dyn_cast<Load1DOp>(op)) {
         sites.push_back(siteOf(load, "load_1d",
                                load.getTile().getType().getElementType()));

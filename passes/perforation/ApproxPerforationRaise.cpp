@@ -781,6 +781,29 @@ static ArrayAttr schemesFor(MLIRContext *ctx,
   return ArrayAttr::get(ctx, list);
 }
 
+/// Where a tile buffer's rows start: `lead` elements of padding before each
+/// row and rows `pitch` elements apart. approx-perforation-lower's vector
+/// fetch stores 16 bytes at a time where each row's interior starts
+/// 16-byte aligned in the buffer; with a halo of hx columns that takes a
+/// lead of (16 bytes - hx) mod 16 bytes and a pitch rounded up to 16 bytes
+/// (a 32-column f32 tile with halo 1: 3 + 34 -> 40 elements a row). The
+/// padding is never read.
+struct BufferLayout {
+  int64_t lead, pitch;
+};
+static BufferLayout bufferLayout(Type element, int64_t tileCols,
+                                 int64_t haloCols) {
+  const int64_t cols = tileCols + 2 * haloCols;
+  const unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || 128 % bits)
+    return {0, cols};
+  const int64_t v = 128 / bits;
+  if (tileCols % v)
+    return {0, cols};
+  const int64_t lead = (v - haloCols % v) % v;
+  return {lead, (lead + cols + v - 1) / v * v};
+}
+
 /// The checks that depend on the block shape (bx x by threads): halo no
 /// larger than the tile, buffers within static shared memory, every
 /// scheme fits each buffer -- the tile_load verifier's rules.
@@ -805,7 +828,8 @@ static LogicalResult checkShape(gpu::GPUFuncOp func, const KernelPlan &plan,
       return failure();
     }
     int64_t rows = by + 2 * a.hy, cols = bx + 2 * a.hx;
-    bytes += rows * cols * (a.element.getIntOrFloatBitWidth() / 8);
+    bytes += rows * bufferLayout(a.element, bx, a.hx).pitch *
+             (a.element.getIntOrFloatBitWidth() / 8);
     for (PerforationSchemeAttr s : schemes) {
       int64_t span = s.getSkip() + 1;
       bool tooFew = (s.getKind() == PerforationKind::rows && span > rows) ||
@@ -994,9 +1018,16 @@ static void rewriteKernel(gpu::GPUFuncOp func, KernelPlan &plan, int64_t bx,
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   for (ArrayPlan &a : plan.arrays) {
-    auto bufType = MemRefType::get({by * k + 2 * a.hy, bx + 2 * a.hx},
-                                   a.element, AffineMap(), workgroup);
+    const int64_t rows = by * k + 2 * a.hy, cols = bx + 2 * a.hx;
+    BufferLayout layout = bufferLayout(a.element, bx, a.hx);
+    auto bufType = MemRefType::get({rows, layout.pitch}, a.element,
+                                   AffineMap(), workgroup);
     Value buf = func.addWorkgroupAttribution(bufType, a.arg.getLoc());
+    if (layout.lead != 0 || layout.pitch != cols)
+      buf = memref::SubViewOp::create(
+          b, loc, buf, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(layout.lead)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     PerforationBorder border =
         a.zero ? PerforationBorder::zero : PerforationBorder::clamp;
     Value source = a.arg;

@@ -118,6 +118,11 @@ def Approx_TileLoadOp : Approx_PerforationOp<"tile_load", [
     what is read outside the image. After the op every thread sees the
     whole tile. docs/perforation.md has the exact semantics.
 
+    `tile` is row-major with static strides and offset: a buffer of its own,
+    or a view of a padded one whose rows lie further apart than BX (the
+    lowering stores 16 bytes at a time where every row's interior starts
+    16-byte aligned; approx-perforation-raise pads its buffers so).
+
     ```mlir
     approx.perforation.tile_load %img[%r, %c] into %tile halo(1, 1)
         border(clamp) schemes([#approx.perforation<accurate>,

@@ -89,6 +89,12 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       llvm::cl::desc("With perforate: block shapes XxY or XxYrK (K output "
                      "rows per thread) to compile each perforated kernel "
                      "for (two or more: a variant knob)")};
+  Option<bool> perforateVector{
+      *this, "perforate-vector",
+      llvm::cl::desc("Tile loads also get a 16-byte vector fetch, taken "
+                     "where the image is aligned (approx-perforation-lower "
+                     "vector-loads)"),
+      llvm::cl::init(true)};
   ListOption<std::string> perforateOutput{
       *this, "perforate-output",
       llvm::cl::desc("Output-perforate (Paraprox) plain kernels with these "

@@ -50,13 +50,26 @@ def ApproxPerforationLower : Pass<"approx-perforation-lower",
     default { }
     gpu.barrier
     ```
+    With `vector-loads` (the default), a tile load whose interior width is
+    a multiple of 16 bytes also gets a fetch that reads each loaded row's
+    interior as aligned 16-byte vectors (`vector.load`, alignment 16) and
+    its halo columns one by one; each block takes it where a run-time test,
+    uniform over the block, finds the image, its pitch, its width and the
+    tile's first interior column 16-byte aligned, and the scalar fetch
+    otherwise (docs/perforation.md, "16-byte vector fetch").
   }];
+  let options = [
+    Option<"vectorLoads", "vector-loads", "bool", /*default=*/"true",
+           "Also emit a 16-byte vector fetch for tile loads, taken where "
+           "the image is aligned">
+  ];
   let dependentDialects = ["::mlir::approx::ApproxDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def ApproxPerforationRaise : Pass<"approx-perforation-raise",
@@ -72,7 +85,10 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
     also be unclamped), or their zero-border form
     `scf.if (0 <= yy < H && 0 <= xx < W) { load } else { 0.0 }`. For each
     such array it adds a workgroup buffer of (BY + 2hy) x (BX + 2hx)
-    elements (hy = max |dy|, hx = max |dx|; BX x BY the block), an
+    elements (hy = max |dy|, hx = max |dx|; BX x BY the block; where BX is
+    a multiple of 16 bytes, a view of a buffer whose rows are padded so
+    that each row's interior starts 16-byte aligned, for the lowering's
+    16-byte stores: 3 + 34 -> 40 f32 a row for BX = 32, hx = 1), an
     `approx.perforation.tile_load` at the start of the body (block level,
     outside every branch: it holds barriers), and replaces each window load
     by a read of the buffer at (ty + hy + dy, tx + hx + dx). Every array

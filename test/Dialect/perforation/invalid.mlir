@@ -56,6 +56,51 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  gpu.func @rows_overlap(%img: memref<?x?xf32>, %r: index, %c: index, %t: memref<10x10xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{tile buffer 'memref<10x10xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>' must be row-major with static strides and offset (inner stride 1, rows at least its width apart)}}
+    approx.perforation.tile_load %img[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>]) : memref<?x?xf32> to memref<10x10xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @column_major(%img: memref<?x?xf32>, %r: index, %c: index, %t: memref<10x10xf32, strided<[1, 10]>, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{tile buffer 'memref<10x10xf32, strided<[1, 10]>, #gpu.address_space<workgroup>>' must be row-major}}
+    approx.perforation.tile_load %img[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>]) : memref<?x?xf32> to memref<10x10xf32, strided<[1, 10]>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @dynamic_offset(%img: memref<?x?xf32>, %r: index, %c: index, %t: memref<10x10xf32, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{tile buffer 'memref<10x10xf32, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>' must be row-major with static strides and offset}}
+    approx.perforation.tile_load %img[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>]) : memref<?x?xf32> to memref<10x10xf32, strided<[12, 1], offset: ?>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// The padding counts: 100 rows 124 elements apart, from element 3, span 49,516 bytes.
+gpu.module @m {
+  gpu.func @padded_too_big(%img: memref<?x?xf32>, %r: index, %c: index, %t: memref<100x100xf32, strided<[124, 1], offset: 3>, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{tile plus halo needs 49516 bytes of shared memory}}
+    approx.perforation.tile_load %img[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>]) : memref<?x?xf32> to memref<100x100xf32, strided<[124, 1], offset: 3>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
   gpu.func @element(%img: memref<?x?xf32>, %r: index, %c: index)
       workgroup(%t: memref<10x10xf16, #gpu.address_space<workgroup>>) kernel {
     // expected-error @+1 {{tile element type 'f16' differs from the source's 'f32'}}

@@ -27,6 +27,21 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // A padded buffer's view: rows 40 elements apart, the interior's first
+  // column (3 + 1) a multiple of four.
+  // CHECK-LABEL: gpu.func @padded
+  // CHECK: approx.perforation.tile_load {{.*}} : memref<?x?xf32> to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+  gpu.func @padded(%img: memref<?x?xf32>, %r: index, %c: index)
+      workgroup(%p: memref<10x40xf32, #gpu.address_space<workgroup>>) kernel {
+    %t = memref.subview %p[0, 3] [10, 34] [1, 1]
+        : memref<10x40xf32, #gpu.address_space<workgroup>>
+          to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+    approx.perforation.tile_load %img[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>])
+        : memref<?x?xf32> to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+
   // CHECK-LABEL: gpu.func @line
   // CHECK: approx.perforation.load_1d %{{.*}}[%{{.*}}] into %{{.*}} halo(2) border(clamp) schemes([#approx.perforation<accurate>, #approx.perforation<rows, recon = linear>]) knob(@one) : memref<?xf32> to memref<260xf32, #gpu.address_space<workgroup>>
   gpu.func @line(%x: memref<?xf32>, %s: index)

@@ -10,8 +10,9 @@
 // pitch, H from the row clamp. Without known_block_size the block shape
 // comes from block-shapes.
 // CHECK-LABEL: gpu.func @clamped
-// CHECK-SAME:    workgroup(%[[BUF:.*]] : memref<10x34xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    workgroup(%[[PADDED:.*]] : memref<10x40xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME:    known_block_size = array<i32: 32, 8, 1>
+// CHECK:         %[[BUF:.*]] = memref.subview %[[PADDED]][0, 3] [10, 34] [1, 1]
 // CHECK:         %[[H:.*]] = llvm.sext %arg2 : i32 to i64
 // CHECK:         %[[W:.*]] = llvm.sext %arg3 : i32 to i64
 // CHECK:         llvm.insertvalue %arg0, %{{.*}}[0]
@@ -26,7 +27,7 @@
 // CHECK:         memref.load %[[BUF]][%{{.*}}, %{{.*}}]
 // CHECK:         llvm.store
 // ROWS-LABEL: gpu.func @clamped
-// ROWS-SAME:    memref<10x34xf32, #gpu.address_space<workgroup>>
+// ROWS-SAME:    memref<10x40xf32, #gpu.address_space<workgroup>>
 // ROWS-SAME:    known_block_size = array<i32: 32, 4, 1>
 // ROWS:         approx.perforation.tile_load
 // ROWS:         scf.for
@@ -89,7 +90,7 @@ gpu.module @m {
 // check gives H. LLVM folds p[y*w + x + 1] into &p[y*w + x] plus 4 bytes;
 // the load stays under the kernel's branch, only the load is replaced.
 // CHECK-LABEL: gpu.func @interior
-// CHECK-SAME:    memref<8x34xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME:    memref<8x40xf32, #gpu.address_space<workgroup>>
 // CHECK:         llvm.insertvalue %{{.*}}, %{{.*}}[3, 0]
 // CHECK:         approx.perforation.tile_load %{{.*}} halo(0, 1) border(clamp)
 // CHECK:         scf.if

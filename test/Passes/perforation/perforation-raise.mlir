@@ -11,14 +11,17 @@
 // addi operands; offset 0 clamped or not.
 // CHECK-LABEL: gpu.module @box3
 // CHECK: approx.knob @perforation range(0, 4) default(0)
+// The buffer's rows are padded so that each row's interior starts 16-byte
+// aligned (3 + 1 columns, rows 40 elements apart); the tile is its view.
 // CHECK-LABEL: gpu.func @box3
-// CHECK-SAME: workgroup(%[[T:.*]] : memref<10x34xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<10x40xf32, #gpu.address_space<workgroup>>)
 // CHECK-DAG: %[[BY:.*]] = gpu.block_id y
 // CHECK-DAG: %[[ROW:.*]] = arith.muli %[[BY]], %c8
 // CHECK-DAG: %[[BX:.*]] = gpu.block_id x
 // CHECK-DAG: %[[COL:.*]] = arith.muli %[[BX]], %c32
 // CHECK-DAG: %[[TY:.*]] = gpu.thread_id y
 // CHECK-DAG: %[[TX:.*]] = gpu.thread_id x
+// CHECK: %[[T:.*]] = memref.subview %[[BUF]][0, 3] [10, 34] [1, 1] : memref<10x40xf32, #gpu.address_space<workgroup>> to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
 // CHECK: approx.perforation.tile_load %arg0[%[[ROW]], %[[COL]]] into %[[T]] halo(1, 1) border(clamp)
 // CHECK-SAME: schemes([#approx.perforation<accurate>, #approx.perforation<rows>, #approx.perforation<rows, recon = linear>, #approx.perforation<rows, skip = 2>, #approx.perforation<stencil>])
 // CHECK-SAME: knob(@perforation)
@@ -40,13 +43,13 @@
 // SHAPES: approx.variant_knob @perforation_block default(0) dispatch {box3 = [@box3__32x8, @box3__64x4]}
 // SHAPES-NOT: gpu.func @box3(
 // SHAPES: gpu.func @box3__32x8
-// SHAPES-SAME: workgroup(%{{.*}} : memref<10x34xf32, #gpu.address_space<workgroup>>)
+// SHAPES-SAME: workgroup(%{{.*}} : memref<10x40xf32, #gpu.address_space<workgroup>>)
 // SHAPES-SAME: known_block_size = array<i32: 32, 8, 1>
 // SHAPES: arith.muli %{{.*}}, %c8
 // SHAPES: arith.muli %{{.*}}, %c32
 // SHAPES: approx.perforation.tile_load
 // SHAPES: gpu.func @box3__64x4
-// SHAPES-SAME: workgroup(%{{.*}} : memref<6x66xf32, #gpu.address_space<workgroup>>)
+// SHAPES-SAME: workgroup(%{{.*}} : memref<6x72xf32, #gpu.address_space<workgroup>>)
 // SHAPES-SAME: known_block_size = array<i32: 64, 4, 1>
 // SHAPES: arith.muli %{{.*}}, %c4
 // SHAPES: arith.muli %{{.*}}, %c64
@@ -117,7 +120,8 @@ gpu.module @box3 {
 // buffer read (the tile holds 0 outside the image); a 1 x 3 window.
 // CHECK-LABEL: gpu.module @zero
 // CHECK-LABEL: gpu.func @zero
-// CHECK-SAME: workgroup(%[[T:.*]] : memref<8x34xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[BUF:.*]] : memref<8x40xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[T:.*]] = memref.subview %[[BUF]][0, 3] [8, 34] [1, 1]
 // CHECK: approx.perforation.tile_load %arg0[{{.*}}] into %[[T]] halo(0, 1) border(zero)
 // The stencil scheme on a tile with a halo stays stencil.
 // CHECK-SAME: #approx.perforation<stencil>
@@ -188,9 +192,10 @@ gpu.module @zero {
 // CHECK-LABEL: gpu.module @two
 // CHECK: approx.knob @perforation range(0, 4) default(0)
 // CHECK-LABEL: gpu.func @two
-// CHECK-SAME: workgroup(%[[P:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[T:.*]] : memref<10x34xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[P:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>, %[[BUF:.*]] : memref<10x40xf32, #gpu.address_space<workgroup>>)
 // CHECK: approx.perforation.tile_load %arg0[{{.*}}] into %[[P]] halo(0, 0) border(clamp)
 // CHECK-SAME: #approx.perforation<rows, skip = 2>, #approx.perforation<accurate>]) knob(@perforation)
+// CHECK: %[[T:.*]] = memref.subview %[[BUF]][0, 3] [10, 34] [1, 1]
 // CHECK: approx.perforation.tile_load %arg1[{{.*}}] into %[[T]] halo(1, 1) border(clamp)
 // CHECK-SAME: #approx.perforation<rows, skip = 2>, #approx.perforation<stencil>]) knob(@perforation)
 // CHECK-DAG: memref.load %[[P]]

@@ -50,8 +50,12 @@ const std::vector<std::string> kOut = {"accurate", "rows1", "rows2", "cols1",
                                        "center1"};
 
 /// Image sizes: odd, prime, smaller than one tile, not tile multiples.
+/// Widths that are multiples of 4 take the 16-byte vector fetch where the
+/// image is aligned: narrower than a tile (8), a tile multiple (96), and
+/// not (36, 100: vectors wholly outside the image at the right edge).
 const std::vector<std::pair<int64_t, int64_t>> kSizes = {
-    {1, 1}, {7, 5}, {37, 53}, {64, 96}, {129, 257}, {300, 211}};
+    {1, 1},   {7, 5},   {9, 8},     {16, 36},   {37, 53},
+    {45, 100}, {64, 96}, {129, 257}, {300, 211}};
 
 std::vector<float> randomImage(int64_t n, unsigned seed) {
   std::mt19937 gen(seed);
@@ -74,21 +78,26 @@ std::unique_ptr<Module> load() {
   return m ? m.take() : nullptr;
 }
 
-/// Every block's buffer of a 2-D dump kernel against referenceTile2D.
+/// Every block's buffer of a 2-D dump kernel against referenceTile2D. The
+/// image starts `shift` elements into its buffer: a shift of 1 leaves it
+/// 4 bytes off 16-byte alignment, so the kernels must take a scalar fetch.
 void check2D(const std::string &kernel, const std::string &knob,
              const std::vector<std::string> &schemes, pf::Tile2D tile,
-             pf::Border border) {
+             pf::Border border, int64_t shift = 0) {
   std::unique_ptr<Module> m = load();
   ASSERT_TRUE(m);
   const int64_t by = tile.bufferRows(), bx = tile.bufferCols();
   unsigned seed = 1;
   for (auto [h, w] : kSizes) {
-    std::vector<float> img = randomImage(h * w, seed++);
+    std::vector<float> padded = randomImage(h * w + shift, seed++);
+    const float *img = padded.data() + shift;
     unsigned gx = unsigned((w + 31) / 32), gy = unsigned((h + 7) / 8);
     int64_t blocks = int64_t(gx) * gy;
-    Expected<DeviceBuffer> in =
-        DeviceBuffer::fromHost(gCtx, img.data(), img.size(), ScalarType::F32);
+    Expected<DeviceBuffer> in = DeviceBuffer::fromHost(
+        gCtx, padded.data(), padded.size(), ScalarType::F32);
     ASSERT_TRUE(in.isOk()) << in.status().toString();
+    BufferView image = in->view();
+    image.ptr += uint64_t(shift) * 4, image.bytes -= size_t(shift) * 4;
     Expected<DeviceBuffer> dump = DeviceBuffer::allocate(
         gCtx, size_t(blocks * by * bx) * 4, ScalarType::F32);
     ASSERT_TRUE(dump.isOk()) << dump.status().toString();
@@ -100,7 +109,7 @@ void check2D(const std::string &kernel, const std::string &knob,
       LaunchOptions opts;
       opts.knobs[knob] = int64_t(s);
       ASSERT_OK(m->launchSync(kernel, cfg,
-                              {Arg::memref(in->view(), {h, w}),
+                              {Arg::memref(image, {h, w}),
                                Arg::memref(dump->view(), {blocks, by * bx})},
                               opts));
       std::vector<float> got(size_t(blocks * by * bx));
@@ -110,7 +119,7 @@ void check2D(const std::string &kernel, const std::string &knob,
       for (unsigned byi = 0; byi < gy; ++byi)
         for (unsigned bxi = 0; bxi < gx; ++bxi) {
           Expected<std::vector<float>> ref = pf::referenceTile2D<float>(
-              img.data(), h, w, int64_t(byi) * 8, int64_t(bxi) * 32, tile, sc,
+              img, h, w, int64_t(byi) * 8, int64_t(bxi) * 32, tile, sc,
               border);
           ASSERT_TRUE(ref.isOk()) << ref.status().toString();
           const float *g = got.data() + (int64_t(byi) * gx + bxi) * by * bx;
@@ -133,6 +142,16 @@ TEST(Perforation, TileLoadClamp) {
 
 TEST(Perforation, TileLoadZero) {
   check2D("dump2z", "scheme2z", k2z, {8, 32, 2, 3}, pf::Border::Zero);
+}
+
+TEST(Perforation, TileLoadPaddedBuffer) {
+  check2D("dump2p", "scheme2d", k2d, {8, 32, 1, 1}, pf::Border::Clamp);
+}
+
+TEST(Perforation, TileLoadMisalignedImage) {
+  check2D("dump2d", "scheme2d", k2d, {8, 32, 1, 1}, pf::Border::Clamp, 1);
+  check2D("dump2p", "scheme2d", k2d, {8, 32, 1, 1}, pf::Border::Clamp, 1);
+  check2D("dump2z", "scheme2z", k2z, {8, 32, 2, 3}, pf::Border::Zero, 1);
 }
 
 TEST(Perforation, Load1D) {

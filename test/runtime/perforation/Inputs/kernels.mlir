@@ -52,6 +52,50 @@ gpu.module @perforation_check {
     gpu.return
   }
 
+  // dump2d on a padded buffer, as approx-perforation-raise builds it: rows
+  // 40 elements apart, each row's interior from a multiple of four on, so
+  // the vector fetch stores 16 bytes at a time (nn copies included).
+  gpu.func @dump2p(%in: memref<?x?xf32>, %dump: memref<?x340xf32>)
+      workgroup(%p: memref<10x40xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 32, 8, 1>} {
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %cbx = arith.constant 34 : index
+    %cn = arith.constant 340 : index
+    %bxi = gpu.block_id x
+    %byi = gpu.block_id y
+    %gx = gpu.grid_dim x
+    %r = arith.muli %byi, %c8 : index
+    %c = arith.muli %bxi, %c32 : index
+    %t = memref.subview %p[0, 3] [10, 34] [1, 1]
+        : memref<10x40xf32, #gpu.address_space<workgroup>>
+          to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+    approx.perforation.tile_load %in[%r, %c] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>,
+                 #approx.perforation<rows>,
+                 #approx.perforation<rows, recon = linear>,
+                 #approx.perforation<rows, skip = 2, recon = linear>,
+                 #approx.perforation<rows, skip = 3>,
+                 #approx.perforation<cols>,
+                 #approx.perforation<cols, skip = 2, recon = linear>,
+                 #approx.perforation<stencil>])
+        knob(@scheme2d) : memref<?x?xf32> to memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+    %row = arith.muli %byi, %gx : index
+    %blk = arith.addi %row, %bxi : index
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %tyx = arith.muli %ty, %c32 : index
+    %tid = arith.addi %tyx, %tx : index
+    %c256 = arith.constant 256 : index
+    scf.for %k = %tid to %cn step %c256 {
+      %i = arith.divui %k, %cbx : index
+      %j = arith.remui %k, %cbx : index
+      %v = memref.load %t[%i, %j] : memref<10x34xf32, strided<[40, 1], offset: 3>, #gpu.address_space<workgroup>>
+      memref.store %v, %dump[%blk, %k] : memref<?x340xf32>
+    }
+    gpu.return
+  }
+
   // Each block dumps its whole 12x38 buffer (tile 8 x 32, halo 2, 3,
   // border(zero)) to dump[block] after the tile load.
   gpu.func @dump2z(%in: memref<?x?xf32>, %dump: memref<?x456xf32>)
