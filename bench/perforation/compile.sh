@@ -11,21 +11,26 @@
 #                                    Paraprox's output perforation (OUTPUT
 #                                    schemes, knob `perforation_output`).
 #
+# SCHEMES, BLOCKS, OUTPUT and EXAMPLES override the lists below;
+# RAISED_OPTIONS adds approx-to-ptx options to the raised kernels (for
+# example perforate-vector=false, to time the scalar fetch).
+#
 #   bench/perforation/compile.sh APPROX_OPT OUT_DIR
 set -euo pipefail
 OPT=${1:?usage: compile.sh APPROX_OPT OUT_DIR}
 OUT=${2:?usage: compile.sh APPROX_OPT OUT_DIR}
 cd "$(dirname "$0")/../.."
 SCHEMES=${SCHEMES:-accurate,rows1:nn,rows1:linear,rows2:nn,rows2:linear,cols1:nn,cols1:linear,stencil:nn}
-BLOCKS=${BLOCKS:-32x8,32x4r8,32x8r8,32x4r16,64x2r16,128x1r32}
+BLOCKS=${BLOCKS:-32x8,32x4r8,32x8r8,32x4r16,64x2r16,128x1r16,128x1r32,256x1r12,256x1r16}
 OUTPUT=${OUTPUT:-accurate,rows1,rows2,cols1,center1}
 EXAMPLES=${EXAMPLES:-gaussian3_plain sobel3 sobel5 median3 inversion hotspot}
+RAISED_OPTIONS=${RAISED_OPTIONS:-}
 mkdir -p "$OUT"
 for ex in $EXAMPLES; do
   "$OPT" "examples/perforation/$ex.mlir" \
     --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_direct" -o /dev/null
   "$OPT" "examples/perforation/$ex.mlir" \
-    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=$ex perforate=$SCHEMES perforate-blocks=$BLOCKS" \
+    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=$ex perforate=$SCHEMES perforate-blocks=$BLOCKS $RAISED_OPTIONS" \
     -o /dev/null
   "$OPT" "examples/perforation/$ex.mlir" \
     --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_output perforate-output=$OUTPUT" \
