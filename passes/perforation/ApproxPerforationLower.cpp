@@ -782,6 +782,35 @@ static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
       e.ifThen(beforeOk, [&] { storeAt(before); });
     }
   };
+  // stencil:nn, fused: an interior element on the tile's edge is the
+  // nearest interior element of the halo beyond it (and of the corner
+  // beyond both). For each offset (di, dj) != 0 into the halo, copy(di, dj)
+  // runs where the element(s) at row i from column j on lie on the edges
+  // that offset crosses (the last of them at column j + width - 1).
+  auto copyIntoHalo = [&](Value i, Value j, int64_t width,
+                          function_ref<void(int64_t, int64_t)> copy) {
+    using P = arith::CmpIPredicate;
+    Value top = cmp(P::eq, i, e.idx(hy)),
+          bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
+    Value left = cmp(P::eq, j, e.idx(hx)),
+          right = cmp(P::eq, j, e.idx(hx + tx - width));
+    for (int64_t di = -hy; di <= hy; ++di)
+      for (int64_t dj = -hx; dj <= hx; ++dj) {
+        if (di == 0 && dj == 0)
+          continue;
+        Value ok;
+        auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
+        if (di < 0)
+          with(top);
+        if (di > 0)
+          with(bottom);
+        if (dj < 0)
+          with(left);
+        if (dj > 0)
+          with(right);
+        e.ifThen(ok, [&] { copy(di, dj); });
+      }
+  };
   PerforationSchemeAttr current; // the scheme whose fetch is being emitted
   auto fused = [](PerforationSchemeAttr s) {
     return s.getRecon() == Reconstruction::nn &&
@@ -793,7 +822,6 @@ static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
     store(i, j, v);
     if (!current || !fused(current))
       return;
-    using P = arith::CmpIPredicate;
     int64_t span = current.getSkip() + 1;
     switch (current.getKind()) {
     case PerforationKind::rows:
@@ -802,32 +830,12 @@ static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
     case PerforationKind::cols:
       replicateAlong(j, span, bx, [&](Value c) { store(i, c, v); });
       break;
-    case PerforationKind::stencil: {
-      // An interior element on the tile's edge is the nearest interior
-      // element of the halo beyond it (and of the corner beyond both).
-      Value top = cmp(P::eq, i, e.idx(hy)), bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
-      Value left = cmp(P::eq, j, e.idx(hx)), right = cmp(P::eq, j, e.idx(hx + tx - 1));
-      for (int64_t di = -hy; di <= hy; ++di)
-        for (int64_t dj = -hx; dj <= hx; ++dj) {
-          if (di == 0 && dj == 0)
-            continue;
-          Value ok;
-          auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
-          if (di < 0)
-            with(top);
-          if (di > 0)
-            with(bottom);
-          if (dj < 0)
-            with(left);
-          if (dj > 0)
-            with(right);
-          e.ifThen(ok, [&] {
-            store(arith::AddIOp::create(b, i, e.idx(di)),
-                  arith::AddIOp::create(b, j, e.idx(dj)), v);
-          });
-        }
+    case PerforationKind::stencil:
+      copyIntoHalo(i, j, 1, [&](int64_t di, int64_t dj) {
+                     store(arith::AddIOp::create(b, i, e.idx(di)),
+                           arith::AddIOp::create(b, j, e.idx(dj)), v);
+                   });
       break;
-    }
     case PerforationKind::accurate:
     case PerforationKind::center:
       break;
@@ -961,43 +969,23 @@ static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
     storeVector(i, j0, v);
     if (!current || !fused(current))
       return;
-    using P = arith::CmpIPredicate;
     switch (current.getKind()) {
     case PerforationKind::rows:
       replicateAlong(i, current.getSkip() + 1, by,
                      [&](Value r) { storeVector(r, j0, v); });
       break;
-    case PerforationKind::stencil: {
+    case PerforationKind::stencil:
       // As write(): the halo beyond the tile's edge rows takes whole
       // vectors; beyond its edge columns, the edge lane.
-      Value top = cmp(P::eq, i, e.idx(hy)),
-            bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
-      Value left = cmp(P::eq, j0, e.idx(hx)),
-            right = cmp(P::eq, j0, e.idx(hx + tx - w));
-      for (int64_t di = -hy; di <= hy; ++di)
-        for (int64_t dj = -hx; dj <= hx; ++dj) {
-          if (di == 0 && dj == 0)
-            continue;
-          Value ok;
-          auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
-          if (di < 0)
-            with(top);
-          if (di > 0)
-            with(bottom);
-          if (dj < 0)
-            with(left);
-          if (dj > 0)
-            with(right);
-          Value r = arith::AddIOp::create(b, i, e.idx(di));
-          e.ifThen(ok, [&] {
-            if (dj == 0)
-              storeVector(r, j0, v);
-            else
-              store(r, at(dj < 0 ? dj : w - 1 + dj), lane(dj < 0 ? 0 : w - 1));
-          });
-        }
+      copyIntoHalo(i, j0, w, [&](int64_t di, int64_t dj) {
+                     Value r = arith::AddIOp::create(b, i, e.idx(di));
+                     if (dj == 0)
+                       storeVector(r, j0, v);
+                     else
+                       store(r, at(dj < 0 ? dj : w - 1 + dj),
+                             lane(dj < 0 ? 0 : w - 1));
+                   });
       break;
-    }
     case PerforationKind::accurate:
     case PerforationKind::cols:
     case PerforationKind::center:
