@@ -337,6 +337,14 @@ scf::IfOp Versioner::versionSpan(Operation *first, Operation *last,
   return ifOp;
 }
 
+LogicalResult mlir::approx::checkMaxVersions(Operation *module, StringRef pass,
+                                             unsigned maxVersions) {
+  if (maxVersions >= 2 && maxVersions <= 1024)
+    return success();
+  return module->emitError(pass)
+         << ": max-versions=" << maxVersions << " is out of range [2, 1024]";
+}
+
 FailureOr<SmallVector<std::pair<FlatSymbolRefAttr, SlotKind>>>
 mlir::approx::versionOnWarpSlots(FunctionOpInterface fn,
                                  WarpSplitPolicy &policy, SyncAnalysis &sync,

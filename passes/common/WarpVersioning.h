@@ -60,6 +60,11 @@ private:
   llvm::DenseMap<Operation *, bool> functions;
 };
 
+/// The max-versions option of a pass that versions on warp slots: in
+/// [2, 1024], else a one-line error on `module` naming `pass`.
+LogicalResult checkMaxVersions(Operation *module, StringRef pass,
+                               unsigned maxVersions);
+
 /// Versions the tunable ops of `fn` (Algorithm 1). Returns the knobs whose
 /// flags it computed, each with the slot kind compared; the same knob with
 /// two slot kinds is reported on `fn` and fails.

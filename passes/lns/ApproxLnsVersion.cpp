@@ -84,11 +84,8 @@ struct ApproxLnsVersionPass final
 
 void ApproxLnsVersionPass::runOnOperation() {
   gpu::GPUModuleOp module = getOperation();
-  if (maxVersions < 2 || maxVersions > 1024) {
-    module.emitError("approx-lns-version: max-versions=")
-        << static_cast<unsigned>(maxVersions) << " is out of range [2, 1024]";
+  if (failed(checkMaxVersions(module, "approx-lns-version", maxVersions)))
     return signalPassFailure();
-  }
   SymbolTable symbols(module);
   SyncAnalysis sync(symbols);
   for (FunctionOpInterface fn : getFunctions(module)) {

@@ -181,11 +181,8 @@ void ApproxWarpSplitPass::runOnOperation() {
         << quoteName(chip) << " is not of the form sm_XY";
     return signalPassFailure();
   }
-  if (maxVersions < 2 || maxVersions > 1024) {
-    module.emitError("approx-warp-split: max-versions=")
-        << static_cast<unsigned>(maxVersions) << " is out of range [2, 1024]";
+  if (failed(checkMaxVersions(module, "approx-warp-split", maxVersions)))
     return signalPassFailure();
-  }
 
   SymbolTable symbols(module);
   SyncAnalysis sync(symbols);
