@@ -139,3 +139,15 @@ KernelSelection::resolve(ModuleOp top, ArrayRef<std::string> entries,
 bool KernelSelection::contains(gpu::GPUFuncOp fn) const {
   return all || kernels.contains(fn.getOperation());
 }
+
+VariantKnobOp mlir::approx::dispatchingKnob(gpu::GPUModuleOp module,
+                                            StringRef kernel) {
+  for (auto knob : module.getOps<VariantKnobOp>())
+    for (NamedAttribute entry : knob.getDispatch())
+      if (entry.getName().getValue() == kernel ||
+          llvm::any_of(cast<ArrayAttr>(entry.getValue()), [&](Attribute a) {
+            return cast<FlatSymbolRefAttr>(a).getValue() == kernel;
+          }))
+        return knob;
+  return {};
+}

@@ -10,6 +10,8 @@
 #ifndef APPROX_PASSES_COMMON_MODULEUTILS_H
 #define APPROX_PASSES_COMMON_MODULEUTILS_H
 
+#include "approx/Dialect/ApproxDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -54,6 +56,11 @@ Operation *findNonPtxSymbol(gpu::GPUModuleOp module, std::string &why);
 
 /// True if `fn` is a gpu.func with the `kernel` attribute.
 bool isKernel(Operation *fn);
+
+/// The variant knob of `module` that dispatches `kernel` or lists it as a
+/// variant, or null. Passes that clone kernels behind a variant knob refuse
+/// such kernels: a dispatch does not chain.
+VariantKnobOp dispatchingKnob(gpu::GPUModuleOp module, StringRef kernel);
 
 /// Kernels chosen by a `kernels=` option over several gpu.modules: an entry
 /// is `kernel` (any module) or `module::kernel`. An empty list selects every

@@ -115,19 +115,15 @@ struct ApproxLnsImplVariantsPass final
     return failure(r.wasInterrupted());
   }
 
+  /// Whether `func` is dispatched by, or a variant of, a variant knob
+  /// already; says so in a remark.
   bool dispatched(gpu::GPUModuleOp module, gpu::GPUFuncOp func) {
-    for (auto v : module.getOps<VariantKnobOp>())
-      for (NamedAttribute entry : v.getDispatch())
-        if (entry.getName().getValue() == func.getName() ||
-            llvm::any_of(cast<ArrayAttr>(entry.getValue()), [&](Attribute a) {
-              return cast<FlatSymbolRefAttr>(a).getValue() == func.getName();
-            })) {
-          func.emitRemark("no LNS impl variants: kernel @")
-              << func.getName() << " is already dispatched by variant knob @"
-              << v.getSymName();
-          return true;
-        }
-    return false;
+    VariantKnobOp knob = dispatchingKnob(module, func.getName());
+    if (knob)
+      func.emitRemark("no LNS impl variants: kernel @")
+          << func.getName() << " is already dispatched by variant knob @"
+          << knob.getSymName();
+    return bool(knob);
   }
 
   void runOnOperation() override {

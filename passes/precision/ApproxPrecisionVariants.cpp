@@ -30,6 +30,7 @@
 
 #include "approx/Dialect/PtxNames.h"
 #include "approx/Passes/Passes.h"
+#include "common/ModuleUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
@@ -314,8 +315,6 @@ struct ApproxPrecisionVariantsPass final
                           DictionaryAttr::get(ctx, dispatch));
   }
 
-  /// Whether `func` is dispatched by, or a variant of, a variant knob
-  /// already (no dispatch chains); says so in a remark.
   /// The module's kernels that kernels= selects (all when empty), taken
   /// before any is cloned.
   SmallVector<gpu::GPUFuncOp> selectedKernels() {
@@ -327,23 +326,15 @@ struct ApproxPrecisionVariantsPass final
     return r;
   }
 
+  /// Whether `func` is dispatched by, or a variant of, a variant knob
+  /// already (no dispatch chains); says so in a remark.
   bool dispatched(gpu::GPUFuncOp func) {
-    for (auto v : getOperation().getOps<VariantKnobOp>())
-      for (NamedAttribute entry : v.getDispatch()) {
-        bool hit = entry.getName().getValue() == func.getName() ||
-                   llvm::any_of(cast<ArrayAttr>(entry.getValue()),
-                                [&](Attribute a) {
-                                  return cast<FlatSymbolRefAttr>(a)
-                                             .getValue() == func.getName();
-                                });
-        if (hit) {
-          func.emitRemark("not precision-scaled: kernel @")
-              << func.getName() << " is already dispatched by variant knob @"
-              << v.getSymName();
-          return true;
-        }
-      }
-    return false;
+    VariantKnobOp knob = dispatchingKnob(getOperation(), func.getName());
+    if (knob)
+      func.emitRemark("not precision-scaled: kernel @")
+          << func.getName() << " is already dispatched by variant knob @"
+          << knob.getSymName();
+    return bool(knob);
   }
 
   /// Whether some argument a configuration of `plan` scales has a use the

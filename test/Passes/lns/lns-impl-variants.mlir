@@ -3,6 +3,8 @@
 // the first impl's variant.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants{impls=precise,sfu,texture2}))' | FileCheck %s
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants{impls=horner,texture2,sfu}))' | FileCheck %s --check-prefix=DEGREE
+// The remarks (a kernel already dispatched by a variant knob).
+// RUN: approx-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants{impls=precise,sfu}))' -o /dev/null
 // Without impls, nothing changes.
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-lns-impl-variants))' | FileCheck %s --check-prefix=OFF
 
@@ -55,6 +57,7 @@ gpu.module @two_kernels {
 // CHECK: gpu.func @k(
 gpu.module @dispatched {
   approx.variant_knob @other default(0) dispatch {k = [@k, @k2]}
+  // expected-remark @+1 {{no LNS impl variants: kernel @k is already dispatched by variant knob @other}}
   gpu.func @k(%a: f32) kernel {
     %s = approx.lns.sb %a impl(#approx.lns_impl<sfu>) : f32
     gpu.return
