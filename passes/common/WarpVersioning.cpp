@@ -23,16 +23,30 @@ using namespace mlir::approx;
 /// True if `op` itself synchronises (or must be executed by) more than one
 /// warp: block barriers, block reductions, cluster and warpgroup ops, and
 /// inline assembly naming a barrier.
+/// True if NVVM op or intrinsic `name` (without its `llvm.` prefix:
+/// `nvvm.barrier0`, `nvvm.barrier.cta.sync.aligned.all`) is block-level.
+static bool isBlockLevelNvvm(StringRef name) {
+  if (!name.starts_with("nvvm."))
+    return false;
+  if (name.contains("barrier") && !name.contains("mbarrier"))
+    return true;
+  // `bar.sync`/`bar.red` spelled as intrinsics (llvm.nvvm.bar.*), cluster,
+  // warpgroup and tensor-core-gen-5 collectives.
+  return name.starts_with("nvvm.bar.") || name.starts_with("nvvm.cluster.") ||
+         name.contains("wgmma") || name.starts_with("nvvm.tcgen05");
+}
+
 static bool isBlockLevelSync(Operation *op) {
   if (isa<gpu::BarrierOp, gpu::AllReduceOp>(op))
     return true;
   StringRef name = op->getName().getStringRef();
-  if (name.starts_with("nvvm.")) {
-    if (name.contains("barrier") && !name.contains("mbarrier"))
-      return true;
-    if (name.starts_with("nvvm.cluster.") || name.contains("wgmma") ||
-        name.starts_with("nvvm.tcgen05"))
-      return true;
+  if (isBlockLevelNvvm(name))
+    return true;
+  // Imported LLVM IR (approx-cc) keeps `__syncthreads()` as
+  // `llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"`.
+  if (auto intrinsic = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+    StringRef callee = intrinsic.getIntrin();
+    return callee.consume_front("llvm.") && isBlockLevelNvvm(callee);
   }
   // Inline PTX or assembly: conservative on any mention of a barrier.
   if (name == "nvvm.inline_ptx" || isa<LLVM::InlineAsmOp>(op))
@@ -53,12 +67,25 @@ bool SyncAnalysis::holdsSync(Operation *op) {
   return found;
 }
 
+/// True if `call` calls a libdevice declaration (`__nv_*`, linked in at
+/// NVVM time): libdevice is math only, with no barrier or collective.
+static bool callsLibdevice(Operation *call, SymbolTable &symbols) {
+  auto callOp = cast<CallOpInterface>(call);
+  auto sym = dyn_cast_if_present<SymbolRefAttr>(callOp.getCallableForCallee());
+  if (!sym || !sym.getNestedReferences().empty() ||
+      !sym.getRootReference().getValue().starts_with("__nv_"))
+    return false;
+  auto fn = dyn_cast_or_null<FunctionOpInterface>(
+      symbols.lookup(sym.getRootReference()));
+  return fn && fn.isExternal();
+}
+
 bool SyncAnalysis::callMaySync(Operation *op) {
   if (!isa<CallOpInterface>(op))
     return false;
   FunctionOpInterface callee = resolveCallee(op, symbols);
   if (!callee)
-    return true;
+    return !callsLibdevice(op, symbols);
   auto [it, inserted] = functions.try_emplace(callee, true);
   if (!inserted)
     return it->second; // (true while being computed: recursion)

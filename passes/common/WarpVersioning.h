@@ -48,7 +48,7 @@ public:
 
 /// Answers "does this op hold block-level synchronisation?", following
 /// calls into the module's functions (a call that cannot be resolved, or an
-/// external function, may synchronise).
+/// external function other than libdevice's `__nv_*`, may synchronise).
 class SyncAnalysis {
 public:
   explicit SyncAnalysis(SymbolTable &symbols) : symbols(symbols) {}

@@ -161,3 +161,106 @@ gpu.module @shuffle {
     gpu.return
   }
 }
+
+// -----
+
+// Imported CUDA (approx-cc) keeps __syncthreads() as an LLVM intrinsic call:
+// it ends the span like gpu.barrier, so each loop is versioned on its own
+// and the barrier between them is never copied.
+// CHECK-LABEL: gpu.func @intrinsic_barrier
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: scf.for
+// CHECK: approx.exp {{.*}} form(sfu)
+// CHECK: } else {
+// CHECK-NEXT: scf.for
+// CHECK: approx.exp {{.*}} form(precise)
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: scf.for
+// CHECK: approx.log {{.*}} form(sfu)
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.barrier
+// CHECK: gpu.return
+gpu.module @intrinsic {
+  approx.knob @lambda range(0, 64) default(0)
+  gpu.func @intrinsic_barrier(%a: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i32
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<?xf32>
+      %e = approx.exp %x knob(@lambda) : f32
+      memref.store %e, %a[%i] : memref<?xf32>
+    }
+    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%z) : (i32) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<?xf32>
+      %l = approx.log %x knob(@lambda) : f32
+      memref.store %l, %a[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A libdevice call (`__nv_*`, math only) does not synchronise: the loop
+// holding it is versioned whole, outside (one flag test, not one per
+// iteration). Another external function still may synchronise.
+// CHECK-LABEL: gpu.func @libdevice_in_loop
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: scf.while
+// CHECK: approx.exp {{.*}} form(sfu)
+// CHECK: llvm.call @__nv_fmaxf
+// CHECK: } else {
+// CHECK-NEXT: scf.while
+// CHECK: approx.exp {{.*}} form(precise)
+// CHECK-LABEL: gpu.func @unknown_in_loop
+// CHECK: scf.while
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: approx.exp {{.*}} form(sfu)
+// CHECK: llvm.call @opaque_llvm
+gpu.module @libdevice {
+  approx.knob @lambda range(0, 64) default(0)
+  llvm.func @__nv_fmaxf(f32, f32) -> f32
+  llvm.func @opaque_llvm(f32, f32) -> f32
+  gpu.func @libdevice_in_loop(%a: memref<?xf32>, %n: i32, %step: i32) kernel {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : i32
+    %r:2 = scf.while (%i = %c0, %acc = %zero) : (i32, f32) -> (i32, f32) {
+      %idx = arith.index_cast %i : i32 to index
+      %x = memref.load %a[%idx] : memref<?xf32>
+      %e = approx.exp %x knob(@lambda) : f32
+      %m = llvm.call @__nv_fmaxf(%e, %zero) : (f32, f32) -> f32
+      %s = arith.addf %acc, %m : f32
+      %next = arith.addi %i, %step : i32
+      %go = arith.cmpi slt, %next, %n : i32
+      scf.condition(%go) %next, %s : i32, f32
+    } do {
+    ^bb0(%i: i32, %acc: f32):
+      scf.yield %i, %acc : i32, f32
+    }
+    %c0i = arith.constant 0 : index
+    memref.store %r#1, %a[%c0i] : memref<?xf32>
+    gpu.return
+  }
+  gpu.func @unknown_in_loop(%a: memref<?xf32>, %n: i32, %step: i32) kernel {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : i32
+    %r:2 = scf.while (%i = %c0, %acc = %zero) : (i32, f32) -> (i32, f32) {
+      %idx = arith.index_cast %i : i32 to index
+      %x = memref.load %a[%idx] : memref<?xf32>
+      %e = approx.exp %x knob(@lambda) : f32
+      %m = llvm.call @opaque_llvm(%e, %zero) : (f32, f32) -> f32
+      %s = arith.addf %acc, %m : f32
+      %next = arith.addi %i, %step : i32
+      %go = arith.cmpi slt, %next, %n : i32
+      scf.condition(%go) %next, %s : i32, f32
+    } do {
+    ^bb0(%i: i32, %acc: f32):
+      scf.yield %i, %acc : i32, f32
+    }
+    %c0i = arith.constant 0 : index
+    memref.store %r#1, %a[%c0i] : memref<?xf32>
+    gpu.return
+  }
+}
