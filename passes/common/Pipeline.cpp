@@ -134,6 +134,18 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   record.barePtr = o.barePtr;
   pm.addPass(createApproxRecordManifest(record));
 
+  // 4b. Loads first in split blocks; unroll counts on the split loops,
+  // late: canonicalization may rebuild a loop without its discardable
+  // attributes.
+  if (o.hoistLoads)
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproxHoistLoads());
+  if (o.unrollVersioned) {
+    ApproxUnrollVersionedOptions unroll;
+    unroll.count = o.unrollVersioned;
+    unroll.ptxasUnroll = o.unrollPtxas;
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproxUnrollVersioned(unroll));
+  }
+
   // 5. Pinned forms -> NVVM/LLVM.
   if (o.fmad) {
     ApproxAllowContractionOptions contract;
@@ -162,6 +174,7 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxLoopAnnotations());
 
   // 7. Target + libdevice, then PTX through the LLVM NVPTX backend.
   GpuNVVMAttachTargetOptions target;

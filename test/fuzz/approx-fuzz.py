@@ -132,6 +132,9 @@ OPT_BENIGN = {
     "knob-max": ["64", "32", "1"],
     "O": ["0", "1", "2", "3"],
     "chip": ["sm_90", "sm_80"],
+    "unroll-versioned": ["0", "2", "4", "64"],
+    "unroll-ptxas": ["true", "false"],
+    "hoist-loads": ["true", "false"],
 }
 OPT_BAD = {
     "knob": HOSTILE_NAMES,
@@ -157,6 +160,9 @@ OPT_BAD = {
     "export": ["false", "maybe", ""],
     "f64-demote": ["maybe", "", "2"],
     "bare-ptr": ["true", "maybe"],
+    "unroll-versioned": ["1", "65", "-1", "4294967296", "x", ""],
+    "unroll-ptxas": ["maybe", "2"],
+    "hoist-loads": ["maybe", ""],
     "fmad": ["no", "-1"],
     "ptxas": ["@ROOT@/missing-ptxas", "@IN@", "@TOOLS@/ptxas-false",
               "@TOOLS@/ptxas-true", "@TOOLS@/ptxas-junk", "@TOOLS@/ptxas-loud",

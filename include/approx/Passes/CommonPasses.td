@@ -75,6 +75,26 @@ def ApproxUnwrapExternals
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ApproxLoopAnnotations
+    : Pass<"approx-loop-annotations", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make forwarded loop annotations the branches' own, so LLVM sees them";
+  let description = [{
+    `scf-to-cf` copies a loop's LLVM-dialect attributes (such as
+    `loop_annotation = #llvm.loop_annotation<...>`) to its latch branch, and
+    MLIR 22's `convert-cf-to-llvm` forwards them to `llvm.br` and
+    `llvm.cond_br` as discardable attributes. LLVM IR translation reads only
+    the branches' inherent `loop_annotation` (a property), so the
+    annotation was silently dropped (a printed and re-parsed module kept
+    it). This pass, run on LLVM-dialect code, moves each discardable
+    `loop_annotation` of a `llvm.br`/`llvm.cond_br` into the property,
+    unless the branch already has one.
+
+    Before: `llvm.br ^bb1 {loop_annotation = #a}` with the attribute discardable
+    After:  the same text, with the attribute inherent (`!llvm.loop` in LLVM IR)
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertApproxToNVVM
     : Pass<"convert-approx-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower pinned approx ops, knobs and warp slots to NVVM/LLVM";

@@ -67,6 +67,22 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
       llvm::cl::desc("Most copies of one versioned span (2^knobs); beyond "
                      "it, one branch per op"),
       llvm::cl::init(8)};
+  Option<unsigned> unrollVersioned{
+      *this, "unroll-versioned",
+      llvm::cl::desc("LLVM unroll count for each warp-split loop copy "
+                     "(approx-unroll-versioned, 2-64; 0: leave it to LLVM "
+                     "and ptxas)"),
+      llvm::cl::init(4)};
+  Option<bool> unrollPtxas{
+      *this, "unroll-ptxas",
+      llvm::cl::desc("Let ptxas unroll the unroll-versioned loops further "
+                     "(no .pragma \"nounroll\")"),
+      llvm::cl::init(true)};
+  Option<bool> hoistLoads{
+      *this, "hoist-loads",
+      llvm::cl::desc("Issue each split copy's loads before its precise "
+                     "math (approx-hoist-loads)"),
+      llvm::cl::init(true)};
   Option<bool> f64Demote{*this, "f64-demote",
                          llvm::cl::desc("f32-demoted SFU forms for f64 "
                                         "functions without a native one"),

@@ -138,4 +138,86 @@ def ApproxWarpSplit : Pass<"approx-warp-split", "::mlir::gpu::GPUModuleOp"> {
   ];
 }
 
+def ApproxUnrollVersioned : Pass<"approx-unroll-versioned",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Ask LLVM to unroll each warp-split loop copy `count` times";
+  let description = [{
+    Puts `#llvm.loop_annotation<unroll = <count = N>>` on every innermost
+    `scf.for` and `scf.while` that holds SFU-split approx ops (`form(sfu)`
+    or `form(precise)` with a knob, as approx-warp-split leaves them), in
+    both copies, unless the loop already has a loop annotation. The SCF and
+    CF lowerings carry it to the loop's latch branch, and LLVM's unroller
+    then unrolls by N (a run-time trip count gets a remainder loop) and
+    marks the result `nounroll` for ptxas.
+
+    Why: nvcc (the Listing-3 baseline) unrolls such loops about 4x.
+    Left to LLVM's NVPTX cost model, the precise copy is often not unrolled
+    (its libdevice body is large) and the SFU copy is unrolled by LLVM and
+    again by ptxas, which puts each load next to its use
+    (docs/sfu-apps-sass.md).
+
+    The attribute is named `loop_annotation`, as the inherent attribute of
+    `llvm.br`/`llvm.cond_br`: scf-to-cf copies LLVM-dialect attributes
+    to the latch branch under their name, and cf-to-llvm forwards them.
+
+    Before:
+    ```mlir
+    scf.for %i = %a to %b step %c { %y = approx.exp %x knob(@lambda) form(sfu) : f32 }
+    ```
+    After:
+    ```mlir
+    scf.for %i = %a to %b step %c { ... }
+        {loop_annotation = #llvm.loop_annotation<unroll = <count = 4 : i32>>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"count", "count", "unsigned", /*default=*/"4",
+      "Unroll count (2-64)">,
+    Option<"ptxasUnroll", "ptxas-unroll", "bool", /*default=*/"false",
+      "Let ptxas unroll the unrolled loop further (no `.pragma \"nounroll\"`)">,
+  ];
+}
+
+def ApproxHoistLoads : Pass<"approx-hoist-loads", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Issue a split copy's loads before its precise math";
+  let description = [{
+    In every block that holds SFU-split approx ops (`form(sfu)` or
+    `form(precise)` with a knob), moves each plain load (`llvm.load` neither
+    volatile nor atomic, `memref.load`), with the pure ops computing its
+    address, up to the first point after the last op that may write
+    memory. Loads keep their order among themselves; nothing moves across
+    a store, a barrier, a call or any op whose effects are unknown. Loads
+    from shared memory stay (their latency is short, and moving them up
+    only holds registers: NBO's 8-way unrolled tile loop spilled), and at
+    most `max-loads` loads move per stretch between writes.
+
+    Why: ptxas expands precise forms such as `sqrt.rn.f32` and
+    `div.rn.f32` into a fast path and a branch to a slow path, and does
+    not issue a later load above that branch. When approx-warp-split
+    versions a whole loop (Algorithm 1), the loads of each copy follow
+    the precise math as in the source, one at a time; in the Listing-3
+    build the same loads are common to both sides of the branch and
+    issued together before it (BLA: 3 loads in flight instead of 1).
+
+    Before:
+    ```mlir
+    %r = approx.sqrt %t knob(@lambda) form(precise) : f32
+    %b = llvm.getelementptr %s[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %b : !llvm.ptr -> f32
+    ```
+    After:
+    ```mlir
+    %b = llvm.getelementptr %s[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %v = llvm.load %b : !llvm.ptr -> f32
+    %r = approx.sqrt %t knob(@lambda) form(precise) : f32
+    ```
+  }];
+  let options = [
+    Option<"maxLoads", "max-loads", "unsigned", /*default=*/"8",
+      "Most loads moved up per stretch between memory writes (each holds "
+      "a register longer)">,
+  ];
+}
+
 #endif // APPROX_SFUPASSES_TD
