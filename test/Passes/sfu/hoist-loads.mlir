@@ -106,3 +106,35 @@ gpu.module @stays {
     gpu.return
   }
 }
+
+// -----
+
+// No load crosses a barrier, in any of its forms.
+// CHECK-LABEL: gpu.func @barriers
+// CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"
+// CHECK-NEXT: llvm.load
+// CHECK: gpu.barrier
+// CHECK-NEXT: llvm.load
+// CHECK: llvm.inline_asm
+// CHECK-NEXT: llvm.load
+gpu.module @barriers {
+  approx.knob @lambda range(0, 64) default(0)
+  gpu.func @barriers(%p: !llvm.ptr) kernel {
+    %z = arith.constant 0 : i32
+    %x = llvm.load %p : !llvm.ptr -> f32
+    %e = approx.exp %x knob(@lambda) form(precise) : f32
+    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%z) : (i32) -> ()
+    %y = llvm.load %p : !llvm.ptr -> f32
+    %f = approx.exp %y knob(@lambda) form(precise) : f32
+    gpu.barrier
+    %w = llvm.load %p : !llvm.ptr -> f32
+    %g = approx.exp %w knob(@lambda) form(precise) : f32
+    llvm.inline_asm has_side_effects "bar.sync 0;", "" : () -> ()
+    %v = llvm.load %p : !llvm.ptr -> f32
+    %s = arith.addf %e, %f : f32
+    %s2 = arith.addf %s, %g : f32
+    %s3 = arith.addf %s2, %v : f32
+    llvm.store %s3, %p : f32, !llvm.ptr
+    gpu.return
+  }
+}
