@@ -37,7 +37,7 @@ def geomean(xs):
 
 def tables(meta, apps, main):
     out = []
-    out.append("| app | domain | functions | DP | λmax | step | T(0) ms | pure-SFU speedup | hand pure-SFU | ours/hand λ=0 | ours/hand λmax | HEU λ/runs | SMP λ/runs | OMG λ/runs | HEU/OMG T | speedup SMP/HEU/OMG | held-out E(λ_HEU) / bound |")
+    out.append("| app | domain | functions | DP | λmax | step | T(0) ms | pure-SFU speedup | hand pure-SFU | ours/hand λ=0 | ours/hand λmax | HEU λ/runs | SMP λ/runs | OMG λ/runs | HEU/OMG T (curve / re-timed) | speedup SMP/HEU/OMG | held-out E(λ_HEU) / bound |")
     out.append("|" + "---|" * 17)
     runs, within, heldOk, heldOwnOk, n = 0, 0, 0, 0, 0
     sfu, heu_sp, smp_sp, omg_sp = [], [], [], []
@@ -50,12 +50,15 @@ def tables(meta, apps, main):
         tu, oh, ho = s["tune"], s["ours_hand"], s["held_out"]
         heu, smp, omg = tu["HEU"], tu["SMP"], tu["OMG"]
         r = heu["time_ms"] / omg["time_ms"]
+        # Re-timed side by side (runs since 2026-11-26): the curve's OMG
+        # point is a minimum over noisy medians, biased low; judge by this.
+        rt = s.get("heu_omg_retimed")
         sp = [t[0] / m["time_ms"] for m in (smp, heu, omg)]
         ok = ho["HEU"] <= heu["bound"]
         own = ho["HEU"] <= ho["ratio_bound"]
         n += 1
         runs += heu["runs"]
-        within += r <= 1.01
+        within += (rt if rt is not None else r) <= 1.01
         heldOk += ok
         heldOwnOk += own
         sfu.append(t[0] / t[lmax])
@@ -65,10 +68,10 @@ def tables(meta, apps, main):
             f"| {t[0]:.3f} | {t[0]/t[lmax]:.2f}x | {oh['hand0']/oh['handmax']:.2f}x "
             f"| {oh['ours0']/oh['hand0']:.3f} | {oh['oursmax']/oh['handmax']:.3f} "
             f"| {heu['lambda']}/{heu['runs']} | {smp['lambda']}/{smp['runs']} | {omg['lambda']}/{omg['runs']} "
-            f"| {r:.3f} | {sp[0]:.2f}/{sp[1]:.2f}/{sp[2]:.2f} "
+            f"| {r:.3f}{f' / {rt:.3f}' if rt is not None else ''} | {sp[0]:.2f}/{sp[1]:.2f}/{sp[2]:.2f} "
             f"| {ho['HEU']:.3g} / {heu['bound']:.3g} {'ok' if ok else '**violated**'} |")
     out.append("")
-    out.append(f"Set `{main}`: HEU {runs/n:.2f} runs on average; T(λ_HEU) within 1% of OMG's fastest feasible on {within} of {n} apps; "
+    out.append(f"Set `{main}`: HEU {runs/n:.2f} runs on average; T(λ_HEU) within 1% of OMG's fastest feasible on {within} of {n} apps (re-timed side by side where measured); "
                f"held-out QoS met on {heldOk} of {n} against the tuning bound, {heldOwnOk} of {n} against the held-out input's own "
                f"ratio bound. Geometric mean speedup: pure SFU {geomean(sfu):.2f}x, SMP {geomean(smp_sp):.2f}x, "
                f"HEU {geomean(heu_sp):.2f}x, OMG {geomean(omg_sp):.2f}x.")

@@ -10,7 +10,8 @@
 //   - ours (approx-cc PTX through the runtime) against the hand-written
 //     Listing-3 build at λ = 0 and λmax, interleaved launch by launch;
 //   - SMP, HEU (on the measured grid) and OMG at QoS_ratio R over the
-//     measured curve: λ*, runs, T(λ*), E(λ*);
+//     measured curve: λ*, runs, T(λ*), E(λ*); T(λ_HEU)/T(λ_OMG) also
+//     re-timed side by side (the curve's minimum is biased low);
 //   - HEU's and OMG's λ* on a held-out input (another seed): E there
 //     against the same bound.
 // Timing: inputs restored and outputs poisoned before every launch, outside
@@ -281,8 +282,8 @@ int main(int argc, char **argv) {
   std::printf("\n| app | set | λmax | step | T(0) ms | SFU speedup | hand SFU "
               "speedup | ours/hand λ=0 | ours/hand λmax | E(λmax) | E "
               "run-to-run | HEU λ/runs | SMP λ/runs | OMG λ/runs | HEU/OMG T | "
-              "held-out E/bound (HEU), own-ratio bound |\n|---|---|---|---|---|---|---|---|---|"
-              "---|---|---|---|---|---|---|\n");
+              "HEU/OMG T re-timed | held-out E/bound (HEU), own-ratio bound |\n|---|---|---|---|---|---|---|---|---|"
+              "---|---|---|---|---|---|---|---|\n");
   bool firstApp = true;
   for (const apps::App &app : apps::registry()) {
     if (!only.empty() &&
@@ -373,6 +374,16 @@ int main(int argc, char **argv) {
       }
       const TuneResult &heu = res[TuneMethod::Heu], &omg = res[TuneMethod::Omg],
                        &smp = res[TuneMethod::Smp];
+      // HEU's λ against OMG's, re-timed side by side: OMG's point is the
+      // minimum over the curve's noisy medians, so the curve's own ratio
+      // is biased against HEU. Three interleaved rounds, median ratio.
+      std::vector<double> retimed;
+      for (int round = 0; round < 3; ++round) {
+        std::vector<double> pair = timeInterleaved(
+            tuneIn, {oursOn(tuneIn, heu.lambda), oursOn(tuneIn, omg.lambda)});
+        retimed.push_back(pair[0] / pair[1]);
+      }
+      const double heuOmgRetimed = median(retimed);
       // Held out: the same bound, another input.
       apps::Outputs heldRef = outputsAt(heldIn, 0);
       double heldHeu =
@@ -384,14 +395,14 @@ int main(int argc, char **argv) {
           qosRatio * app.error(heldIn.p, heldRef, outputsAt(heldIn, lmax));
 
       std::printf("| %s | %s | %lld | %d | %.4f | %.2fx | %.2fx | %.3f | %.3f "
-                  "| %.3g | %.2g | %lld/%d | %lld/%d | %lld/%d | %.3f | %.3g/%.3g "
+                  "| %.3g | %.2g | %lld/%d | %lld/%d | %lld/%d | %.3f | %.3f | %.3g/%.3g "
                   "%s, own %.3g %s |\n",
                   app.abbr, set.label.c_str(), (long long)lmax, step, T[0],
                   T[0] / T[lmax], r0[1] / rmax[1], r0[0] / r0[1],
                   rmax[0] / rmax[1], E[lmax], eNoise, (long long)heu.lambda,
                   heu.runs, (long long)smp.lambda, smp.runs,
                   (long long)omg.lambda, omg.runs, heu.timeMs / omg.timeMs,
-                  heldHeu, heu.qosBound,
+                  heuOmgRetimed, heldHeu, heu.qosBound,
                   heldHeu <= heu.qosBound ? "ok" : "VIOLATED", heldBound,
                   heldHeu <= heldBound ? "ok" : "VIOLATED");
       std::fflush(stdout);
@@ -411,7 +422,8 @@ int main(int argc, char **argv) {
            << ",\"bound\":" << r.qosBound << "}";
         firstM = false;
       }
-      js << "},\"held_out\":{\"HEU\":" << heldHeu << ",\"OMG\":" << heldOmg
+      js << "},\"heu_omg_retimed\":" << heuOmgRetimed
+         << ",\"held_out\":{\"HEU\":" << heldHeu << ",\"OMG\":" << heldOmg
          << ",\"ratio_bound\":" << heldBound << "},\"hand_lambda_max\":"
          << handMax << "}";
       firstSet = false;
