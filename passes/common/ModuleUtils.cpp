@@ -31,16 +31,21 @@ void mlir::approx::walkWithoutNestedSymbolTables(
       }
 }
 
-FunctionOpInterface mlir::approx::resolveCallee(Operation *call,
-                                                SymbolTable &symbols) {
+FunctionOpInterface mlir::approx::lookupCallee(Operation *call,
+                                               SymbolTable &symbols) {
   auto callOp = dyn_cast<CallOpInterface>(call);
   if (!callOp)
     return {};
   auto sym = dyn_cast_if_present<SymbolRefAttr>(callOp.getCallableForCallee());
   if (!sym || sym.getNestedReferences().size() != 0)
     return {};
-  auto fn =
-      dyn_cast_or_null<FunctionOpInterface>(symbols.lookup(sym.getRootReference()));
+  return dyn_cast_or_null<FunctionOpInterface>(
+      symbols.lookup(sym.getRootReference()));
+}
+
+FunctionOpInterface mlir::approx::resolveCallee(Operation *call,
+                                                SymbolTable &symbols) {
+  FunctionOpInterface fn = lookupCallee(call, symbols);
   if (!fn || fn.isExternal())
     return {};
   return fn;

@@ -35,6 +35,10 @@ SmallVector<FunctionOpInterface> getFunctions(gpu::GPUModuleOp module);
 void walkWithoutNestedSymbolTables(Operation *root,
                                    function_ref<void(Operation *)> fn);
 
+/// The function of `module` that `call` names directly, declarations
+/// included; none for an indirect call.
+FunctionOpInterface lookupCallee(Operation *call, SymbolTable &symbols);
+
 /// The functions of `module` that `call` may call: its resolved callee, or
 /// none for an indirect or external call.
 FunctionOpInterface resolveCallee(Operation *call, SymbolTable &symbols);

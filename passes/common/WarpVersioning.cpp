@@ -70,14 +70,8 @@ bool SyncAnalysis::holdsSync(Operation *op) {
 /// True if `call` calls a libdevice declaration (`__nv_*`, linked in at
 /// NVVM time): libdevice is math only, with no barrier or collective.
 static bool callsLibdevice(Operation *call, SymbolTable &symbols) {
-  auto callOp = cast<CallOpInterface>(call);
-  auto sym = dyn_cast_if_present<SymbolRefAttr>(callOp.getCallableForCallee());
-  if (!sym || !sym.getNestedReferences().empty() ||
-      !sym.getRootReference().getValue().starts_with("__nv_"))
-    return false;
-  auto fn = dyn_cast_or_null<FunctionOpInterface>(
-      symbols.lookup(sym.getRootReference()));
-  return fn && fn.isExternal();
+  FunctionOpInterface fn = lookupCallee(call, symbols);
+  return fn && fn.isExternal() && fn.getName().starts_with("__nv_");
 }
 
 bool SyncAnalysis::callMaySync(Operation *op) {

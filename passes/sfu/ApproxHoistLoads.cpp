@@ -46,10 +46,13 @@ static bool isPlainLoad(Operation *op) {
 /// workgroup memref, or a pointer into address space 3 (through GEPs,
 /// casts and clang's addrspacecast to the generic space).
 static bool readsSharedMemory(Operation *load) {
-  if (auto m = dyn_cast<memref::LoadOp>(load))
-    return isa_and_present<gpu::AddressSpaceAttr>(
-               m.getMemRefType().getMemorySpace()) ||
-           m.getMemRefType().getMemorySpaceAsInt() == 3;
+  if (auto m = dyn_cast<memref::LoadOp>(load)) {
+    Attribute space = m.getMemRefType().getMemorySpace();
+    if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+      return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+    auto number = dyn_cast_or_null<IntegerAttr>(space);
+    return number && number.getInt() == 3;
+  }
   Value ptr = cast<LLVM::LoadOp>(load).getAddr();
   for (int depth = 0; ptr && depth < 16; ++depth) {
     if (auto type = dyn_cast<LLVM::LLVMPointerType>(ptr.getType()))
@@ -86,9 +89,8 @@ dependencies(Operation *load, Operation *floor, Block &block) {
       if (!def)
         continue;
       Operation *inBlock = block.findAncestorOpInBlock(*def);
-      if (!inBlock || (floor && !floor->isBeforeInBlock(inBlock)) ||
-          inBlock == floor)
-        continue;
+      if (!inBlock || (floor && !floor->isBeforeInBlock(inBlock)))
+        continue; // outside the block, or at or before the floor
       if (inBlock != def || !isMovableDependency(def))
         return failure();
       if (slice.insert(def))

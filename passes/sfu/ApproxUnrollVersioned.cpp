@@ -63,8 +63,7 @@ struct ApproxUnrollVersionedPass final
       loop->walk([&](Operation *inner) {
         if (inner == loop)
           return;
-        innermost = innermost && !isLoweredLoop(inner) &&
-                    !isa<LoopLikeOpInterface>(inner);
+        innermost = innermost && !isa<LoopLikeOpInterface>(inner);
         split = split || isWarpSplitOp(inner);
       });
       if (innermost && split)

@@ -138,3 +138,28 @@ gpu.module @barriers {
     gpu.return
   }
 }
+
+// -----
+
+// memref loads: a global-space memref is hoisted, a workgroup one stays.
+// CHECK-LABEL: gpu.func @memref_spaces
+// CHECK: memref.load %arg0
+// CHECK-NEXT: memref.load %arg1
+// CHECK-NEXT: approx.sqrt
+// CHECK-NEXT: memref.load %arg2
+gpu.module @spaces {
+  approx.knob @lambda range(0, 64) default(0)
+  gpu.func @memref_spaces(%g: memref<4xf32, #gpu.address_space<global>>,
+                          %h: memref<4xf32, #gpu.address_space<global>>,
+                          %w: memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %x = memref.load %g[%c0] : memref<4xf32, #gpu.address_space<global>>
+    %r = approx.sqrt %x knob(@lambda) form(precise) : f32
+    %y = memref.load %h[%c0] : memref<4xf32, #gpu.address_space<global>>
+    %z = memref.load %w[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %r, %y : f32
+    %t = arith.addf %s, %z : f32
+    memref.store %t, %g[%c0] : memref<4xf32, #gpu.address_space<global>>
+    gpu.return
+  }
+}
