@@ -54,6 +54,9 @@ public:
   int eval(mpfr_ptr y, mpfr_srcptr x) const override {
     return base2_ ? mpfr_exp2(y, x, MPFR_RNDN) : mpfr_exp(y, x, MPFR_RNDN);
   }
+  double approx(double x) const override {
+    return base2_ ? std::exp2(x) : std::exp(x);
+  }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {
     allocate(c, n, prec);
@@ -98,6 +101,9 @@ public:
   }
   int eval(mpfr_ptr y, mpfr_srcptr x) const override {
     return base2_ ? mpfr_log2(y, x, MPFR_RNDN) : mpfr_log(y, x, MPFR_RNDN);
+  }
+  double approx(double x) const override {
+    return base2_ ? std::log2(x) : std::log(x);
   }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {
@@ -144,6 +150,9 @@ public:
   }
   int eval(mpfr_ptr y, mpfr_srcptr x) const override {
     return cos_ ? mpfr_cos(y, x, MPFR_RNDN) : mpfr_sin(y, x, MPFR_RNDN);
+  }
+  double approx(double x) const override {
+    return cos_ ? std::cos(x) : std::sin(x);
   }
   void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,
               mpfr_prec_t prec) const override {

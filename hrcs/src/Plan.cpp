@@ -26,34 +26,167 @@ bool parseReal(const std::string &s, mpfr_ptr out) {
          mpfr_number_p(out);
 }
 
-/// 2^64 * x rounded up, saturated to 2^63 (then the test rejects nothing).
-uint64_t toFixed64(double log2x) {
-  double e = log2x + 64;
-  if (e >= 63)
+/// v rounded up to a multiple of 2^-64, in units of 2^-64; 2^63 from 1/2
+/// on (the filter then rejects nothing).
+uint64_t fixedUp64(mpfr_srcptr v) {
+  if (mpfr_cmp_d(v, 0.5) >= 0)
     return uint64_t(1) << 63;
-  if (e < -60)
-    return 1;
-  return (uint64_t)std::ceil(std::exp2(e) * (1 + 1e-12)) + 1;
+  Real t(mpfr_get_prec(v) + 64);
+  mpfr_mul_2si(t, v, 64, MPFR_RNDU);
+  mpfr_ceil(t, t);
+  return (uint64_t)mpfr_get_uj(t, MPFR_RNDU);
 }
 
-U128 toFixed128(double log2x) {
+/// v rounded up to a multiple of 2^-128; hi = 2^63 (1/2) from 1/2 on.
+U128 fixedUp128(mpfr_srcptr v) {
   U128 r;
-  if (log2x >= -1) {
+  if (mpfr_cmp_d(v, 0.5) >= 0) {
     r.hi = uint64_t(1) << 63;
     return r;
   }
-  double e = log2x + 64;
-  if (e >= 0) {
-    double v = std::exp2(e) * (1 + 1e-12);
-    r.hi = (uint64_t)v;
-    r.lo = ~uint64_t(0); // round the low word up: a safe upper bound
-    return r;
-  }
-  r.lo = (uint64_t)std::ceil(std::exp2(log2x + 128) * (1 + 1e-12)) + 1;
+  Real t(mpfr_get_prec(v) + 128), h(mpfr_get_prec(v) + 128);
+  mpfr_mul_2si(t, v, 128, MPFR_RNDU);
+  mpfr_ceil(t, t);
+  mpfr_div_2si(h, t, 64, MPFR_RNDN); // exact
+  mpfr_floor(h, h);
+  r.hi = (uint64_t)mpfr_get_uj(h, MPFR_RNDN);
+  mpfr_mul_2si(h, h, 64, MPFR_RNDN);
+  mpfr_sub(t, t, h, MPFR_RNDN); // exact: the low word
+  r.lo = (uint64_t)mpfr_get_uj(t, MPFR_RNDN);
   return r;
 }
 
+/// x^k rounded up, x a non-negative double.
+void powUp(mpfr_ptr r, double x, unsigned long k) {
+  mpfr_set_d(r, x, MPFR_RNDU);
+  mpfr_pow_ui(r, r, k, MPFR_RNDU);
+}
+
 } // namespace
+
+double tabulationGrowth(uint64_t S, uint64_t N, int delta) {
+  double s1 = std::log2((double)S + 1), n = std::log2((double)N);
+  return log2Add(log2Add(delta * s1, n + (delta - 1) * s1),
+                 2 * n - 1 + (delta - 2) * s1);
+}
+
+ErrorBudget errorBudget(const BudgetInputs &in) {
+  ErrorBudget b;
+  const mpfr_prec_t P = 128;
+  Real R(P), C(P), T(P), Q1(P), K(P), Q2(P), X1(P), X2(P), X3(P), t(P);
+  const double N = (double)in.intervalArgs;
+  const double n2 = std::max(1.0, N / (double)in.split);
+  const int d = in.degree;
+  if (d < 2 || !std::isfinite(in.log2Derivative)) {
+    b.unproven = "the bound on f's derivative of order " +
+                 std::to_string(d + 1) + " is not finite";
+    return b;
+  }
+  // R: max |f^(d+1)| (M ulp_x)^(d+1) / (d+1)! / ulp_q. The derivative bound
+  // is a double log2, widened by 2^-20 of its size against its rounding.
+  mpfr_set_d(t, in.log2Derivative +
+                    std::ldexp(std::max(1.0, std::fabs(in.log2Derivative)),
+                               -20),
+             MPFR_RNDU);
+  mpfr_exp2(R, t, MPFR_RNDU);
+  Real f(P);
+  powUp(f, in.unitArgs, (unsigned long)(d + 1));
+  mpfr_mul(R, R, f, MPFR_RNDU);
+  mpfr_mul_2si(R, R, (long)(d + 1) * in.argExp - in.ulpExp, MPFR_RNDU);
+  mpfr_fac_ui(f, (unsigned long)(d + 1), MPFR_RNDD);
+  mpfr_div(R, R, f, MPFR_RNDU);
+  // C: each coefficient of P is within 2^(8 - prec) of its value
+  // (Function.h); 2^16 covers the sum over the unit and the scaling.
+  mpfr_mul_2si(C, in.valueBound, 16 - (long)in.coefPrecision, MPFR_RNDU);
+  // T: a stored table entry is off by less than 2^-64W (its truncation)
+  // plus the second level's error, (packets+1)^d 2^(d+1-fBits). a_j(k) sums
+  // at most (S+1)^(d-j) entries, and the models use a_j times at most
+  // m^j / j! (m < N).
+  mpfr_set_ui_2exp(T, 1, -64L * in.words, MPFR_RNDU);
+  powUp(t, (double)in.packets + 1, (unsigned long)d);
+  mpfr_mul_2si(t, t, (long)d + 1 - in.tableBits, MPFR_RNDU);
+  mpfr_add(T, T, t, MPFR_RNDU);
+  {
+    const double s1 = (double)in.packetIntervals + 1;
+    Real g(P);
+    powUp(g, s1, (unsigned long)d);
+    powUp(t, s1, (unsigned long)(d - 1));
+    mpfr_mul_d(t, t, N, MPFR_RNDU);
+    mpfr_add(g, g, t, MPFR_RNDU);
+    powUp(t, s1, (unsigned long)(d - 2));
+    mpfr_mul_d(t, t, N * N / 2, MPFR_RNDU);
+    mpfr_add(g, g, t, MPFR_RNDU);
+    mpfr_mul(T, T, g, MPFR_RNDU);
+  }
+  // Q1 = max|P''| C(N-1, 2): a0 + a1 m interpolates P at m = 0 and 1, so
+  // its error at m < N is |P''(xi)| m(m-1)/2.
+  auto choose = [](double n, int k) { // C(n, k), n >= 0
+    double r = 1;
+    for (int i = 0; i < k; ++i)
+      r *= std::max(0.0, n - i) / (i + 1);
+    return r;
+  };
+  mpfr_mul_d(Q1, in.secondBound, choose(N - 1, 2), MPFR_RNDU);
+  // K = max|P'''| C(N-1, 3): the interval's quadratic interpolates P at
+  // m = 0, 1, 2 (error |P'''(xi)| m(m-1)(m-2)/6). A sub-interval re-centres
+  // that quadratic exactly, so its error is still the whole interval's, not
+  // the sub-interval's (docs/hrcs.md: the bug this replaced).
+  mpfr_mul_d(K, in.thirdBound, choose(N - 1, 3), MPFR_RNDU);
+  // Q2 = max|P''| C(n-1, 2): phase 2 drops a2 C(m', 2), m' < n = N/split.
+  mpfr_mul_d(Q2, in.secondBound, choose(n2 - 1, 2), MPFR_RNDU);
+  // Fixed point. Phase 1 reads a0 and a1 to 64 bits (each below 2^-64 off,
+  // a1 times m < N). Phases 2 and 3 re-centre in 128 bits from a0, a1, a2
+  // (each below 2^-128 off): a0 + a1 m0 + a2 C(m0, 2) and the slope's
+  // contribution stay below 2 (N+1)^2 2^-128; phase 2 then reads a0', a1'
+  // to 64 bits (n + 1 more units of 2^-64).
+  mpfr_set_d(X1, N + 4, MPFR_RNDU);
+  mpfr_mul_2si(X1, X1, -64, MPFR_RNDU);
+  mpfr_set_d(t, N + 1, MPFR_RNDU);
+  mpfr_sqr(t, t, MPFR_RNDU);
+  mpfr_mul_2si(t, t, 1 - 128, MPFR_RNDU);
+  mpfr_set_d(X2, n2 + 4, MPFR_RNDU);
+  mpfr_mul_2si(X2, X2, -64, MPFR_RNDU);
+  mpfr_add(X2, X2, t, MPFR_RNDU);
+  mpfr_set_ui_2exp(X3, 1, -127, MPFR_RNDU);
+  mpfr_add(X3, X3, t, MPFR_RNDU);
+
+  struct Named {
+    const char *what;
+    mpfr_srcptr v;
+    double *log2;
+  } terms[] = {{"the Taylor remainder", R, &b.log2R},
+               {"the coefficients' rounding error", C, &b.log2C},
+               {"the tabulation error", T, &b.log2T},
+               {"the degree-1 truncation error", Q1, &b.log2Q1},
+               {"the degree-3 remainder", K, &b.log2K},
+               {"the sub-interval truncation error", Q2, &b.log2Q2},
+               {"the phase-1 fixed-point error", X1, &b.log2X1},
+               {"the phase-2 fixed-point error", X2, &b.log2X2},
+               {"the phase-3 fixed-point error", X3, &b.log2X3}};
+  for (const Named &n : terms) {
+    if (!mpfr_number_p(n.v)) {
+      b.unproven = std::string(n.what) + " is not finite";
+      return b;
+    }
+    *n.log2 = mpfr_zero_p(n.v) ? -INFINITY : log2Abs(n.v);
+  }
+  // The thresholds: eps plus each phase's terms, rounded up.
+  Real common(P), e(P);
+  mpfr_add(common, in.eps, R, MPFR_RNDU);
+  mpfr_add(common, common, C, MPFR_RNDU);
+  mpfr_add(common, common, T, MPFR_RNDU);
+  mpfr_add(e, common, Q1, MPFR_RNDU);
+  mpfr_add(e, e, X1, MPFR_RNDU);
+  b.eps1 = fixedUp64(e);
+  mpfr_add(e, common, K, MPFR_RNDU);
+  mpfr_add(e, e, Q2, MPFR_RNDU);
+  mpfr_add(e, e, X2, MPFR_RNDU);
+  b.eps2 = fixedUp64(e);
+  mpfr_add(e, common, K, MPFR_RNDU);
+  mpfr_add(e, e, X3, MPFR_RNDU);
+  b.eps3 = fixedUp128(e);
+  return b;
+}
 
 bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
   params_ = params;
@@ -230,28 +363,67 @@ std::string Plan::canonical() const {
 void Plan::cut(uint64_t j0, uint64_t j1, std::vector<Piece> &out) const {
   const mpfr_prec_t prec = q_ + 64;
   Real x(p_ + 2), y0(prec), y1(prec);
-  argument(x, j0);
-  fn_->eval(y0, x);
-  argument(x, j1 - 1);
-  fn_->eval(y1, x);
-  bool regular = mpfr_regular_p(y0) && mpfr_regular_p(y1) &&
-                 mpfr_sgn(y0) == mpfr_sgn(y1) &&
-                 gridExponent(y0) == gridExponent(y1);
-  if (regular || j1 - j0 <= 64) {
-    Piece pc;
-    pc.j0 = j0;
-    pc.j1 = j1;
-    pc.direct = !regular || j1 - j0 < 16;
-    if (regular) {
-      pc.exponent = gridExponent(y0);
-      pc.sign = mpfr_sgn(y0);
+  // Arguments that are doubles: the C library places the cuts (checked by
+  // MPFR at each piece's ends, so a misplaced cut only costs a piece).
+  const bool doubles = p_ <= 53 && argExp_ >= -1074 && argExp_ < 900;
+  while (j0 < j1) {
+    argument(x, j0);
+    fn_->eval(y0, x);
+    argument(x, j1 - 1);
+    fn_->eval(y1, x);
+    bool regular = mpfr_regular_p(y0) && mpfr_regular_p(y1) &&
+                   mpfr_sgn(y0) == mpfr_sgn(y1) &&
+                   gridExponent(y0) == gridExponent(y1);
+    if (regular || j1 - j0 <= 64) {
+      Piece pc;
+      pc.j0 = j0;
+      pc.j1 = j1;
+      pc.direct = !regular || j1 - j0 < 16;
+      if (regular) {
+        pc.exponent = gridExponent(y0);
+        pc.sign = mpfr_sgn(y0);
+      }
+      out.push_back(pc);
+      return;
     }
-    out.push_back(pc);
-    return;
+    if (!mpfr_regular_p(y0)) {
+      // f(X_j0) is 0 (or not a number): halve.
+      uint64_t mid = j0 + (j1 - j0) / 2;
+      cut(j0, mid, out);
+      j0 = mid;
+      continue;
+    }
+    // f is monotone here, so the arguments whose f(X) shares X_j0's sign
+    // and binade are a prefix: find its end by bisection on the index and
+    // cut there (halving the range instead would leave a chain of ever
+    // smaller pieces at each binade change).
+    const long e0 = gridExponent(y0);
+    const int s0 = mpfr_sgn(y0);
+    const double lo = doubles ? mpfr_get_d(lo_, MPFR_RNDN) : 0;
+    const double ulp = doubles ? std::ldexp(1.0, (int)argExp_) : 0;
+    auto sameClass = [&](uint64_t m) {
+      if (doubles) {
+        double y = fn_->approx(lo + (double)m * ulp); // exact argument
+        if (y == 0 || !std::isfinite(y) || (y > 0 ? 1 : -1) != s0)
+          return false;
+        int e = 0;
+        std::frexp(y, &e);
+        long E = e - 1;
+        return (params_.emin != 0 ? std::max(E, params_.emin) : E) == e0;
+      }
+      argument(x, m);
+      fn_->eval(y1, x);
+      return mpfr_regular_p(y1) && mpfr_sgn(y1) == s0 &&
+             gridExponent(y1) == e0;
+    };
+    uint64_t a = j0, b = j1 - 1; // same class at a, another at b
+    while (b - a > 1) {
+      uint64_t m = a + (b - a) / 2;
+      (sameClass(m) ? a : b) = m;
+    }
+    cut(j0, b, out);
+    j0 = b;
   }
-  uint64_t mid = j0 + (j1 - j0) / 2;
-  cut(j0, mid, out);
-  cut(mid, j1, out);
 }
 
 /// Chooses delta, M and N of a piece from the derivative bounds.
@@ -298,10 +470,16 @@ void Plan::planPiece(Piece &pc) const {
     // The largest N (2^4 to 2^20) whose phase-1 failure rate stays near
     // 2^-6: a random interval fails with probability about 2 N eps1, where
     // eps1 ~ eps + |F''| N^2 / 2 (the degree-1 truncation). Phases 2 and 3
-    // then stay a small part of the time (Sect. 6.3).
-    nbits = 4;
-    for (int n = 4; n <= 20; ++n)
-      if (n + 1 + log2Add(log2Eps_, bound(2) + 2.0 * n) <= -6)
+    // then stay a small part of the time (Sect. 6.3). Their thresholds hold
+    // the interval's degree-3 remainder |F'''| N^3 / 6: past eps, phase 3
+    // would pass many arguments on to MPFR, so N stays below that too, down
+    // to 2 arguments, where the models are exact and the search evaluates
+    // every argument from its tables (low precision far from 0: sin on
+    // [2^12, 2^13) at p = 24).
+    nbits = 1;
+    for (int n = 1; n <= 20; ++n)
+      if (bound(3) + 3.0 * n <= log2Eps_ &&
+          (n <= 4 || n + 1 + log2Add(log2Eps_, bound(2) + 2.0 * n) <= -6))
         nbits = n;
   }
   pc.intervalBits = std::min(nbits, pc.unitBits);
@@ -315,19 +493,6 @@ void Plan::planPiece(Piece &pc) const {
   else // Sect. 6.3: per interval, from its measured truncation error
     pc.algorithm = Algorithm::Auto;
 }
-
-static const long binom[kMaxDegree + 1][kMaxDegree + 1] = {
-    {1},
-    {1, 1},
-    {1, 2, 1},
-    {1, 3, 3, 1},
-    {1, 4, 6, 4, 1},
-    {1, 5, 10, 10, 5, 1},
-    {1, 6, 15, 20, 15, 6, 1},
-    {1, 7, 21, 35, 35, 21, 7, 1},
-    {1, 8, 28, 56, 70, 56, 28, 8, 1},
-    {1, 9, 36, 84, 126, 126, 84, 36, 9, 1},
-    {1, 10, 45, 120, 210, 252, 210, 120, 45, 10, 1}};
 
 UnitPackets Plan::packets(const Unit &u) const {
   const Piece &pc = pieces_[u.piece];
@@ -349,11 +514,11 @@ UnitPackets Plan::packets(const Unit &u) const {
     S = uint64_t(1) << 16; // the CPU: packets shared out among threads
   }
   S = std::max<uint64_t>(1, std::min(S, intervalsInUnit));
-  // Words: the tabulation error (S+1)^delta 2^(delta+2-64W) must stay far
-  // below eps; shrink S if more than kMaxWords would be needed.
+  // Words: the tabulation error (term T of the budget, below) must stay
+  // below eps 2^-10; shrink S if more than kMaxWords would be needed.
   int words = 0;
   for (;;) {
-    double need = -log2Eps_ + 40 + delta * std::log2((double)S + 1) + delta + 2;
+    double need = -log2Eps_ + 10 + tabulationGrowth(S, N, delta) + 2;
     words = std::max(2, (int)std::ceil(need / 64));
     if (words <= kMaxWords || S == 1)
       break;
@@ -364,23 +529,11 @@ UnitPackets Plan::packets(const Unit &u) const {
 
   // The unit's Taylor polynomial P(t) = sum c_i t^i, t in arguments from
   // u.j0, in units of ulp_q (|f| / ulp_q: negate for negative f).
-  const long fracBits = 64L * words;
-  const mpfr_prec_t prec = q_ + fracBits + 96;
-  std::vector<Real> c;
-  Real x(p_ + 2);
-  argument(x, u.j0);
-  fn_->taylor(c, delta, x, prec);
-  Real scale(prec);
-  for (int i = 0; i <= delta; ++i) {
-    // c_i * ulp_x^i / ulp_q
-    mpfr_mul_2si(c[i], c[i], i * argExp_ - (pc.exponent - q_ + 1), MPFR_RNDN);
-    if (pc.sign < 0)
-      mpfr_neg(c[i], c[i], MPFR_RNDN);
-  }
-  // Error terms (log2, in ulp_q units).
-  Real acc(64), term(64), mpow(64);
-  auto sumBound = [&](int from, double M) {
-    // sum_{i>=from} i!/(i-from)! |c_i| M^(i-from), rounded up
+  // The coefficients need only be accurate relative to eps (term C of the
+  // budget): eps 2^-32 or less, and twice the precision until they are.
+  const double M = std::ldexp(1.0, pc.unitBits) + 4;
+  auto sumBound = [&](const std::vector<Real> &c, mpfr_ptr acc, int from) {
+    Real term(64), mpow(64);
     mpfr_set_ui(acc, 0, MPFR_RNDU);
     for (int i = from; i <= delta; ++i) {
       mpfr_abs(term, c[i], MPFR_RNDU);
@@ -391,79 +544,149 @@ UnitPackets Plan::packets(const Unit &u) const {
       mpfr_mul(term, term, mpow, MPFR_RNDU);
       mpfr_add(acc, acc, term, MPFR_RNDU);
     }
-    return log2Abs(acc);
   };
-  const double M = std::ldexp(1.0, pc.unitBits) + 4;
-  double valueBound = sumBound(0, M);
-  Real lo(p_ + 2), hi(p_ + 2);
-  argument(lo, u.j0);
-  argument(hi, u.j1 - 1);
-  if (mpfr_cmp(lo, hi) > 0)
-    mpfr_swap(lo, hi);
-  double lf = 0;
-  for (int i = 2; i <= delta + 1; ++i)
-    lf += std::log2((double)i);
-  double remainder = fn_->log2DerivativeBound(delta + 1, lo, hi) +
-                     (delta + 1) * ((double)argExp_ + std::log2(M)) -
-                     (double)(pc.exponent - q_ + 1) - lf;
-  double mpfrErr = valueBound + 16 - (double)prec;
-  // Packet tables: truncations of G (< 2^-64W each, G's own error far
-  // below), then S steps: at most sum_i C(S, i) of those errors.
-  double tabErr = delta * std::log2((double)S + 1) + 2 - (double)fracBits;
-  double poly = log2Add(log2Add(remainder, mpfrErr), tabErr);
-  double p2 = sumBound(2, M), p3 = sumBound(3, M) - std::log2(6.0);
-  const double n1 = (double)N;
-  const double n2 = std::max(1.0, n1 / params_.split);
-  double eps = log2Eps_;
-  double e1 = log2Add(log2Add(eps, poly), log2Add(p3 + 3 * std::log2(n1),
-                                                  p2 + 2 * std::log2(n1) - 1));
-  e1 = log2Add(e1, std::log2(n1 + 4) - 64);
-  double e2 = log2Add(log2Add(eps, poly), log2Add(p3 + 3 * std::log2(n2),
-                                                  p2 + 2 * std::log2(n2) - 1));
-  e2 = log2Add(e2, std::log2(n2 + 8) - 64);
-  double e3 = log2Add(log2Add(eps, poly), p3 + 3 * std::log2(n2));
-  e3 = log2Add(e3, std::log2(n2 * n2 + 8) - 126);
-  out.phase.intervalArgs = N;
-  out.phase.split = (uint32_t)params_.split;
-  out.phase.divisionThreshold = (uint32_t)params_.divisionThreshold;
-  out.phase.algorithm = pc.algorithm;
-  out.phase.eps1 = toFixed64(e1);
-  out.phase.eps2 = toFixed64(e2);
-  out.phase.eps3 = toFixed128(e3);
-
-  // Packets. Two levels of tabulated differences, both exact modulo 1:
-  //   G[j][i][r] = Delta_S^r Delta^i a_j at the unit's first packet, from
-  //     P at the points r S N + i' N + l (MPFR, once per unit), in F bits;
-  //   packet by packet, G[j][i][0] is the packet's D_{j,i} (truncated to
-  //     `words` words) and every G[j][i] advances by one step of S.
-  // So each packet costs a few multiword additions, not MPFR evaluations.
+  std::vector<Real> c;
+  Real valueBound(64);
+  mpfr_prec_t prec = q_ + (mpfr_prec_t)std::ceil(-log2Eps_) + 48;
+  for (;;) {
+    Real x(p_ + 2);
+    argument(x, u.j0);
+    fn_->taylor(c, delta, x, prec);
+    for (int i = 0; i <= delta; ++i) {
+      // c_i * ulp_x^i / ulp_q
+      mpfr_mul_2si(c[i], c[i], i * argExp_ - (pc.exponent - q_ + 1),
+                   MPFR_RNDN);
+      if (pc.sign < 0)
+        mpfr_neg(c[i], c[i], MPFR_RNDN);
+    }
+    // Upper bounds of P and its derivatives over the unit, for the budget:
+    // sum_{i>=from} i!/(i-from)! |c_i| M^(i-from) >= max |P^(from)(t)|,
+    // 0 <= t <= M (MPFR, rounded up).
+    sumBound(c, valueBound, 0);
+    if (log2Abs(valueBound) + 16 - (double)prec <= log2Eps_ - 32 ||
+        prec > 8192)
+      break;
+    prec *= 2;
+  }
   const uint64_t T = (intervalsInUnit + S - 1) / S;
   const int tBits = (int)std::ceil(std::log2((double)T + 1));
   const int fWords =
       std::min(16, (64 * words + delta * tBits + 2 * delta + 16 + 63) / 64);
   const long fBits = 64L * fWords;
-  Real v(prec + fBits), tt(prec + fBits);
-  mpz_t vint[kMaxDegree + 1][kMaxDegree + 1][3], gz;
-  for (auto &a : vint)
-    for (auto &b : a)
-      for (auto &z : b)
-        mpz_init(z);
-  mpz_init(gz);
-  for (int r = 0; r <= delta; ++r)
-    for (int i = 0; i <= delta; ++i)
-      for (int l = 0; l < 3; ++l) {
-        // P(r S N + i N + l) by Horner, modulo 1, to fBits bits.
-        mpfr_set_uj(tt, (uint64_t)r * S * N + (uint64_t)i * N + (uint64_t)l,
-                    MPFR_RNDN);
-        mpfr_set(v, c[delta], MPFR_RNDN);
+  {
+    BudgetInputs in;
+    in.eps = eps_;
+    Real lo(p_ + 2), hi(p_ + 2);
+    argument(lo, u.j0);
+    argument(hi, u.j1 - 1);
+    if (mpfr_cmp(lo, hi) > 0)
+      mpfr_swap(lo, hi);
+    in.log2Derivative = fn_->log2DerivativeBound(delta + 1, lo, hi);
+    in.degree = delta;
+    in.unitArgs = M;
+    in.argExp = argExp_;
+    in.ulpExp = pc.exponent - q_ + 1;
+    mpfr_set(in.valueBound, valueBound, MPFR_RNDU);
+    sumBound(c, in.secondBound, 2);
+    sumBound(c, in.thirdBound, 3);
+    in.coefPrecision = prec;
+    in.intervalArgs = N;
+    in.split = (uint64_t)params_.split;
+    in.packetIntervals = S;
+    in.packets = T;
+    in.words = words;
+    in.tableBits = fBits;
+    out.budget = errorBudget(in);
+  }
+  out.phase.intervalArgs = N;
+  out.phase.split = (uint32_t)params_.split;
+  out.phase.divisionThreshold = (uint32_t)params_.divisionThreshold;
+  out.phase.algorithm = pc.algorithm;
+  out.phase.eps1 = out.budget.eps1;
+  out.phase.eps2 = out.budget.eps2;
+  out.phase.eps3 = out.budget.eps3;
+
+  // Packets. Two levels of tabulated differences, both exact modulo 1:
+  //   G[j][i][r] = Delta_S^r Delta^i a_j at the unit's first packet: the
+  //     forward differences of P at the points r S N + i N + l, l <= 2,
+  //     r + i + l <= delta (P in fixed point, once per unit), in fBits bits;
+  //   packet by packet, G[j][i][0] is the packet's D_{j,i} (truncated to
+  //     `words` words) and every G[j][i] advances by one step of S.
+  // So each packet costs a few multiword additions, not MPFR evaluations.
+  //
+  // P(t) in fixed point: C_k = c_k 2^Fx rounded, then Horner in exact
+  // integers. Its error is below 2^-Fx t^delta <= 2^-(fBits+4), so each
+  // value is within 1 + 2^-4 units of 2^-fBits of P(t) mod 1 (the budget's
+  // tabulation term allows 2).
+  // The second level advances G over T - 1 steps: orders r < T suffice.
+  const int rMax = (int)std::min<uint64_t>((uint64_t)delta, T - 1);
+  const uint64_t tMax = (uint64_t)rMax * S * N + (uint64_t)delta * N + 2;
+  const long Fx =
+      fBits + 4 + (long)delta * (long)std::ceil(std::log2((double)tMax + 1));
+  // Room for the largest value (|C_k| t^k < 2^(Fx + log2 valueBound + 8)):
+  // no reallocation in the loops below.
+  const mp_bitcnt_t zBits =
+      (mp_bitcnt_t)(Fx + q_ + 64 + delta * 8 + (long)delta * 64);
+  mpz_t C[kMaxDegree + 1], V[kMaxDegree + 1][kMaxDegree + 1][3];
+  auto used = [&](int r, int i, int l) {
+    return r <= rMax && l < 3 && r + i + l <= delta;
+  };
+  for (int k = 0; k <= delta; ++k)
+    mpz_init2(C[k], zBits);
+  for (int r = 0; r <= rMax; ++r)
+    for (int i = 0; r + i <= delta; ++i)
+      for (int l = 0; used(r, i, l); ++l)
+        mpz_init2(V[r][i][l], zBits);
+  {
+    Real sc(prec);
+    for (int k = 0; k <= delta; ++k) {
+      mpfr_mul_2si(sc, c[k], Fx, MPFR_RNDN); // exact
+      mpfr_get_z(C[k], sc, MPFR_RNDN);
+    }
+  }
+  for (int r = 0; r <= rMax; ++r)
+    for (int i = 0; r + i <= delta; ++i)
+      for (int l = 0; l < 3 && r + i + l <= delta; ++l) {
+        const uint64_t t = (uint64_t)r * S * N + (uint64_t)i * N + (uint64_t)l;
+        mpz_ptr v = V[r][i][l];
+        mpz_set(v, C[delta]);
         for (int k = delta - 1; k >= 0; --k) {
-          mpfr_mul(v, v, tt, MPFR_RNDN);
-          mpfr_add(v, v, c[k], MPFR_RNDN);
+          mpz_mul_ui(v, v, (unsigned long)t);
+          mpz_add(v, v, C[k]);
         }
-        mpfr_frac(v, v, MPFR_RNDN);
-        mpfr_mul_2si(v, v, fBits, MPFR_RNDN);
-        mpfr_get_z(vint[r][i][l], v, MPFR_RNDD);
+        mpz_fdiv_r_2exp(v, v, (mp_bitcnt_t)Fx); // mod 1
+        mpz_fdiv_q_2exp(v, v, (mp_bitcnt_t)(Fx - fBits));
       }
+  // Forward differences in place, along l (order j), then i, then r:
+  // afterwards V[r][i][j] = Delta_S^r Delta_N^i Delta_1^j P at 0, exactly
+  // the binomial sums of the values.
+  auto difference = [](std::vector<mpz_ptr> &seq) {
+    for (size_t o = 1; o < seq.size(); ++o)
+      for (size_t k = seq.size() - 1; k >= o; --k)
+        mpz_sub(seq[k], seq[k], seq[k - 1]);
+  };
+  std::vector<mpz_ptr> seq;
+  for (int r = 0; r <= rMax; ++r)
+    for (int i = 0; r + i <= delta; ++i) {
+      seq.clear();
+      for (int l = 0; l < 3 && r + i + l <= delta; ++l)
+        seq.push_back(V[r][i][l]);
+      difference(seq);
+    }
+  for (int r = 0; r <= rMax; ++r)
+    for (int j = 0; j < 3 && r + j <= delta; ++j) {
+      seq.clear();
+      for (int i = 0; r + i + j <= delta; ++i)
+        seq.push_back(V[r][i][j]);
+      difference(seq);
+    }
+  for (int i = 0; i <= delta; ++i)
+    for (int j = 0; j < 3 && i + j <= delta; ++j) {
+      seq.clear();
+      for (int r = 0; r <= rMax && r + i + j <= delta; ++r)
+        seq.push_back(V[r][i][j]);
+      difference(seq);
+    }
   // G as fWords-word fixed point, word 0 most significant.
   std::vector<uint64_t> G((size_t)3 * (kMaxDegree + 1) * (kMaxDegree + 1) *
                           fWords);
@@ -473,17 +696,8 @@ UnitPackets Plan::packets(const Unit &u) const {
   };
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i + j <= delta; ++i)
-      for (int r = 0; r + i + j <= delta; ++r) {
-        mpz_set_ui(gz, 0);
-        for (int r2 = 0; r2 <= r; ++r2)
-          for (int i2 = 0; i2 <= i; ++i2)
-            for (int l = 0; l <= j; ++l) {
-              long coef = binom[r][r2] * binom[i][i2] * binom[j][l];
-              if (((r - r2) + (i - i2) + (j - l)) & 1)
-                mpz_submul_ui(gz, vint[r2][i2][l], (unsigned long)coef);
-              else
-                mpz_addmul_ui(gz, vint[r2][i2][l], (unsigned long)coef);
-            }
+      for (int r = 0; r <= rMax && r + i + j <= delta; ++r) {
+        mpz_ptr gz = V[r][i][j];
         mpz_fdiv_r_2exp(gz, gz, (mp_bitcnt_t)fBits);
         uint64_t *dst = g(j, i, r);
         for (int w = fWords - 1; w >= 0; --w) {
@@ -495,11 +709,12 @@ UnitPackets Plan::packets(const Unit &u) const {
           dst[w] = word;
         }
       }
-  for (auto &a : vint)
-    for (auto &b : a)
-      for (auto &z : b)
-        mpz_clear(z);
-  mpz_clear(gz);
+  for (int k = 0; k <= delta; ++k)
+    mpz_clear(C[k]);
+  for (int r = 0; r <= rMax; ++r)
+    for (int i = 0; r + i <= delta; ++i)
+      for (int l = 0; used(r, i, l); ++l)
+        mpz_clear(V[r][i][l]);
   const uint64_t packetArgs = S * N;
   out.packets.reserve(T);
   const size_t stride = out.tableStride();

@@ -539,7 +539,8 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
     PhaseStats bst;
     bst.polySeconds += b.seconds;
     std::vector<UnitPackets> searchable;
-    for (size_t i = b.begin; i < end; ++i) {
+    bool unproven = false;
+    for (size_t i = b.begin; i < end && !unproven; ++i) {
       const Unit &u = units[i];
       bst.arguments += u.j1 - u.j0;
       if (b.isDirect[i - b.begin]) {
@@ -548,9 +549,19 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
         bst.direct += u.j1 - u.j0;
       } else {
         searchable.push_back(std::move(b.work[i - b.begin]));
+        // The checked assertion of docs/hrcs.md: no unit is searched with a
+        // budget that was not proven.
+        const std::string &why = searchable.back().budget.unproven;
+        if (!why.empty()) {
+          error = "cannot prove the error budget of arguments [" +
+                  std::to_string(u.j0) + ", " + std::to_string(u.j1) +
+                  "): " + why;
+          unproven = true;
+        }
       }
     }
-    if (!searchable.empty() && !backend.run(searchable, cand, bst, error)) {
+    if (unproven ||
+        (!searchable.empty() && !backend.run(searchable, cand, bst, error))) {
       if (pending.valid())
         pending.wait();
       // A fresh run that fails before any unit is done leaves nothing

@@ -54,6 +54,9 @@ public:
   /// y = f(x), correctly rounded to nearest at y's precision; returns
   /// MPFR's ternary value (0: exact).
   virtual int eval(mpfr_ptr y, mpfr_srcptr x) const = 0;
+  /// f(x) from the C library, approximately: only where the plan places
+  /// its cuts, which MPFR checks afterwards (never a verdict on a case).
+  virtual double approx(double x) const = 0;
   /// c[i] = f^(i)(x) / i! for i = 0..n at precision `prec` (each within a
   /// few roundings of that precision: relative error below 2^(8 - prec)).
   virtual void taylor(std::vector<Real> &c, int n, mpfr_srcptr x,

@@ -157,7 +157,7 @@ template <int W, int D = 0> struct Table {
 };
 
 /// Calls f.template run<W, D>() for a table of `words` words and `degree`:
-/// specialised (D = degree) for the common 2..4 words and degrees 2..8,
+/// specialised (D = degree) for the common 2..4 words and every degree,
 /// run-time degree (D = 0) otherwise. False for an unsupported width.
 template <class F> bool dispatchTable(int words, int degree, F &&f) {
 #define APPROX_HRCS_DEG(W)                                                     \
@@ -169,6 +169,8 @@ template <class F> bool dispatchTable(int words, int degree, F &&f) {
   case 6: f.template run<W, 6>(); return true;                                 \
   case 7: f.template run<W, 7>(); return true;                                 \
   case 8: f.template run<W, 8>(); return true;                                 \
+  case 9: f.template run<W, 9>(); return true;                                 \
+  case 10: f.template run<W, 10>(); return true;                               \
   default: f.template run<W, 0>(); return true;                                \
   }
   switch (words) {

@@ -72,8 +72,56 @@ struct Packet {
   uint32_t intervals = 0; ///< S (possibly fewer at the piece's end)
 };
 
+/// What the error budget of one unit is computed from (Plan::packets).
+/// Units of arguments and ulp_q throughout.
+struct BudgetInputs {
+  mpfr_srcptr eps = nullptr;
+  double log2Derivative = 0; ///< log2 max |f^(degree+1)| over the unit
+  int degree = 0;            ///< delta, degree of P
+  double unitArgs = 0;       ///< M (+ slack): largest offset in the unit
+  long argExp = 0;           ///< ulp_x = 2^argExp
+  long ulpExp = 0;           ///< ulp_q = 2^ulpExp
+  Real valueBound{64};       ///< at least max |P| over the unit
+  Real secondBound{64};      ///< at least max |P''| over the unit
+  Real thirdBound{64};       ///< at least max |P'''| over the unit
+  mpfr_prec_t coefPrecision = 0; ///< MPFR precision of P's coefficients
+  uint64_t intervalArgs = 0;     ///< N
+  uint64_t split = 1;            ///< sub-intervals per interval
+  uint64_t packetIntervals = 1;  ///< S
+  uint64_t packets = 1;          ///< packets of the unit (second level)
+  int words = 2;                 ///< W: 64-bit words of a stored table entry
+  long tableBits = 0;            ///< bits of the exact second-level tables
+};
+
+/// The error budget of one unit, term by term (docs/hrcs.md, "Error
+/// budget"): each term an upper bound in ulp_q computed with MPFR rounding
+/// upward, and the three thresholds rounded up to their fixed point.
+struct ErrorBudget {
+  /// log2 of each term, for reports: Taylor remainder R, coefficient
+  /// rounding C, tabulation T, degree-1 truncation over an interval Q1, the
+  /// interval's degree-3 remainder K, degree-1 truncation over a
+  /// sub-interval Q2, and the fixed-point terms X1, X2, X3.
+  double log2R = 0, log2C = 0, log2T = 0, log2Q1 = 0, log2K = 0, log2Q2 = 0,
+         log2X1 = 0, log2X2 = 0, log2X3 = 0;
+  uint64_t eps1 = 0; ///< eps + R + C + T + Q1 + X1, units of 2^-64
+  uint64_t eps2 = 0; ///< eps + R + C + T + K + Q2 + X2
+  U128 eps3;         ///< eps + R + C + T + K + X3
+  /// Empty when every term is finite; otherwise which one is not: the unit
+  /// cannot be searched soundly and the run stops (one line).
+  std::string unproven;
+};
+
+/// The budget of one unit from its inputs (pure; Plan::packets calls it).
+ErrorBudget errorBudget(const BudgetInputs &in);
+
+/// log2 of (S+1)^delta + N (S+1)^(delta-1) + N^2/2 (S+1)^(delta-2): the
+/// most a stored table entry's error is multiplied by in the models of
+/// phases 1-3 (it chooses the table width).
+double tabulationGrowth(uint64_t S, uint64_t N, int delta);
+
 /// The packets of one unit and the thresholds they are searched with.
 struct UnitPackets {
+  ErrorBudget budget;
   PhaseParams phase;
   int degree = 0;
   int words = 0;
