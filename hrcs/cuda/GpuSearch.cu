@@ -110,9 +110,10 @@ struct Phase1Launch {
   int degree;
   uint8_t *flags;
   Record *records;
+  cudaStream_t stream;
   template <int W, int D> void run() {
-    phase1Kernel<W, D><<<grid, block>>>(packets, tables, params, nPackets,
-                                        degree, flags, records);
+    phase1Kernel<W, D><<<grid, block, 0, stream>>>(
+        packets, tables, params, nPackets, degree, flags, records);
   }
 };
 
@@ -183,6 +184,9 @@ public:
       // keep an H100 busy; records for them take 16 GiB.
       maxIntervals_ = std::min<uint64_t>(maxIntervals_, uint64_t(1) << 28);
     }
+    // Each backend its own stream: several (one per host thread) share a
+    // GPU without waiting for one another's copies.
+    CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUDA_TRY(cudaEventCreate(&e0_));
     CUDA_TRY(cudaEventCreate(&e1_));
     CUDA_TRY(cudaEventCreate(&e2_));
@@ -193,6 +197,8 @@ public:
     for (cudaEvent_t e : {e0_, e1_, e2_, e3_})
       if (e)
         cudaEventDestroy(e);
+    if (stream_)
+      cudaStreamDestroy(stream_);
   }
 
   bool run(std::vector<UnitPackets> &units,
@@ -209,9 +215,9 @@ public:
     if (!paramsBuf_.reserve(params.size() * sizeof(PhaseParams), error,
                             "phase parameters"))
       return false;
-    CUDA_TRY(cudaMemcpy(paramsBuf_.ptr, params.data(),
-                        params.size() * sizeof(PhaseParams),
-                        cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpyAsync(paramsBuf_.ptr, params.data(),
+                             params.size() * sizeof(PhaseParams),
+                             cudaMemcpyHostToDevice, stream_));
     for (int words = 2; words <= kMaxWords; ++words)
       for (int degree = 0; degree <= kMaxDegree; ++degree) {
         std::vector<std::pair<uint32_t, size_t>> group; // (unit, packet)
@@ -276,8 +282,9 @@ private:
         !selected_.reserve(intervals * 4 + 4, error, "selection") ||
         !count_.reserve(16, error, "counters"))
       return false;
-    CUDA_TRY(cudaMemcpy(infoBuf_.ptr, info_.data(),
-                        nPackets * sizeof(PacketInfo), cudaMemcpyHostToDevice));
+    CUDA_TRY(cudaMemcpyAsync(infoBuf_.ptr, info_.data(),
+                             nPackets * sizeof(PacketInfo),
+                             cudaMemcpyHostToDevice, stream_));
     // Tables: one copy per run of consecutive packets of one unit (they are
     // contiguous in the unit's storage), no staging copy.
     for (uint32_t i = 0; i < nPackets;) {
@@ -286,16 +293,16 @@ private:
              group[at + k + 1].second == group[at + k].second + 1)
         ++k;
       const UnitPackets &u = units[group[at + i].first];
-      CUDA_TRY(cudaMemcpy(tableBuf_.as<uint64_t>() + (size_t)i * tableWords,
-                          u.table(group[at + i].second),
-                          (size_t)(k - i + 1) * tableWords * 8,
-                          cudaMemcpyHostToDevice));
+      CUDA_TRY(cudaMemcpyAsync(
+          tableBuf_.as<uint64_t>() + (size_t)i * tableWords,
+          u.table(group[at + i].second), (size_t)(k - i + 1) * tableWords * 8,
+          cudaMemcpyHostToDevice, stream_));
       i = k + 1;
     }
-    CUDA_TRY(cudaMemset(flags1_.ptr, 0, intervals));
+    CUDA_TRY(cudaMemsetAsync(flags1_.ptr, 0, intervals, stream_));
     const PhaseParams *pp = paramsBuf_.as<PhaseParams>();
     const int block = 128;
-    CUDA_TRY(cudaEventRecord(e0_));
+    CUDA_TRY(cudaEventRecord(e0_, stream_));
     Phase1Launch l{(nPackets + block - 1) / block,
                    block,
                    infoBuf_.as<PacketInfo>(),
@@ -304,13 +311,14 @@ private:
                    nPackets,
                    degree,
                    flags1_.as<uint8_t>(),
-                   records1_.as<Record>()};
+                   records1_.as<Record>(),
+                   stream_};
     if (!dispatchTable(words, degree, l)) {
       error = "internal: unsupported table width";
       return false;
     }
     CUDA_TRY(cudaGetLastError());
-    CUDA_TRY(cudaEventRecord(e1_));
+    CUDA_TRY(cudaEventRecord(e1_, stream_));
     uint32_t n1 = 0;
     if (!selectInto(flags1_.as<uint8_t>(), intervals, selected_, n1, error))
       return false;
@@ -323,15 +331,15 @@ private:
           !records2_.reserve(slots * sizeof(Record), error, "phase-2 records") ||
           !selected2_.reserve(slots * 4 + 4, error, "phase-2 selection"))
         return false;
-      CUDA_TRY(cudaMemset(flags2_.ptr, 0, slots));
-      phase2Kernel<<<(n1 + block - 1) / block, block>>>(
+      CUDA_TRY(cudaMemsetAsync(flags2_.ptr, 0, slots, stream_));
+      phase2Kernel<<<(n1 + block - 1) / block, block, 0, stream_>>>(
           records1_.as<Record>(), selected_.as<uint32_t>(), n1, pp, sp,
           flags2_.as<uint8_t>(), records2_.as<Record>());
       CUDA_TRY(cudaGetLastError());
       if (!selectInto(flags2_.as<uint8_t>(), slots, selected2_, n2, error))
         return false;
     }
-    CUDA_TRY(cudaEventRecord(e2_));
+    CUDA_TRY(cudaEventRecord(e2_, stream_));
     // Phase 3.
     uint64_t found = 0;
     if (n2) {
@@ -343,23 +351,25 @@ private:
         }
         if (!cand_.reserve(cap * 8, error, "candidates"))
           return false;
-        CUDA_TRY(cudaMemset(count_.ptr, 0, 8));
-        phase3Kernel<<<(n2 + block - 1) / block, block>>>(
+        CUDA_TRY(cudaMemsetAsync(count_.ptr, 0, 8, stream_));
+        phase3Kernel<<<(n2 + block - 1) / block, block, 0, stream_>>>(
             records2_.as<Record>(), selected2_.as<uint32_t>(), n2, pp,
             count_.as<unsigned long long>(), cand_.as<uint64_t>(), cap);
         CUDA_TRY(cudaGetLastError());
         unsigned long long c = 0;
-        CUDA_TRY(cudaMemcpy(&c, count_.ptr, 8, cudaMemcpyDeviceToHost));
+        CUDA_TRY(cudaMemcpyAsync(&c, count_.ptr, 8, cudaMemcpyDeviceToHost,
+                                 stream_));
+        CUDA_TRY(cudaStreamSynchronize(stream_));
         found = c;
         if (c <= cap)
           break;
       }
       size_t old = candidates.size();
       candidates.resize(old + found);
-      CUDA_TRY(cudaMemcpy(candidates.data() + old, cand_.ptr, found * 8,
-                          cudaMemcpyDeviceToHost));
+      CUDA_TRY(cudaMemcpyAsync(candidates.data() + old, cand_.ptr, found * 8,
+                               cudaMemcpyDeviceToHost, stream_));
     }
-    CUDA_TRY(cudaEventRecord(e3_));
+    CUDA_TRY(cudaEventRecord(e3_, stream_));
     CUDA_TRY(cudaEventSynchronize(e3_));
     float t1 = 0, t2 = 0, t3 = 0;
     cudaEventElapsedTime(&t1, e0_, e1_);
@@ -397,14 +407,17 @@ private:
     size_t temp = 0;
     CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp, ids, flags,
                                         out.as<uint32_t>(),
-                                        count_.as<uint32_t>() + 2, (int64_t)n));
+                                        count_.as<uint32_t>() + 2, (int64_t)n,
+                                        stream_));
     if (!temp_.reserve(temp, error, "CUB scratch"))
       return false;
     CUDA_TRY(cub::DeviceSelect::Flagged(temp_.ptr, temp, ids, flags,
                                         out.as<uint32_t>(),
-                                        count_.as<uint32_t>() + 2, (int64_t)n));
-    CUDA_TRY(cudaMemcpy(&count, count_.as<uint32_t>() + 2, 4,
-                        cudaMemcpyDeviceToHost));
+                                        count_.as<uint32_t>() + 2, (int64_t)n,
+                                        stream_));
+    CUDA_TRY(cudaMemcpyAsync(&count, count_.as<uint32_t>() + 2, 4,
+                             cudaMemcpyDeviceToHost, stream_));
+    CUDA_TRY(cudaStreamSynchronize(stream_));
     return true;
   }
 
@@ -415,6 +428,7 @@ private:
   DeviceBuffer paramsBuf_, infoBuf_, tableBuf_, flags1_, records1_, selected_,
       flags2_, records2_, selected2_, cand_, count_, temp_;
   cudaEvent_t e0_ = nullptr, e1_ = nullptr, e2_ = nullptr, e3_ = nullptr;
+  cudaStream_t stream_ = nullptr;
 };
 
 /// Brute force: 0 = not a case, 1 = a case, 2 = undecided (MPFR).
@@ -459,9 +473,10 @@ bool bruteForceGpu(const Plan &plan, std::vector<uint64_t> &cases,
   for (int i = 0; i < 6; ++i)
     if (std::string(plan.function().name()) == names[i])
       fn = i;
-  if (fn < 0 || plan.argPrecision() > 24 || plan.precision() > 30) {
+  if (fn < 0 || plan.argPrecision() > 24 || plan.precision() > 30 ||
+      plan.binades() != 1) {
     error = "the GPU brute force covers exp, exp2, log, log2, sin, cos with "
-            "p <= 24 and q <= 30";
+            "p <= 24 and q <= 30, over one binade";
     return false;
   }
   Real x0(64), x1(64);

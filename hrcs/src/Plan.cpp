@@ -250,9 +250,9 @@ bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
     return false;
   }
 
-  // The domain: every precision-p number x with lo <= x < hi, in one binade.
+  // The domain: every precision-p number x with lo <= x < hi, all of one
+  // sign, in one binade or several (a segment each).
   Real lo(256), hi(256), t(256);
-  mpfr_set_prec(lo_, p_);
   if (!parseReal(params.lo, lo) || !parseReal(params.hi, hi)) {
     error = "domain bounds '" + params.lo + "', '" + params.hi +
             "' are not numbers";
@@ -266,33 +266,69 @@ bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
     error = "the domain may not start at zero (zero is not in a binade)";
     return false;
   }
-  if (mpfr_set(lo_, lo, MPFR_RNDN) != 0) {
-    error = "lo " + params.lo + " is not a precision-" + std::to_string(p_) +
-            " number";
-    return false;
+  {
+    Real lp(p_);
+    if (mpfr_set(lp, lo, MPFR_RNDN) != 0) {
+      error = "lo " + params.lo + " is not a precision-" + std::to_string(p_) +
+              " number";
+      return false;
+    }
   }
-  long e = mpfr_get_exp(lo) - 1; // 2^e <= |lo| < 2^(e+1)
-  argExp_ = e - p_ + 1;
-  mpfr_set_prec(ulp_, 64);
-  mpfr_set_ui_2exp(ulp_, 1, argExp_, MPFR_RNDN);
   // The last argument: the largest precision-p number below hi.
   Real last(p_);
   mpfr_set(last, hi, MPFR_RNDD);
   if (mpfr_cmp(last, hi) == 0)
     mpfr_nextbelow(last);
-  if (mpfr_sgn(last) != mpfr_sgn(lo) || mpfr_zero_p(last) ||
-      mpfr_get_exp(last) != mpfr_get_exp(lo)) {
-    error = "domain [" + params.lo + ", " + params.hi +
-            ") crosses a binade: its arguments must share sign and exponent";
-    return false;
-  }
   if (mpfr_cmp(last, lo) < 0) {
     error = "domain holds no precision-" + std::to_string(p_) + " number";
     return false;
   }
-  mpfr_sub(t, last, lo, MPFR_RNDN); // exact at 256 bits
-  mpfr_div_2si(t, t, argExp_, MPFR_RNDN);
-  count_ = (uint64_t)mpfr_get_uj(t, MPFR_RNDN) + 1;
+  if (mpfr_sgn(last) != mpfr_sgn(lo) || mpfr_zero_p(last)) {
+    error = "domain [" + params.lo + ", " + params.hi +
+            ") crosses zero: its arguments must share a sign";
+    return false;
+  }
+  // Segments, one per binade, ascending in x.
+  segments_.clear();
+  count_ = 0;
+  {
+    Real cur(p_), end(p_);
+    mpfr_set(cur, lo, MPFR_RNDN);
+    while (mpfr_cmp(cur, last) <= 0) {
+      if (segments_.size() == kMaxBinades) {
+        error = "domain [" + params.lo + ", " + params.hi + ") spans more than " +
+                std::to_string(kMaxBinades) + " binades";
+        return false;
+      }
+      const long e = mpfr_get_exp(cur) - 1; // 2^e <= |cur| < 2^(e+1)
+      Segment sg;
+      mpfr_set_prec(sg.lo, p_);
+      mpfr_set(sg.lo, cur, MPFR_RNDN);
+      sg.argExp = e - p_ + 1;
+      sg.j0 = count_;
+      // The binade's last argument in x order, or the domain's.
+      if (mpfr_sgn(cur) > 0) {
+        mpfr_set_ui_2exp(end, 1, e + 1, MPFR_RNDN);
+        mpfr_nextbelow(end);
+      } else {
+        mpfr_set_si_2exp(end, -1, e, MPFR_RNDN);
+      }
+      if (mpfr_cmp(end, last) > 0)
+        mpfr_set(end, last, MPFR_RNDN);
+      mpfr_sub(t, end, cur, MPFR_RNDN); // exact at 256 bits
+      mpfr_div_2si(t, t, sg.argExp, MPFR_RNDN);
+      sg.count = (uint64_t)mpfr_get_uj(t, MPFR_RNDN) + 1;
+      if (sg.count > (uint64_t(1) << 62) - count_) {
+        error = "domain [" + params.lo + ", " + params.hi +
+                ") holds more than 2^62 arguments";
+        return false;
+      }
+      count_ += sg.count;
+      segments_.push_back(std::move(sg));
+      mpfr_set(cur, end, MPFR_RNDN);
+      mpfr_nextabove(cur); // exact in p bits: the next argument
+    }
+  }
   {
     Real a(64), b(64);
     mpfr_set(a, lo, MPFR_RNDN);
@@ -305,17 +341,25 @@ bool Plan::init(const SearchParams &params, bool forGpu, std::string &error) {
     }
   }
 
-  // Pieces: cut at turning points, then by result binade.
-  std::vector<uint64_t> cuts{0};
+  // Pieces: cut at binade changes of x, at turning points, then by result
+  // binade.
+  std::vector<uint64_t> cuts;
+  for (const Segment &sg : segments_)
+    cuts.push_back(sg.j0);
   for (Real &tp : fn_->turningPoints(lo, hi, 256)) {
-    mpfr_sub(t, tp, lo, MPFR_RNDN);
-    mpfr_div_2si(t, t, argExp_, MPFR_RNDN);
+    const Segment &sg = segmentOf(tp);
+    mpfr_sub(t, tp, sg.lo, MPFR_RNDN);
+    mpfr_div_2si(t, t, sg.argExp, MPFR_RNDN);
     mpfr_ceil(t, t);
-    uint64_t j = mpfr_get_uj(t, MPFR_RNDN);
-    if (j > cuts.back() && j < count_)
+    if (mpfr_sgn(t) < 0)
+      continue;
+    uint64_t j = sg.j0 + mpfr_get_uj(t, MPFR_RNDN);
+    if (j < sg.j0 + sg.count)
       cuts.push_back(j);
   }
   cuts.push_back(count_);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   pieces_.clear();
   for (size_t i = 0; i + 1 < cuts.size(); ++i)
     cut(cuts[i], cuts[i + 1], pieces_);
@@ -341,9 +385,29 @@ long Plan::gridExponent(mpfr_srcptr y) const {
   return params_.emin != 0 ? std::max(e, params_.emin) : e;
 }
 
+const Plan::Segment &Plan::segmentAt(uint64_t j) const {
+  size_t a = 0, b = segments_.size();
+  while (b - a > 1) {
+    size_t m = (a + b) / 2;
+    (segments_[m].j0 <= j ? a : b) = m;
+  }
+  return segments_[a];
+}
+
+const Plan::Segment &Plan::segmentOf(mpfr_srcptr x) const {
+  // The last segment whose first argument is at most x.
+  size_t a = 0, b = segments_.size();
+  while (b - a > 1) {
+    size_t m = (a + b) / 2;
+    (mpfr_cmp(segments_[m].lo, x) <= 0 ? a : b) = m;
+  }
+  return segments_[a];
+}
+
 void Plan::argument(mpfr_ptr x, uint64_t j) const {
-  mpfr_set_uj_2exp(x, j, argExp_, MPFR_RNDN);
-  mpfr_add(x, x, lo_, MPFR_RNDN);
+  const Segment &sg = segmentAt(j);
+  mpfr_set_uj_2exp(x, j - sg.j0, sg.argExp, MPFR_RNDN);
+  mpfr_add(x, x, sg.lo, MPFR_RNDN);
 }
 
 std::string Plan::canonical() const {
@@ -365,7 +429,8 @@ void Plan::cut(uint64_t j0, uint64_t j1, std::vector<Piece> &out) const {
   Real x(p_ + 2), y0(prec), y1(prec);
   // Arguments that are doubles: the C library places the cuts (checked by
   // MPFR at each piece's ends, so a misplaced cut only costs a piece).
-  const bool doubles = p_ <= 53 && argExp_ >= -1074 && argExp_ < 900;
+  const Segment &sg = segmentAt(j0);
+  const bool doubles = p_ <= 53 && sg.argExp >= -1074 && sg.argExp < 900;
   while (j0 < j1) {
     argument(x, j0);
     fn_->eval(y0, x);
@@ -378,6 +443,7 @@ void Plan::cut(uint64_t j0, uint64_t j1, std::vector<Piece> &out) const {
       Piece pc;
       pc.j0 = j0;
       pc.j1 = j1;
+      pc.argExp = sg.argExp;
       pc.direct = !regular || j1 - j0 < 16;
       if (regular) {
         pc.exponent = gridExponent(y0);
@@ -399,11 +465,11 @@ void Plan::cut(uint64_t j0, uint64_t j1, std::vector<Piece> &out) const {
     // smaller pieces at each binade change).
     const long e0 = gridExponent(y0);
     const int s0 = mpfr_sgn(y0);
-    const double lo = doubles ? mpfr_get_d(lo_, MPFR_RNDN) : 0;
-    const double ulp = doubles ? std::ldexp(1.0, (int)argExp_) : 0;
+    const double lo = doubles ? mpfr_get_d(sg.lo, MPFR_RNDN) : 0;
+    const double ulp = doubles ? std::ldexp(1.0, (int)sg.argExp) : 0;
     auto sameClass = [&](uint64_t m) {
       if (doubles) {
-        double y = fn_->approx(lo + (double)m * ulp); // exact argument
+        double y = fn_->approx(lo + (double)(m - sg.j0) * ulp); // exact
         if (y == 0 || !std::isfinite(y) || (y > 0 ? 1 : -1) != s0)
           return false;
         int e = 0;
@@ -440,7 +506,7 @@ void Plan::planPiece(Piece &pc) const {
     double lf = 0;
     for (int i = 2; i <= r; ++i)
       lf += std::log2((double)i);
-    return fn_->log2DerivativeBound(r, a, b) + r * (double)argExp_ -
+    return fn_->log2DerivativeBound(r, a, b) + r * (double)pc.argExp -
            (double)(pc.exponent - q_ + 1) - lf;
   };
   double len = std::log2((double)(pc.j1 - pc.j0));
@@ -467,10 +533,11 @@ void Plan::planPiece(Piece &pc) const {
   pc.unitBits = bestM;
   int nbits = params_.intervalBits;
   if (nbits == 0) {
-    // The largest N (2^4 to 2^20) whose phase-1 failure rate stays near
-    // 2^-6: a random interval fails with probability about 2 N eps1, where
+    // The largest N (up to 2^20) whose phase-1 failure rate stays near
+    // 2^-5: a random interval fails with probability about 2 N eps1, where
     // eps1 ~ eps + |F''| N^2 / 2 (the degree-1 truncation). Phases 2 and 3
-    // then stay a small part of the time (Sect. 6.3). Their thresholds hold
+    // then stay a small part of the time (Sect. 6.3; measured on exp [1, 2),
+    // p = 53, docs/hrcs.md: 2^-5 twice as fast as 2^-6). Their thresholds hold
     // the interval's degree-3 remainder |F'''| N^3 / 6: past eps, phase 3
     // would pass many arguments on to MPFR, so N stays below that too, down
     // to 2 arguments, where the models are exact and the search evaluates
@@ -479,7 +546,7 @@ void Plan::planPiece(Piece &pc) const {
     nbits = 1;
     for (int n = 1; n <= 20; ++n)
       if (bound(3) + 3.0 * n <= log2Eps_ &&
-          (n <= 4 || n + 1 + log2Add(log2Eps_, bound(2) + 2.0 * n) <= -6))
+          (n <= 4 || n + 1 + log2Add(log2Eps_, bound(2) + 2.0 * n) <= -5))
         nbits = n;
   }
   pc.intervalBits = std::min(nbits, pc.unitBits);
@@ -554,7 +621,7 @@ UnitPackets Plan::packets(const Unit &u) const {
     fn_->taylor(c, delta, x, prec);
     for (int i = 0; i <= delta; ++i) {
       // c_i * ulp_x^i / ulp_q
-      mpfr_mul_2si(c[i], c[i], i * argExp_ - (pc.exponent - q_ + 1),
+      mpfr_mul_2si(c[i], c[i], i * pc.argExp - (pc.exponent - q_ + 1),
                    MPFR_RNDN);
       if (pc.sign < 0)
         mpfr_neg(c[i], c[i], MPFR_RNDN);
@@ -584,7 +651,7 @@ UnitPackets Plan::packets(const Unit &u) const {
     in.log2Derivative = fn_->log2DerivativeBound(delta + 1, lo, hi);
     in.degree = delta;
     in.unitArgs = M;
-    in.argExp = argExp_;
+    in.argExp = pc.argExp;
     in.ulpExp = pc.exponent - q_ + 1;
     mpfr_set(in.valueBound, valueBound, MPFR_RNDU);
     sumBound(c, in.secondBound, 2);

@@ -155,6 +155,77 @@ TEST(SearchTest, ResumeGivesTheSameCases) {
   EXPECT_EQ(whole.stats.candidates, rest.stats.candidates);
 }
 
+// A domain over several binades (both signs) gives the cases of its binades
+// searched one by one, and resumes across binade boundaries.
+TEST(SearchTest, SeveralBinadesAsOne) {
+  struct Dom {
+    const char *lo, *hi;
+    std::vector<std::pair<const char *, const char *>> parts;
+  } doms[] = {
+      {"0x1.8p-3", "0x1.4p-1",
+       {{"0x1.8p-3", "0x1p-2"}, {"0x1p-2", "0x1p-1"}, {"0x1p-1", "0x1.4p-1"}}},
+      {"-0x1p2", "-0x1.8p-1",
+       {{"-0x1p2", "-0x1.fffffep0"},
+        {"-0x1.fffffep0", "-0x1.fffffep-1"},
+        {"-0x1.fffffep-1", "-0x1.8p-1"}}},
+  };
+  for (const Dom &d : doms) {
+    SearchParams sp;
+    sp.function = "exp";
+    sp.argPrecision = 24;
+    sp.precision = 25;
+    sp.epsilon = "0x1p-12";
+    sp.lo = d.lo;
+    sp.hi = d.hi;
+    Plan plan;
+    std::string err;
+    ASSERT_TRUE(plan.init(sp, false, err)) << err;
+    CpuBackend cpu;
+    RunOptions ro;
+    ro.progress = false;
+    RunResult whole;
+    ASSERT_TRUE(runSearch(plan, cpu, ro, whole, err)) << err;
+    std::vector<std::string> want, got;
+    for (const Case &c : whole.cases)
+      got.push_back(c.argument);
+    size_t binades = 0;
+    for (auto [lo, hi] : d.parts) {
+      SearchParams one = sp;
+      one.lo = lo;
+      one.hi = hi;
+      Plan p1;
+      ASSERT_TRUE(p1.init(one, false, err)) << err;
+      binades += p1.binades();
+      RunResult r;
+      ASSERT_TRUE(runSearch(p1, cpu, ro, r, err)) << err;
+      for (const Case &c : r.cases)
+        want.push_back(c.argument);
+    }
+    EXPECT_EQ(got, want) << d.lo;
+    EXPECT_GT(got.size(), 1000u);
+    // [-4, -2): -4 alone in its binade, then (-4, -2].
+    EXPECT_EQ(plan.binades(), binades) << d.lo;
+    EXPECT_GE(plan.binades(), 3u) << d.lo;
+    // Interrupted in the middle binade, then resumed: the same file.
+    RunResult part, rest, ref;
+    ro.outDir = tempDir(std::string("binades-ref") + (d.lo[0] == '-' ? "n" : "p"));
+    ASSERT_TRUE(runSearch(plan, cpu, ro, ref, err)) << err;
+    ro.outDir = tempDir(std::string("binades-resumed") + (d.lo[0] == '-' ? "n" : "p"));
+    ro.batchUnits = 1;
+    ro.stopAfterUnits = plan.units().size() / 2;
+    ASSERT_TRUE(runSearch(plan, cpu, ro, part, err)) << err;
+    EXPECT_TRUE(part.interrupted);
+    ro.stopAfterUnits = 0;
+    ro.resume = true;
+    ASSERT_TRUE(runSearch(plan, cpu, ro, rest, err)) << err;
+    std::ifstream a(ref.wcPath), b(rest.wcPath);
+    std::stringstream sa, sb;
+    sa << a.rdbuf();
+    sb << b.rdbuf();
+    EXPECT_EQ(sa.str(), sb.str()) << d.lo;
+  }
+}
+
 // A SplitBackend (several GPUs) over three CPU backends, and an in-memory
 // run (no output directory): the same cases and counts as one backend.
 TEST(SearchTest, SplitBackendAndInMemoryRunsAgree) {
@@ -197,8 +268,9 @@ TEST(SearchTest, RefusesBadParameters) {
     const char *msg;
   } bad[] = {
       {"tan", "1", "2", "0x1p-32", 53, "unknown function 'tan'"},
-      {"exp", "1", "4", "0x1p-32", 53, "crosses a binade"},
-      {"exp", "-1", "1", "0x1p-32", 53, "crosses a binade"},
+      {"exp", "-1", "1", "0x1p-32", 53, "crosses zero"},
+      {"exp", "0x1p-5000", "1", "0x1p-32", 8, "more than 4096 binades"},
+      {"exp", "0x1p-1030", "1", "0x1p-32", 53, "more than 2^62 arguments"},
       {"exp", "1", "2", "0", 53, "out of range"},
       {"exp", "1", "2", "0x1p-200", 53, "out of range"},
       {"exp", "1", "2", "0x1p-32", 1, "argument precision 1 out of range"},

@@ -18,7 +18,8 @@ void usage(FILE *f, const char *tool) {
       f,
       "usage: %s --function F --domain LO,HI -o DIR [options]\n"
       "  --function F          %s\n"
-      "  --domain LO,HI        [LO, HI) inside one binade (hex floats ok)\n"
+      "  --domain LO,HI        [LO, HI), of one sign: one binade or several\n"
+      "                        (hex floats ok)\n"
       "  --arg-precision P     precision of the arguments (default 53)\n"
       "  --precision Q         boundaries are precision-Q numbers (default P;\n"
       "                        P+1 covers every rounding mode of a P-bit result)\n"
@@ -26,7 +27,7 @@ void usage(FILE *f, const char *tool) {
       "                        subnormals: -1022 for binary64; default none)\n"
       "  --epsilon E           distance bound in ulps of precision Q "
       "(default 0x1p-32)\n"
-      "  --algorithm A         lefevre | regular | auto (default auto)\n"
+      "  --algorithm A         lefevre | regular | auto (default regular)\n"
       "  --interval-bits B     log2 of the phase-1 interval (default: per piece)\n"
       "  --split S             phase-2 sub-intervals per interval (default 8)\n"
       "  --packet-bits B       log2 of intervals per packet\n"

@@ -14,7 +14,7 @@
 // every eps, split and algorithm asked for. A cell whose oracle set holds
 // more than --dense-limit cases (f within eps of a boundary over most of the
 // binade: tiny |x| for exp, exp2, sin, cos) is compared on three segments of
-// 2^12 arguments (the binade's start, middle and end), since confirming
+// 2^10 arguments (the binade's start, middle and end), since confirming
 // millions of cases by MPFR would take minutes per cell; the report says
 // which cells were sampled.
 //
@@ -57,6 +57,8 @@ using hrcs::SearchParams;
 namespace {
 
 const char *kTool = "approx-hrcs-verify";
+/// Arguments per segment of a sampled (dense) cell.
+const uint64_t kSample = 1024;
 
 /// One binade of binary32 arguments: sign, exponent (2^e <= |x| < 2^(e+1)),
 /// precision p of its arguments (subnormal binades have fewer bits).
@@ -168,48 +170,24 @@ struct Options {
   bool verbose = false;
 };
 
-/// A backend shared by worker threads: one run at a time (the GPU's).
-class LockedBackend final : public hrcs::Backend {
-public:
-  LockedBackend(hrcs::Backend &inner, std::mutex &m) : inner_(inner), m_(m) {}
-  const char *name() const override { return inner_.name(); }
-  bool run(std::vector<hrcs::UnitPackets> &units,
-           std::vector<uint64_t> &candidates, hrcs::PhaseStats &stats,
-           std::string &error) override {
-    std::lock_guard<std::mutex> lock(m_);
-    return inner_.run(units, candidates, stats, error);
-  }
-
-private:
-  hrcs::Backend &inner_;
-  std::mutex &m_;
-};
-
-/// Runs binades (or random draws) on --threads worker threads: each has a
-/// one-core CPU backend, or takes turns on the one GPU backend, while the
-/// oracle, the plans and MPFR run in parallel.
+/// Runs binades (or random draws) on --threads worker threads, each with
+/// its own backend: a one-core CPU backend, or a GPU backend on its own
+/// stream of the one GPU, while the oracle, the plans and MPFR run in
+/// parallel.
 class Verifier {
 public:
   explicit Verifier(const Options &o) : o_(o) {}
 
-  bool init(std::string &error) {
+  /// A backend for one worker thread; nullptr and `error` if none.
+  std::unique_ptr<hrcs::Backend> workerBackend(std::string &error) {
     if (o_.backend == "gpu") {
 #ifdef APPROX_HRCS_HAS_CUDA
-      gpu_ = hrcs::makeGpuBackend(error, o_.device);
-      if (!gpu_)
-        return false;
+      return hrcs::makeGpuBackend(error, o_.device);
 #else
       error = "--backend gpu needs the GPU build (bench/hrcs/build-gpu.sh)";
-      return false;
+      return nullptr;
 #endif
     }
-    return true;
-  }
-
-  /// A backend for one worker thread.
-  std::unique_ptr<hrcs::Backend> workerBackend() {
-    if (gpu_)
-      return std::make_unique<LockedBackend>(*gpu_, gpuMutex_);
     return std::make_unique<hrcs::CpuBackend>(1);
   }
 
@@ -291,9 +269,9 @@ public:
       const std::vector<uint64_t> &truth = ans.cases[ei];
       std::vector<std::pair<uint64_t, uint64_t>> segs;
       const uint64_t n = b.count();
-      bool sampled = truth.size() > o_.denseLimit && n > 3 * 4096;
+      bool sampled = truth.size() > o_.denseLimit && n > 3 * kSample;
       if (sampled)
-        segs = {{0, 4096}, {n / 2, n / 2 + 4096}, {n - 4096, n}};
+        segs = {{0, kSample}, {n / 2, n / 2 + kSample}, {n - kSample, n}};
       else
         segs = {{0, n}};
       for (int split : o_.splits)
@@ -517,8 +495,7 @@ private:
   }
 
   const Options &o_;
-  std::unique_ptr<hrcs::Backend> gpu_;
-  std::mutex gpuMutex_, cellsMutex_;
+  std::mutex cellsMutex_;
   std::vector<Cell> cells_;
   uint64_t skippedDense_ = 0;
 };
@@ -621,10 +598,13 @@ int main(int argc, char **argv) {
     }
   }
   Verifier v(o);
-  std::string error;
-  if (!v.init(error)) {
-    std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
-    return 2;
+  {
+    // One backend up front: a missing GPU is one line before any work.
+    std::string error;
+    if (!v.workerBackend(error)) {
+      std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
+      return 2;
+    }
   }
   auto t0 = std::chrono::steady_clock::now();
   const size_t jobs = o.random > 0 ? (size_t)o.random : binades.size();
@@ -634,8 +614,14 @@ int main(int argc, char **argv) {
   std::mutex errorMutex, progressMutex;
   auto last = t0;
   auto worker = [&]() {
-    std::unique_ptr<hrcs::Backend> backend = v.workerBackend();
     std::string err;
+    std::unique_ptr<hrcs::Backend> backend = v.workerBackend(err);
+    if (!backend) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!failed.exchange(true))
+        firstError = err;
+      return;
+    }
     for (size_t i; !failed && (i = next++) < jobs;) {
       bool ok;
       if (o.random > 0) {

@@ -1,8 +1,8 @@
 //===- Plan.h - From (function, domain, p, q, eps) to packets ----*- C++ -*-===//
 //
 // The CPU side of the search (Sect. 3.1, 5.2):
-//   1. the domain, one binade or a segment of one, becomes argument indices
-//      j in [0, count): X_j = lo + j * ulp_x;
+//   1. the domain, of one sign, becomes argument indices j in [0, count),
+//      binade after binade: X_j = lo_b + (j - j0_b) * ulp_b in binade b;
 //   2. it is cut into pieces where f is monotone and f(X) stays in one
 //      binade, so that F(j) = |f(X_j)| / ulp_q is smooth in j (pieces too
 //      small or too close to a zero of f are evaluated directly by MPFR);
@@ -42,7 +42,7 @@ struct SearchParams {
   int intervalBits = 0; ///< log2 N; 0: chosen per piece
   int split = 8;        ///< phase-2 sub-intervals per interval
   int packetBits = -1;  ///< log2 S; -1: a whole unit (CPU) or 10 (GPU)
-  std::string algorithm = "auto"; ///< lefevre | regular | auto
+  std::string algorithm = "regular"; ///< lefevre | regular | auto
   int divisionThreshold = 3;
 };
 
@@ -52,6 +52,7 @@ struct Piece {
   bool direct = false; ///< evaluated argument by argument with MPFR
   long exponent = 0;   ///< 2^exponent <= |f| < 2^(exponent+1)
   int sign = 1;
+  long argExp = 0;       ///< its arguments' spacing is 2^argExp
   int degree = 0;        ///< delta of the unit polynomials
   int unitBits = 0;      ///< log2 M
   int intervalBits = 0;  ///< log2 N
@@ -147,6 +148,8 @@ public:
   int argPrecision() const { return p_; }
   int precision() const { return q_; }
   uint64_t argCount() const { return count_; }
+  /// The binades of the domain (argument indices are global across them).
+  size_t binades() const { return segments_.size(); }
   const std::vector<Piece> &pieces() const { return pieces_; }
   const std::vector<Unit> &units() const { return units_; }
   /// The parameters as one line: what a resumed run must match.
@@ -163,7 +166,19 @@ public:
   double log2Eps() const { return log2Eps_; }
   mpfr_srcptr epsilon() const { return eps_; }
 
+  /// Most binades one domain may span.
+  static constexpr size_t kMaxBinades = 4096;
+
 private:
+  /// A binade of the domain: X_j = lo + (j - j0) 2^argExp, j0 <= j < j0 +
+  /// count.
+  struct Segment {
+    Real lo{256};
+    long argExp = 0;
+    uint64_t j0 = 0, count = 0;
+  };
+  const Segment &segmentAt(uint64_t j) const;
+  const Segment &segmentOf(mpfr_srcptr x) const;
   void cut(uint64_t j0, uint64_t j1, std::vector<Piece> &out) const;
   void planPiece(Piece &pc) const;
 
@@ -171,8 +186,8 @@ private:
   const Function *fn_ = nullptr;
   int p_ = 0, q_ = 0;
   bool gpu_ = false;
-  Real lo_{256}, ulp_{64}, eps_{128};
-  long argExp_ = 0; ///< ulp_x = 2^argExp_
+  Real eps_{128};
+  std::vector<Segment> segments_;
   uint64_t count_ = 0;
   double log2Eps_ = 0;
   std::vector<Piece> pieces_;
