@@ -56,6 +56,15 @@ U128 fixedUp128(mpfr_srcptr v) {
   return r;
 }
 
+/// C(n, k) for n >= 0 (0 when n < k), rounded up a little: callers multiply
+/// bounds by it.
+double choose(double n, int k) {
+  double r = 1;
+  for (int i = 0; i < k; ++i)
+    r *= std::max(0.0, n - i) / (i + 1);
+  return r * (1 + 0x1p-40);
+}
+
 /// x^k rounded up, x a non-negative double.
 void powUp(mpfr_ptr r, double x, unsigned long k) {
   mpfr_set_d(r, x, MPFR_RNDU);
@@ -68,6 +77,25 @@ double tabulationGrowth(uint64_t S, uint64_t N, int delta) {
   double s1 = std::log2((double)S + 1), n = std::log2((double)N);
   return log2Add(log2Add(delta * s1, n + (delta - 1) * s1),
                  2 * n - 1 + (delta - 2) * s1);
+}
+
+uint64_t phase2Threshold(const ErrorBudget &b, uint64_t split) {
+  const double N = (double)b.intervalArgs;
+  const double n = std::max(1.0, N / (double)split);
+  Real e(128), t(128);
+  // Q2 = max|P''| C(n-1, 2), X2 = (n + 4) 2^-64 + 2 (N+1)^2 2^-128
+  // (errorBudget explains each term).
+  mpfr_set_d(e, b.upSecond, MPFR_RNDU);
+  mpfr_mul_d(e, e, choose(n - 1, 2), MPFR_RNDU);
+  mpfr_add_d(e, e, b.upCommonK, MPFR_RNDU);
+  mpfr_set_d(t, n + 4, MPFR_RNDU);
+  mpfr_mul_2si(t, t, -64, MPFR_RNDU);
+  mpfr_add(e, e, t, MPFR_RNDU);
+  mpfr_set_d(t, N + 1, MPFR_RNDU);
+  mpfr_sqr(t, t, MPFR_RNDU);
+  mpfr_mul_2si(t, t, 1 - 128, MPFR_RNDU);
+  mpfr_add(e, e, t, MPFR_RNDU);
+  return fixedUp64(e);
 }
 
 ErrorBudget errorBudget(const BudgetInputs &in) {
@@ -120,12 +148,6 @@ ErrorBudget errorBudget(const BudgetInputs &in) {
   }
   // Q1 = max|P''| C(N-1, 2): a0 + a1 m interpolates P at m = 0 and 1, so
   // its error at m < N is |P''(xi)| m(m-1)/2.
-  auto choose = [](double n, int k) { // C(n, k), n >= 0
-    double r = 1;
-    for (int i = 0; i < k; ++i)
-      r *= std::max(0.0, n - i) / (i + 1);
-    return r;
-  };
   mpfr_mul_d(Q1, in.secondBound, choose(N - 1, 2), MPFR_RNDU);
   // K = max|P'''| C(N-1, 3): the interval's quadratic interpolates P at
   // m = 0, 1, 2 (error |P'''(xi)| m(m-1)(m-2)/6). A sub-interval re-centres
@@ -179,9 +201,10 @@ ErrorBudget errorBudget(const BudgetInputs &in) {
   mpfr_add(e, e, X1, MPFR_RNDU);
   b.eps1 = fixedUp64(e);
   mpfr_add(e, common, K, MPFR_RNDU);
-  mpfr_add(e, e, Q2, MPFR_RNDU);
-  mpfr_add(e, e, X2, MPFR_RNDU);
-  b.eps2 = fixedUp64(e);
+  b.upCommonK = mpfr_get_d(e, MPFR_RNDU);
+  b.upSecond = mpfr_get_d(in.secondBound, MPFR_RNDU);
+  b.intervalArgs = in.intervalArgs;
+  b.eps2 = phase2Threshold(b, in.split);
   mpfr_add(e, common, K, MPFR_RNDU);
   mpfr_add(e, e, X3, MPFR_RNDU);
   b.eps3 = fixedUp128(e);
@@ -559,6 +582,13 @@ void Plan::planPiece(Piece &pc) const {
     pc.algorithm = Algorithm::Regular;
   else // Sect. 6.3: per interval, from its measured truncation error
     pc.algorithm = Algorithm::Auto;
+}
+
+void Plan::adopt(UnitPackets &p, const Unit &u) const {
+  p.phase.split = (uint32_t)params_.split;
+  p.phase.algorithm = pieces_[u.piece].algorithm;
+  p.phase.divisionThreshold = (uint32_t)params_.divisionThreshold;
+  p.phase.eps2 = p.budget.eps2 = phase2Threshold(p.budget, params_.split);
 }
 
 UnitPackets Plan::packets(const Unit &u) const {

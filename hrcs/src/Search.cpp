@@ -493,7 +493,7 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
     std::vector<char> isDirect;
     double seconds = 0;
   };
-  auto build = [&plan, &units, threads](size_t begin, size_t end) {
+  auto build = [&plan, &units, threads, &opts](size_t begin, size_t end) {
     Batch b;
     b.begin = begin;
     b.end = end;
@@ -507,7 +507,8 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
         if (plan.pieces()[u.piece].direct)
           b.isDirect[i - begin] = 1;
         else
-          b.work[i - begin] = plan.packets(u);
+          b.work[i - begin] =
+              opts.packets ? opts.packets(plan, u) : plan.packets(u);
       }
     };
     std::vector<std::thread> pool;

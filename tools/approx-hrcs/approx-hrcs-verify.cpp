@@ -170,6 +170,34 @@ struct Options {
   bool verbose = false;
 };
 
+/// The packets of one domain and epsilon, computed by the first setting
+/// that needs them and adopted by the others (splits and algorithms change
+/// thresholds, not tables): Plan::packets is most of a binary32 search.
+class PacketCache {
+public:
+  hrcs::UnitPackets get(const hrcs::Plan &plan, const hrcs::Unit &u,
+                        uint64_t segment) {
+    const std::pair<uint64_t, uint64_t> key{segment, u.j0};
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      auto it = map_.find(key);
+      if (it != map_.end()) {
+        hrcs::UnitPackets p = it->second;
+        plan.adopt(p, u);
+        return p;
+      }
+    }
+    hrcs::UnitPackets p = plan.packets(u);
+    std::lock_guard<std::mutex> lock(m_);
+    map_.emplace(key, p);
+    return p;
+  }
+
+private:
+  std::mutex m_;
+  std::map<std::pair<uint64_t, uint64_t>, hrcs::UnitPackets> map_;
+};
+
 /// Runs binades (or random draws) on --threads worker threads, each with
 /// its own backend: a one-core CPU backend, or a GPU backend on its own
 /// stream of the one GPU, while the oracle, the plans and MPFR run in
@@ -195,7 +223,7 @@ public:
   /// lo; false and `error` when the search refused or failed.
   bool search(hrcs::Backend &backend, const SearchParams &base, double lo,
               double ulp, uint64_t j0, uint64_t j1, std::vector<uint64_t> &out,
-              std::string &error) {
+              PacketCache *cache, std::string &error) {
     SearchParams sp = base;
     sp.lo = hex(lo + (double)j0 * ulp);
     // hi halfway past the last argument: exact, and inside the binade.
@@ -205,6 +233,10 @@ public:
       return false;
     hrcs::RunOptions ro;
     ro.progress = false;
+    if (cache)
+      ro.packets = [cache, j0](const hrcs::Plan &p, const hrcs::Unit &u) {
+        return cache->get(p, u, j0);
+      };
     hrcs::RunResult res;
     if (!hrcs::runSearch(plan, backend, ro, res, error))
       return false;
@@ -219,11 +251,11 @@ public:
                double ulp,
                const std::vector<std::pair<uint64_t, uint64_t>> &segments,
                const std::vector<uint64_t> &truth, Cell &cell,
-               std::string &error) {
+               PacketCache *cache, std::string &error) {
     auto t0 = std::chrono::steady_clock::now();
     std::vector<uint64_t> got, want;
     for (auto [a, b] : segments) {
-      if (!search(backend, sp, lo, ulp, a, b, got, error))
+      if (!search(backend, sp, lo, ulp, a, b, got, cache, error))
         return false;
       for (uint64_t j : truth)
         if (j >= a && j < b)
@@ -267,6 +299,8 @@ public:
       return false;
     for (size_t ei = 0; ei < o_.epsilons.size(); ++ei) {
       const std::vector<uint64_t> &truth = ans.cases[ei];
+      // The settings of one eps share their tables (Plan::adopt).
+      PacketCache cache;
       std::vector<std::pair<uint64_t, uint64_t>> segs;
       const uint64_t n = b.count();
       bool sampled = truth.size() > o_.denseLimit && n > 3 * kSample;
@@ -290,7 +324,7 @@ public:
           c.split = split;
           c.algorithm = alg;
           c.sampled = sampled;
-          if (!compare(backend, sp, b.lo(), b.ulp(), segs, truth, c,
+          if (!compare(backend, sp, b.lo(), b.ulp(), segs, truth, c, &cache,
                        error)) {
             error = b.fn + " " + b.name() + ": " + error;
             return false;
@@ -376,7 +410,8 @@ public:
       ++skippedDense_;
       return true;
     }
-    if (!compare(backend, sp, lo, ulp, {{0, len}}, ans.cases[0], c, error)) {
+    if (!compare(backend, sp, lo, ulp, {{0, len}}, ans.cases[0], c, nullptr,
+                 error)) {
       error = c.binade + ": " + error;
       return false;
     }

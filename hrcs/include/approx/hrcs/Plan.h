@@ -107,6 +107,10 @@ struct ErrorBudget {
   uint64_t eps1 = 0; ///< eps + R + C + T + Q1 + X1, units of 2^-64
   uint64_t eps2 = 0; ///< eps + R + C + T + K + Q2 + X2
   U128 eps3;         ///< eps + R + C + T + K + X3
+  /// What phase2Threshold needs for another split: eps + R + C + T + K and
+  /// max|P''|, each rounded up to a double, and N.
+  double upCommonK = 0, upSecond = 0;
+  uint64_t intervalArgs = 0;
   /// Empty when every term is finite; otherwise which one is not: the unit
   /// cannot be searched soundly and the run stops (one line).
   std::string unproven;
@@ -114,6 +118,10 @@ struct ErrorBudget {
 
 /// The budget of one unit from its inputs (pure; Plan::packets calls it).
 ErrorBudget errorBudget(const BudgetInputs &in);
+
+/// Phase 2's threshold for `split` sub-intervals: eps + R + C + T + K + Q2 +
+/// X2 (errorBudget's eps2 comes from here too).
+uint64_t phase2Threshold(const ErrorBudget &b, uint64_t split);
 
 /// log2 of (S+1)^delta + N (S+1)^(delta-1) + N^2/2 (S+1)^(delta-2): the
 /// most a stored table entry's error is multiplied by in the models of
@@ -159,6 +167,10 @@ public:
   void argument(mpfr_ptr x, uint64_t j) const;
   /// The packets of unit `u` (MPFR; thread-safe).
   UnitPackets packets(const Unit &u) const;
+  /// Makes `p`, packets of unit `u` from a plan of the same domain, epsilon
+  /// and precisions but another split or algorithm, this plan's: the same
+  /// tables, this plan's split, algorithm and phase-2 threshold.
+  void adopt(UnitPackets &p, const Unit &u) const;
   /// The exponent of y's rounding grid: E with 2^E <= |y| < 2^(E+1),
   /// raised to emin where a floor is set.
   long gridExponent(mpfr_srcptr y) const;

@@ -101,6 +101,11 @@ struct RunOptions {
   /// This process's share of the units: those with index % shareCount ==
   /// shareIndex (cyclic, as the paper's MPI runs; 1 and 0: all of them).
   int shareIndex = 0, shareCount = 1;
+  /// Where a unit's packets come from (called from several threads);
+  /// empty: Plan::packets. A caller that searches one domain under several
+  /// splits or algorithms can compute the tables once and Plan::adopt them
+  /// (approx-hrcs-verify does).
+  std::function<UnitPackets(const Plan &, const Unit &)> packets;
 };
 
 /// The result of a run.
