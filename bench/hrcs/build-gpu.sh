@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# build-gpu.sh OUT_DIR: approx-hrcs and approx-hrcs-verify with the GPU
-# backend, as x86-64 binaries with MPFR and GMP linked statically, for a GPU
-# machine that has neither. Needs nvcc (CUDA 12.x/13.x), Debian's
+# build-gpu.sh OUT_DIR: approx-hrcs, approx-hrcs-verify and (with Open MPI)
+# approx-hrcs-mpi with the GPU backend, as x86-64 binaries with MPFR and GMP
+# linked statically, for a GPU machine that has neither. Needs nvcc (CUDA 12.x/13.x), Debian's
 # libmpfr-dev/libgmp-dev and libcli11-dev here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,4 +27,14 @@ core=("$obj"/Function.cpp.o "$obj"/Plan.cpp.o "$obj"/Search.cpp.o "$obj"/GpuSear
 "$NVCC" "${flags[@]}" -o "$out/approx-hrcs-verify" \
   tools/approx-hrcs/approx-hrcs-verify.cpp "${core[@]}" "$obj"/Mpfr.cpp.o \
   "$obj"/Functions.cpp.o "$obj"/HardCases.cpp.o "${libs[@]}"
-echo "built $out/approx-hrcs and $out/approx-hrcs-verify"
+built="approx-hrcs approx-hrcs-verify"
+# approx-hrcs-mpi against this machine's Open MPI 4.1 (libmpi.so.40, the ABI
+# of the GPU machines' Open MPI 4.1), when mpicxx is here.
+if command -v mpicxx >/dev/null; then
+  "$NVCC" "${flags[@]}" $(mpicxx --showme:compile) -DOMPI_SKIP_MPICXX=1 \
+    -o "$out/approx-hrcs-mpi" \
+    tools/approx-hrcs/approx-hrcs-mpi.cpp tools/approx-hrcs/Cli.cpp "${core[@]}" \
+    "${libs[@]}" -L/usr/lib/x86_64-linux-gnu/openmpi/lib -lmpi
+  built="$built approx-hrcs-mpi"
+fi
+echo "built $built in $out"

@@ -1,34 +1,75 @@
 #!/usr/bin/env bash
-# run-hrcs.sh BIN OUT [sections]: the hard-to-round search's GPU checks and
-# benchmark (docs/hrcs.md), on a GPU machine. BIN: approx-hrcs built by
-# bench/hrcs/build-gpu.sh. Sections (default all):
-#   agree    CPU and GPU give the same cases on random segments (check 4)
-#   brute    binary32 exp/log binades: search == GPU brute force (check 2)
-#   table1   exp over [1, 1+2^-13), p=53, q=54, eps=2^-32, both algorithms
-#   speed    one segment on 1 core, all cores and the GPU (speedups)
-#   scale    rates at scale: 2^40 arguments on 1 core and on all cores,
-#            2^48 on the GPU (p = 53)
-#   twogpu   2^48 arguments on GPU 0, then on GPUs 0 and 1 (--devices):
-#            same cases, and the time (needs 2 GPUs)
-# Every run's stdout is kept under OUT; a summary line per check.
+# run-hrcs.sh BIN_DIR OUT [sections]: the hard-to-round search's GPU checks
+# and benchmark (docs/hrcs.md), on a GPU machine. BIN_DIR holds approx-hrcs,
+# approx-hrcs-verify and approx-hrcs-mpi built by bench/hrcs/build-gpu.sh.
+# Every run keeps its stats.json and log under OUT/<run>/ (large .wc files
+# are replaced by their line count and sha256); bench/hrcs/report.py turns
+# OUT into docs/hrcs.md's tables. Sections (default: all but twogpu and
+# mpi, which need 2 GPUs):
+#   env      GPU, driver, clocks, cores
+#   verify   every binary32 binade of exp, exp2, log, log2, sin, cos against
+#            the oracle: 4 eps x 4 splits x 2 algorithms (approx-hrcs-verify)
+#   agree    CPU and GPU backends give the same cases on random segments
+#   table1   exp over [1, 1+2^-13), eps 2^-32, the paper's Table 1
+#   speed    the same 2^42 arguments on 1 core, all cores and the GPU
+#   binade   exp over [1, 2), p 53, q 54, eps 2^-32 on one GPU
+#   twogpu   the same on GPUs 0 and 1 in one process
+#   mpi      the same through approx-hrcs-mpi, one rank per GPU
+#   multi    exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43:
+#            interrupted, resumed, against an uninterrupted run and
+#            CORE-MATH's cases (needs CORE_MATH_WC, python3 with mpmath)
 set -uo pipefail
-BIN=${1:?usage: run-hrcs.sh BIN OUT [sections]}; OUT=${2:?}; shift 2
-sections=${*:-agree brute table1 speed}
+BIN=${1:?usage: run-hrcs.sh BIN_DIR OUT [sections]}; OUT=${2:?}; shift 2
+sections=${*:-env verify agree table1 speed binade multi}
 mkdir -p "$OUT"
 CORES=$(nproc)
+GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)
+ALLDEV=$(seq -s, 0 $((GPUS > 0 ? GPUS - 1 : 0)))
+CORE_MATH_WC=${CORE_MATH_WC:-../shared/data/worst-cases/core-math-binary64-exp.wc}
 status=0
-run() { # name args...: run BIN, keep stdout, print its HR line
+# run NAME ARGS...: approx-hrcs into OUT/NAME, its stdout in OUT/NAME/log.
+run() {
   local name=$1; shift
-  rm -rf "$OUT/run-$name"
-  "$BIN" "$@" -o "$OUT/run-$name" --quiet > "$OUT/$name.txt" 2>&1
+  rm -rf "$OUT/$name"; mkdir -p "$OUT/$name"
+  local t0=$(date +%s.%N)
+  "$BIN/approx-hrcs" "$@" -o "$OUT/$name/run" --quiet > "$OUT/$name/log" 2>&1
   local rc=$?
-  [ $rc -ne 0 ] && { echo "FAIL $name (exit $rc): $(tail -1 "$OUT/$name.txt")"; status=1; }
+  echo "wall_seconds $(awk "BEGIN{print $(date +%s.%N) - $t0}")" >> "$OUT/$name/log"
+  keep "$OUT/$name"
+  [ $rc -ne 0 ] && { echo "FAIL $name (exit $rc): $(tail -2 "$OUT/$name/log" | head -1)"; status=1; }
   return $rc
 }
-cases() { grep -v '^#' "$1" | cut -d' ' -f1 | sort; }
+# keep DIR: DIR/run/stats.json to DIR, the .wc summarised if large.
+keep() {
+  local d=$1
+  [ -f "$d/run/stats.json" ] && cp "$d/run/stats.json" "$d/"
+  for wc in "$d"/run/*.wc; do
+    [ -f "$wc" ] || continue
+    grep -vc '^#' "$wc" > "$d/cases.count"
+    sha256sum "$wc" | cut -d' ' -f1 > "$d/cases.sha256"
+    [ "$(stat -c %s "$wc")" -lt 2000000 ] && cp "$wc" "$d/"
+  done
+  rm -rf "$d/run"
+}
+line() { grep -E 'HR cases|total' "$1" | tail -1 | tr -s ' '; }
 for s in $sections; do
   t0=$(date +%s)
   case $s in
+  env)
+    { date -u +%Y-%m-%dT%H:%M:%SZ
+      nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv
+      echo "cores $CORES"; uname -m
+      git rev-parse HEAD 2>/dev/null; } > "$OUT/env.txt" 2>&1
+    cat "$OUT/env.txt"
+    ;;
+  verify)
+    mkdir -p "$OUT/verify"
+    "$BIN/approx-hrcs-verify" --backend gpu --devices "$ALLDEV" --threads "$CORES" \
+      --binades all --time-limit "${VERIFY_TIME_LIMIT:-420}" --json "$OUT/verify/verify.json" \
+      > "$OUT/verify/log" 2>&1 \
+      || { echo "FAIL verify: $(tail -1 "$OUT/verify/log")"; status=1; }
+    tail -1 "$OUT/verify/log"
+    ;;
   agree)
     # Random segments of 2^22 arguments (seeded: reproducible), p = 53.
     python3 - "$OUT/segments.txt" <<'PY'
@@ -54,72 +95,81 @@ PY
         run "agree-$i-$b" --function "$fn" --domain "$lo,$hi" --arg-precision 53 \
           --precision 54 --epsilon 0x1p-18 --backend $b --threads "$CORES" || true
       done
-      if cmp -s <(cases "$OUT/run-agree-$i-cpu/$fn.wc") <(cases "$OUT/run-agree-$i-gpu/$fn.wc"); then
-        echo "agree $i $fn [$lo, $hi): $(cases "$OUT/run-agree-$i-gpu/$fn.wc" | wc -l) cases, CPU == GPU"
+      if cmp -s "$OUT/agree-$i-cpu/$fn.wc" "$OUT/agree-$i-gpu/$fn.wc"; then
+        echo "agree $i $fn [$lo, $hi): $(cat "$OUT/agree-$i-gpu/cases.count") cases, CPU == GPU"
       else
         echo "agree $i $fn [$lo, $hi): CPU != GPU"; status=1
       fi
     done < "$OUT/segments.txt"
     ;;
-  brute)
-    for spec in "exp 1,2" "exp 0x1p-3,0x1p-2" "exp -0x1.fffffep1,-0x1.fffffep0" \
-                "log 1,2" "log 0x1p20,0x1p21" "log 0x1p-1,1"; do
-      set -- $spec
-      name="brute-$1-$(echo "$2" | tr -c 'a-zA-Z0-9' _)"
-      if run "$name" --function "$1" --domain "$2" --arg-precision 24 --precision 25 \
-           --epsilon 0x1p-12 --backend gpu --check-gpu; then
-        echo "brute $1 [$2): $(grep -E 'check|HR cases' "$OUT/$name.txt" | tr -s ' ' | tr '\n' ' ')"
-      fi
-    done
-    ;;
   table1)
-    # The paper's Table 1 domain under four readings of "(64, 2^-32)":
-    # arguments of p bits, boundaries of q bits (docs/hrcs.md).
+    # The paper's Table 1 domain under four readings of "(64, 2^-32)".
     for cfg in "53 54 lefevre" "53 54 regular" "53 53 regular" "53 64 regular" \
                "64 64 lefevre" "64 64 regular"; do
       set -- $cfg
       run "table1-p$1-q$2-$3" --function exp --domain 1,0x1.0008p0 --arg-precision $1 \
         --precision $2 --epsilon 0x1p-32 --algorithm $3 --backend gpu \
-        --threads "$CORES" && cat "$OUT/table1-p$1-q$2-$3.txt"
+        --threads "$CORES" && echo "table1 p$1 q$2 $3: $(line "$OUT/table1-p$1-q$2-$3/log")"
     done
     ;;
   speed)
-    # The same 2^38 arguments on one core, on all cores and on the GPU.
+    # One build, one domain (2^42 arguments from 1): 1 core, all cores, GPU.
     for cfg in "cpu 1" "cpu $CORES" "gpu $CORES"; do
       set -- $cfg
       run "speed-$1-$2" --function exp --domain 1,0x1.0004p0 --arg-precision 53 \
         --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
-        && echo "speed $1 x$2: $(grep -E 'HR cases' "$OUT/speed-$1-$2.txt")"
+        && echo "speed $1 x$2: $(line "$OUT/speed-$1-$2/log")"
     done
     ;;
-  scale)
-    for cfg in "cpu 1 0x1.001p0" "cpu $CORES 0x1.001p0" "gpu $CORES 0x1.1p0"; do
-      set -- $cfg
-      run "scale-$1-$2" --function exp --domain 1,$3 --arg-precision 53 \
-        --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
-        && echo "scale $1 x$2 [1,$3): $(grep -E 'HR cases' "$OUT/scale-$1-$2.txt")"
-    done
+  binade)
+    run binade-1gpu --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+      --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices 0 \
+      && echo "binade [1,2) 1 GPU: $(line "$OUT/binade-1gpu/log")"
     ;;
   twogpu)
-    for devs in 0 0,1; do
-      run "twogpu-$devs" --function exp --domain 1,0x1.1p0 --arg-precision 53 \
-        --precision 54 --epsilon 0x1p-32 --backend gpu --threads "$CORES" \
-        --devices $devs \
-        && echo "twogpu --devices $devs: $(grep -E 'HR cases' "$OUT/twogpu-$devs.txt")"
-    done
-    if [ "$(cases "$OUT/run-twogpu-0/exp.wc")" = "$(cases "$OUT/run-twogpu-0,1/exp.wc")" ]; then
-      echo "twogpu: same cases on 1 and 2 GPUs"
-    else
+    run binade-2gpu --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+      --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices 0,1 \
+      && echo "binade [1,2) 2 GPUs: $(line "$OUT/binade-2gpu/log")"
+    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/binade-2gpu/cases.sha256"; then
       echo "twogpu: 1 and 2 GPUs DIFFER"; status=1
     fi
     ;;
-  binade)
-    # Whole binades on the GPU: [1, 2) and [128, 256) at p = 53, q = 54.
-    for dom in 1,2 128,256; do
-      run "binade-$dom" --function exp --domain $dom --arg-precision 53 \
-        --precision 54 --epsilon 0x1p-32 --backend gpu --threads "$CORES" \
-        && cat "$OUT/binade-$dom.txt"
-    done
+  mpi)
+    name=binade-mpi; rm -rf "$OUT/$name"; mkdir -p "$OUT/$name"
+    t1=$(date +%s.%N)
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n "$GPUS" \
+      "$BIN/approx-hrcs-mpi" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+      --epsilon 0x1p-32 --backend gpu --threads $((CORES / GPUS)) -o "$OUT/$name/run" --quiet \
+      > "$OUT/$name/log" 2>&1 || { echo "FAIL mpi: $(tail -3 "$OUT/$name/log")"; status=1; }
+    echo "wall_seconds $(awk "BEGIN{print $(date +%s.%N) - $t1}")" >> "$OUT/$name/log"
+    keep "$OUT/$name"
+    echo "binade [1,2) MPI x$GPUS: $(line "$OUT/$name/log")"
+    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/$name/cases.sha256"; then
+      echo "mpi: 1 GPU and MPI DIFFER"; status=1
+    fi
+    ;;
+  multi)
+    args=(--function exp --domain 0x1p-16,0x1p-8 --arg-precision 53 --precision 54
+          --epsilon 0x1p-43 --backend gpu --threads "$CORES")
+    run multi-whole "${args[@]}"
+    # Interrupted after a few seconds, then resumed from its checkpoint.
+    rm -rf "$OUT/multi-resumed"; mkdir -p "$OUT/multi-resumed"
+    timeout -s INT 4 "$BIN/approx-hrcs" "${args[@]}" -o "$OUT/multi-resumed/run" --quiet \
+      > "$OUT/multi-resumed/log-interrupted" 2>&1
+    echo "interrupted: exit $?, checkpoint: $(sed -n 3p "$OUT/multi-resumed/run/hrcs.state" | cut -d' ' -f1) units done" \
+      | tee -a "$OUT/multi-resumed/log-interrupted"
+    "$BIN/approx-hrcs" "${args[@]}" -o "$OUT/multi-resumed/run" --quiet --resume \
+      > "$OUT/multi-resumed/log" 2>&1 || { echo "FAIL resume"; status=1; }
+    cp "$OUT/multi-resumed/run/exp.wc" "$OUT/multi-resumed.wc"
+    keep "$OUT/multi-resumed"
+    if cmp -s "$OUT/multi-whole/exp.wc" "$OUT/multi-resumed.wc"; then
+      echo "multi: resumed .wc == uninterrupted .wc ($(cat "$OUT/multi-whole/cases.count") cases)"
+    else
+      echo "multi: resumed .wc DIFFERS"; status=1
+    fi
+    rm -f "$OUT/multi-resumed.wc"
+    python3 "$(dirname "$0")/coremath-check.py" "$OUT/multi-whole/exp.wc" "$CORE_MATH_WC" \
+      0x1p-16 0x1p-8 54 0x1p-43 | tee "$OUT/multi-whole/coremath.txt" || status=1
     ;;
   *) echo "unknown section $s"; exit 2 ;;
   esac

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <future>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -526,11 +527,81 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       end = std::min(end, opts.stopAfterUnits);
     return end;
   };
+  // MPFR confirmation of a batch's candidates, on `threads` threads: the
+  // .wc lines of the confirmed cases, in argument order.
+  auto confirm = [&plan, threads](std::vector<uint64_t> cand) {
+    std::sort(cand.begin(), cand.end());
+    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+    std::vector<std::string> lines(cand.size());
+    std::atomic<size_t> next{0};
+    auto worker = [&]() {
+      for (size_t i; (i = next++) < cand.size();) {
+        Case c;
+        if (!confirmCase(plan, cand[i], c))
+          continue;
+        std::ostringstream line;
+        line.precision(5);
+        line << cand[i] << " " << c.argument << " # " << plan.function().name()
+             << "(x) = " << c.value << ", ";
+        if (std::isinf(c.log2Distance))
+          line << "exact";
+        else
+          line << "2^" << std::fixed << c.log2Distance << " ulp from a boundary";
+        line << "\n";
+        lines[i] = line.str();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads && (size_t)t < cand.size() / 64 + 1; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (auto &t : pool)
+      t.join();
+    std::string fresh;
+    for (const std::string &l : lines)
+      fresh += l;
+    return fresh;
+  };
+  // A searched batch whose candidates are being confirmed (while the
+  // backend searches the next one) and what committing it records.
+  struct Confirming {
+    std::future<std::string> lines;
+    PhaseStats stats;
+    size_t end = 0;
+    Clock::time_point started;
+  };
+  std::optional<Confirming> confirming;
+  // Waits for the batch in confirmation and commits it: cases appended,
+  // checkpoint saved, progress. False (and `error`) if the files fail.
+  auto commit = [&]() {
+    if (!confirming)
+      return true;
+    std::string fresh = confirming->lines.get();
+    confirming->stats.confirmSeconds += since(confirming->started);
+    st.add(confirming->stats);
+    unitsDone = confirming->end;
+    confirming.reset();
+    if (!appendCases(fresh) || !saveState()) {
+      error = "cannot write the checkpoint in '" + opts.outDir + "'";
+      return false;
+    }
+    if (opts.progress && (since(lastReport) > 2 || unitsDone == units.size())) {
+      lastReport = Clock::now();
+      std::fprintf(stderr,
+                   "approx-hrcs: %zu/%zu units, %llu of %llu arguments, "
+                   "%.1f s\n",
+                   unitsDone, units.size(), (unsigned long long)st.arguments,
+                   (unsigned long long)plan.argCount(), since(start));
+    }
+    return true;
+  };
   std::future<Batch> pending;
-  if (unitsDone < units.size())
-    pending = std::async(std::launch::async, build, unitsDone,
-                         batchEnd(unitsDone));
-  while (unitsDone < units.size()) {
+  size_t searched = unitsDone; // units searched (confirmed or in confirmation)
+  if (searched < units.size())
+    pending = std::async(std::launch::async, build, searched,
+                         batchEnd(searched));
+  while (searched < units.size() &&
+         !(opts.stopAfterUnits && searched >= opts.stopAfterUnits)) {
     Batch b = pending.get();
     size_t end = b.end;
     if (end < units.size() &&
@@ -565,6 +636,10 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
         (!searchable.empty() && !backend.run(searchable, cand, bst, error))) {
       if (pending.valid())
         pending.wait();
+      std::string failure = error;
+      if (!commit()) // the batch before this one is kept
+        return false;
+      error = failure;
       // A fresh run that fails before any unit is done leaves nothing
       // behind; otherwise the checkpoint of the finished units is kept.
       if (files && !opts.resume && unitsDone == 0) {
@@ -578,61 +653,26 @@ bool runSearch(const Plan &plan, Backend &backend, const RunOptions &opts,
       }
       return false;
     }
-    // Confirm with MPFR, candidates shared out among the threads.
-    auto tc = Clock::now();
-    std::sort(cand.begin(), cand.end());
-    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
-    std::vector<std::string> lines(cand.size());
-    {
-      std::atomic<size_t> next{0};
-      auto worker = [&]() {
-        for (size_t i; (i = next++) < cand.size();) {
-          Case c;
-          if (!confirmCase(plan, cand[i], c))
-            continue;
-          std::ostringstream line;
-          line.precision(5);
-          line << cand[i] << " " << c.argument << " # " << plan.function().name()
-               << "(x) = " << c.value << ", ";
-          if (std::isinf(c.log2Distance))
-            line << "exact";
-          else
-            line << "2^" << std::fixed << c.log2Distance
-                 << " ulp from a boundary";
-          line << "\n";
-          lines[i] = line.str();
-        }
-      };
-      std::vector<std::thread> pool;
-      for (int t = 1; t < threads && (size_t)t < cand.size() / 64 + 1; ++t)
-        pool.emplace_back(worker);
-      worker();
-      for (auto &t : pool)
-        t.join();
-    }
-    std::string fresh;
-    for (const std::string &l : lines)
-      fresh += l;
-    bst.confirmSeconds += since(tc);
-    st.add(bst);
-    unitsDone = end;
-    if (!appendCases(fresh) || !saveState()) {
-      error = "cannot write the checkpoint in '" + opts.outDir + "'";
+    // The previous batch's confirmation has overlapped this search: commit
+    // it, then confirm this batch while the next one is searched.
+    if (!commit())
       return false;
-    }
-    if (opts.progress && (since(lastReport) > 2 || unitsDone == units.size())) {
-      lastReport = Clock::now();
-      std::fprintf(stderr,
-                   "approx-hrcs: %zu/%zu units, %llu of %llu arguments, "
-                   "%.1f s\n",
-                   unitsDone, units.size(), (unsigned long long)st.arguments,
-                   (unsigned long long)plan.argCount(), since(start));
-    }
-    if (opts.stopAfterUnits && unitsDone >= opts.stopAfterUnits &&
-        unitsDone < units.size()) {
-      result.interrupted = true;
-      return true;
-    }
+    Confirming c;
+    c.stats = bst;
+    c.end = end;
+    c.started = Clock::now();
+    c.lines = std::async(std::launch::async, confirm, std::move(cand));
+    confirming = std::move(c);
+    searched = end;
+  }
+  if (pending.valid())
+    pending.wait();
+  if (!commit())
+    return false;
+  if (opts.stopAfterUnits && unitsDone >= opts.stopAfterUnits &&
+      unitsDone < units.size()) {
+    result.interrupted = true;
+    return true;
   }
   result.seconds = since(start) + 0.0;
   // Final .wc, ascending (the partial file is in unit order and units

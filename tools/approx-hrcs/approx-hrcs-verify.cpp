@@ -23,7 +23,9 @@
 // threshold, algorithm) and compares each the same way.
 //
 // Exit status: 0 when every cell matches, 1 on any mismatch, 2 for bad
-// options (one line).
+// options (one line), 3 when --time-limit left binades out (listed in the
+// JSON's not_run; the costliest, sin and cos far from 0, are run last).
+// --devices D,D shares the GPU workers out among several GPUs.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/accuracy/HardCases.h"
@@ -162,11 +164,13 @@ struct Options {
   std::vector<std::string> algorithms{"lefevre", "regular"};
   int q = 25;
   std::string backend = "cpu";
-  int threads = 1, device = 0;
+  int threads = 1;
+  std::vector<int> devices{0};
   uint64_t denseLimit = uint64_t(1) << 16;
   std::string json;
   int random = 0;
   unsigned seed = 1;
+  double timeLimit = 0; ///< seconds; 0: none
   bool verbose = false;
 };
 
@@ -206,11 +210,14 @@ class Verifier {
 public:
   explicit Verifier(const Options &o) : o_(o) {}
 
-  /// A backend for one worker thread; nullptr and `error` if none.
-  std::unique_ptr<hrcs::Backend> workerBackend(std::string &error) {
+  /// A backend for worker `index`; nullptr and `error` if none. GPU
+  /// workers take the --devices in turn.
+  std::unique_ptr<hrcs::Backend> workerBackend(size_t index,
+                                               std::string &error) {
     if (o_.backend == "gpu") {
 #ifdef APPROX_HRCS_HAS_CUDA
-      return hrcs::makeGpuBackend(error, o_.device);
+      return hrcs::makeGpuBackend(error,
+                                  o_.devices[index % o_.devices.size()]);
 #else
       error = "--backend gpu needs the GPU build (bench/hrcs/build-gpu.sh)";
       return nullptr;
@@ -443,7 +450,8 @@ public:
 
   /// The table: function x eps x split x algorithm, found/true summed over
   /// binades; and the JSON of every cell.
-  int finish(double seconds) {
+  int finish(double seconds, size_t jobs,
+             const std::vector<std::string> &notRun) {
     // Workers finish in any order: a stable report.
     std::sort(cells_.begin(), cells_.end(), [](const Cell &a, const Cell &b) {
       return std::tie(a.fn, a.binade, b.eps, a.split, a.algorithm) <
@@ -493,21 +501,27 @@ public:
                               : "",
                 (unsigned long long)truth, (unsigned long long)missed,
                 (unsigned long long)falsePos, seconds);
-    if (!o_.json.empty() && !writeJson(seconds)) {
+    if (!notRun.empty())
+      std::printf("%s: --time-limit: %zu of %zu binades not run\n", kTool,
+                  notRun.size(), jobs);
+    if (!o_.json.empty() && !writeJson(seconds, notRun)) {
       std::fprintf(stderr, "%s: cannot write '%s'\n", kTool, o_.json.c_str());
       return 2;
     }
-    return missed || falsePos ? 1 : 0;
+    return missed || falsePos ? 1 : !notRun.empty() ? 3 : 0;
   }
 
 private:
-  bool writeJson(double seconds) {
+  bool writeJson(double seconds, const std::vector<std::string> &notRun) {
     std::ostringstream j;
     j.precision(17);
     j << "{\n  \"tool\": \"" << kTool << "\",\n  \"backend\": \""
       << o_.backend << "\",\n  \"q\": " << o_.q
       << ",\n  \"dense_limit\": " << o_.denseLimit
-      << ",\n  \"seconds\": " << seconds << ",\n  \"cells\": [\n";
+      << ",\n  \"seconds\": " << seconds << ",\n  \"not_run\": [";
+    for (size_t i = 0; i < notRun.size(); ++i)
+      j << (i ? ", " : "") << "\"" << notRun[i] << "\"";
+    j << "],\n  \"cells\": [\n";
     for (size_t i = 0; i < cells_.size(); ++i) {
       const Cell &c = cells_[i];
       j << "    {\"function\": \"" << c.fn << "\", \"domain\": \"" << c.binade
@@ -582,7 +596,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--threads", o.threads, "CPU threads")
       ->check(CLI::Range(1, 1024));
-  app.add_option("--device", o.device, "CUDA device")->check(CLI::Range(0, 63));
+  app.add_option("--devices", o.devices, "CUDA devices, shared out among the workers")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 63));
   app.add_option("--dense-limit", o.denseLimit,
                  "cells with more true cases are sampled")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
@@ -591,6 +607,10 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1, 1000000));
   app.add_option("--seed", o.seed, "seed of --random");
   app.add_flag("--verbose", o.verbose, "a line per comparison");
+  app.add_option("--time-limit", o.timeLimit,
+                 "start no binade after this many seconds (the report says "
+                 "which were not run)")
+      ->check(CLI::Range(0.0, 1e7));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -632,11 +652,20 @@ int main(int argc, char **argv) {
       }
     }
   }
+  // The costliest binades last (sin and cos far from 0: planning is most
+  // of their time), so that a --time-limit leaves out as few as possible.
+  std::stable_sort(binades.begin(), binades.end(),
+                   [](const Binade &a, const Binade &b) {
+                     auto far = [](const Binade &x) {
+                       return (x.fn == "sin" || x.fn == "cos") && x.e >= 11;
+                     };
+                     return far(a) < far(b) || (far(a) && far(b) && a.e < b.e);
+                   });
   Verifier v(o);
   {
     // One backend up front: a missing GPU is one line before any work.
     std::string error;
-    if (!v.workerBackend(error)) {
+    if (!v.workerBackend(0, error)) {
       std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
       return 2;
     }
@@ -648,9 +677,12 @@ int main(int argc, char **argv) {
   std::string firstError;
   std::mutex errorMutex, progressMutex;
   auto last = t0;
+  std::atomic<size_t> workerIndex{0};
+  std::vector<std::string> notRun;
   auto worker = [&]() {
     std::string err;
-    std::unique_ptr<hrcs::Backend> backend = v.workerBackend(err);
+    std::unique_ptr<hrcs::Backend> backend =
+        v.workerBackend(workerIndex++, err);
     if (!backend) {
       std::lock_guard<std::mutex> lock(errorMutex);
       if (!failed.exchange(true))
@@ -658,6 +690,15 @@ int main(int argc, char **argv) {
       return;
     }
     for (size_t i; !failed && (i = next++) < jobs;) {
+      if (o.timeLimit > 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                  .count() > o.timeLimit) {
+        std::lock_guard<std::mutex> lock(progressMutex);
+        if (o.random == 0)
+          notRun.push_back(binades[i].fn + ":" + (binades[i].sign > 0 ? "+" : "-") +
+                           ":" + std::to_string(binades[i].e));
+        continue;
+      }
       bool ok;
       if (o.random > 0) {
         // Each draw its own generator: the same draws at any --threads.
@@ -693,7 +734,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s: %s\n", kTool, firstError.c_str());
     return 2;
   }
+  std::sort(notRun.begin(), notRun.end());
   return v.finish(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count());
+          .count(),
+      jobs, notRun);
 }
