@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <sys/stat.h>
@@ -315,33 +316,42 @@ bool SplitBackend::run(std::vector<UnitPackets> &units,
                        std::vector<uint64_t> &candidates, PhaseStats &stats,
                        std::string &error) {
   const size_t n = parts_.size();
-  // Largest units first, each to the least loaded part.
+  // Largest units first; each part takes the next chunk (about a quarter
+  // of its fair share) when it is done with the last: phase-2 work varies
+  // from unit to unit, so a static share leaves one GPU waiting.
   std::vector<size_t> order(units.size());
   std::vector<uint64_t> weight(units.size(), 0);
+  uint64_t total = 0;
   for (size_t i = 0; i < units.size(); ++i) {
     order[i] = i;
     for (const Packet &pk : units[i].packets)
       weight[i] += pk.intervals;
+    total += weight[i];
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return weight[a] > weight[b]; });
-  std::vector<std::vector<UnitPackets>> share(n);
-  std::vector<uint64_t> load(n, 0);
-  for (size_t i : order) {
-    size_t k = std::min_element(load.begin(), load.end()) - load.begin();
-    load[k] += weight[i] + 1;
-    share[k].push_back(std::move(units[i])); // tables: GBs, never copied
-  }
+  const uint64_t chunk = std::max<uint64_t>(1, total / (4 * n));
+  std::mutex m;
+  size_t next = 0;
+  auto take = [&](std::vector<UnitPackets> &out) {
+    std::lock_guard<std::mutex> lock(m);
+    uint64_t w = 0;
+    while (next < order.size() && (out.empty() || w < chunk)) {
+      w += weight[order[next]] + 1;
+      out.push_back(std::move(units[order[next++]])); // tables: never copied
+    }
+    return !out.empty();
+  };
   std::vector<std::vector<uint64_t>> found(n);
   std::vector<PhaseStats> st(n);
   std::vector<std::string> errs(n);
   std::vector<char> ok(n, 1);
   std::vector<std::thread> pool;
   for (size_t k = 0; k < n; ++k)
-    if (!share[k].empty())
-      pool.emplace_back([&, k]() {
-        ok[k] = parts_[k]->run(share[k], found[k], st[k], errs[k]);
-      });
+    pool.emplace_back([&, k]() {
+      for (std::vector<UnitPackets> share; ok[k] && take(share); share.clear())
+        ok[k] = parts_[k]->run(share, found[k], st[k], errs[k]);
+    });
   for (auto &t : pool)
     t.join();
   double s1 = 0, s2 = 0, s3 = 0; // the parts ran at the same time

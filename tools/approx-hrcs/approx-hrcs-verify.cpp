@@ -240,6 +240,9 @@ public:
       return false;
     hrcs::RunOptions ro;
     ro.progress = false;
+    // The last, costliest binades run on few workers: their threads then
+    // build tables and confirm cases for them.
+    ro.threads = std::max(1, o_.threads / std::max(1, busy.load()));
     if (cache)
       ro.packets = [cache, j0](const hrcs::Plan &p, const hrcs::Unit &u) {
         return cache->get(p, u, j0);
@@ -543,6 +546,11 @@ private:
     return std::rename(tmp.c_str(), o_.json.c_str()) == 0;
   }
 
+public:
+  /// Workers running a binade or draw now.
+  std::atomic<int> busy{0};
+
+private:
   const Options &o_;
   std::mutex cellsMutex_;
   std::vector<Cell> cells_;
@@ -700,6 +708,7 @@ int main(int argc, char **argv) {
         continue;
       }
       bool ok;
+      ++v.busy;
       if (o.random > 0) {
         // Each draw its own generator: the same draws at any --threads.
         std::mt19937_64 rng((uint64_t)o.seed * 1000003u + i);
@@ -707,6 +716,7 @@ int main(int argc, char **argv) {
       } else {
         ok = v.runBinade(*backend, binades[i], err);
       }
+      --v.busy;
       if (!ok) {
         std::lock_guard<std::mutex> lock(errorMutex);
         if (!failed.exchange(true))

@@ -8,7 +8,9 @@
 // checked against, so it shares none of the search's code: each argument is
 // evaluated in double with the C library, and MPFR (Ziv's strategy, through
 // evaluateMpfr) decides every argument whose double distance lies within a
-// wide margin (2^12 double ulps) of an eps, of a binade edge or of zero.
+// margin (4 double ulps, twice glibc's documented bounds) of an eps, or near
+// a boundary where no eps is settled; a sample of the double verdicts is
+// checked against MPFR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_ACCURACY_HARDCASES_H

@@ -60,8 +60,9 @@ private:
 };
 
 /// Several backends at once, one host thread each (several GPUs of one
-/// node): each batch's units are shared out by their interval counts, the
-/// candidates merged; counts add up, phase times are the slowest part's.
+/// node): each part takes chunks of a batch's units, largest first, as it
+/// finishes the last; candidates merged; counts add up, phase times are the
+/// slowest part's.
 class SplitBackend final : public Backend {
 public:
   explicit SplitBackend(std::vector<std::unique_ptr<Backend>> parts)
