@@ -71,6 +71,7 @@ for s in $sections; do
     [ "${vargs[0]}" = "--binades" ] && [ "${vargs[1]:0:1}" = "@" ] && vargs[1]=$(cat "${vargs[1]:1}")
     "$BIN/approx-hrcs-verify" --backend gpu --devices "$ALLDEV" --threads "$CORES" \
       "${vargs[@]}" --time-limit "${VERIFY_TIME_LIMIT:-420}" --json "$OUT/$name/verify.json" \
+      --cells "$OUT/$name/cells.jsonl" \
       > "$OUT/$name/log" 2>&1 \
       || { echo "FAIL $name: $(tail -1 "$OUT/$name/log")"; status=1; }
     tail -1 "$OUT/$name/log"

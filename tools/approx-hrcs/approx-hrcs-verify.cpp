@@ -171,6 +171,7 @@ struct Options {
   int random = 0;
   unsigned seed = 1;
   double timeLimit = 0; ///< seconds; 0: none
+  std::string cellsPath; ///< --cells
   bool verbose = false;
 };
 
@@ -292,9 +293,13 @@ public:
     return true;
   }
 
-  /// Every cell of one binade: the oracle once, then each setting.
-  bool runBinade(hrcs::Backend &backend, const Binade &b,
+  /// Every cell of one binade: the oracle once, then each setting. The
+  /// cells are reported together once all are done; past the deadline
+  /// `late` is set and none is (the binade counts as not run).
+  bool runBinade(hrcs::Backend &backend, const Binade &b, bool &late,
                  std::string &error) {
+    std::vector<Cell> done;
+    late = false;
     auto func = accuracy::parseFunc(b.fn);
     accuracy::HardCaseQuery qy;
     qy.func = *func;
@@ -320,6 +325,10 @@ public:
         segs = {{0, n}};
       for (int split : o_.splits)
         for (const std::string &alg : o_.algorithms) {
+          if (pastDeadline()) {
+            late = true;
+            return true;
+          }
           SearchParams sp;
           sp.function = b.fn;
           sp.argPrecision = b.p();
@@ -339,10 +348,31 @@ public:
             error = b.fn + " " + b.name() + ": " + error;
             return false;
           }
-          report(c);
+          done.push_back(std::move(c));
         }
     }
+    for (const Cell &c : done)
+      report(c);
     return true;
+  }
+
+  /// Past --time-limit.
+  bool pastDeadline() const {
+    return o_.timeLimit > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start_)
+                   .count() > o_.timeLimit;
+  }
+
+  /// --cells: each reported cell as one JSON line, flushed, so that a run
+  /// stopped from outside keeps what it finished.
+  bool openCells(std::string &error) {
+    if (o_.cellsPath.empty())
+      return true;
+    cellsFile_ = std::fopen(o_.cellsPath.c_str(), "w");
+    if (!cellsFile_)
+      error = "cannot write '" + o_.cellsPath + "'";
+    return cellsFile_ != nullptr;
   }
 
   /// One random plan and domain.
@@ -432,6 +462,10 @@ public:
   void report(const Cell &c) {
     std::lock_guard<std::mutex> lock(cellsMutex_);
     cells_.push_back(c);
+    if (cellsFile_) {
+      std::fprintf(cellsFile_, "%s\n", cellJson(c).c_str());
+      std::fflush(cellsFile_);
+    }
     if ((c.missed || c.falsePos || o_.verbose) && o_.random > 0) {
       std::fprintf(stderr, "%s: %s: %llu true, %llu found, %llu missed, %llu "
                    "false\n", kTool, c.binade.c_str(),
@@ -515,6 +549,19 @@ public:
   }
 
 private:
+  static std::string cellJson(const Cell &c) {
+    std::ostringstream j;
+    j.precision(17);
+    j << "{\"function\": \"" << c.fn << "\", \"domain\": \"" << c.binade
+      << "\", \"eps_log2\": " << std::log2(c.eps) << ", \"split\": "
+      << c.split << ", \"algorithm\": \"" << c.algorithm
+      << "\", \"sampled\": " << (c.sampled ? "true" : "false")
+      << ", \"true\": " << c.truth << ", \"found\": " << c.found
+      << ", \"missed\": " << c.missed << ", \"false\": " << c.falsePos
+      << ", \"seconds\": " << c.seconds << "}";
+    return j.str();
+  }
+
   bool writeJson(double seconds, const std::vector<std::string> &notRun) {
     std::ostringstream j;
     j.precision(17);
@@ -525,17 +572,9 @@ private:
     for (size_t i = 0; i < notRun.size(); ++i)
       j << (i ? ", " : "") << "\"" << notRun[i] << "\"";
     j << "],\n  \"cells\": [\n";
-    for (size_t i = 0; i < cells_.size(); ++i) {
-      const Cell &c = cells_[i];
-      j << "    {\"function\": \"" << c.fn << "\", \"domain\": \"" << c.binade
-        << "\", \"eps_log2\": " << std::log2(c.eps) << ", \"split\": "
-        << c.split << ", \"algorithm\": \"" << c.algorithm
-        << "\", \"sampled\": " << (c.sampled ? "true" : "false")
-        << ", \"true\": " << c.truth << ", \"found\": " << c.found
-        << ", \"missed\": " << c.missed << ", \"false\": " << c.falsePos
-        << ", \"seconds\": " << c.seconds << "}"
+    for (size_t i = 0; i < cells_.size(); ++i)
+      j << "    " << cellJson(cells_[i])
         << (i + 1 < cells_.size() ? ",\n" : "\n");
-    }
     j << "  ]\n}\n";
     std::string tmp = o_.json + ".tmp";
     {
@@ -552,10 +591,18 @@ public:
 
 private:
   const Options &o_;
+  const std::chrono::steady_clock::time_point start_ =
+      std::chrono::steady_clock::now();
+  std::FILE *cellsFile_ = nullptr;
   std::mutex cellsMutex_;
   std::vector<Cell> cells_;
   uint64_t skippedDense_ = 0;
 };
+
+/// A Binade as --binades spells it: "exp:-:5".
+std::string binadeName(const Binade &b) {
+  return b.fn + ":" + (b.sign > 0 ? "+" : "-") + ":" + std::to_string(b.e);
+}
 
 /// "exp:-:5" (sign, exponent) to a Binade.
 bool parseBinade(const std::string &s, Binade &b) {
@@ -611,6 +658,9 @@ int main(int argc, char **argv) {
                  "cells with more true cases are sampled")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
   app.add_option("--json", o.json, "every comparison, as JSON");
+  app.add_option("--cells", o.cellsPath,
+                 "each comparison as a JSON line as soon as its binade is "
+                 "done (kept if the run is stopped)");
   app.add_option("--random", o.random, "draw N random plans and domains")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--seed", o.seed, "seed of --random");
@@ -673,7 +723,7 @@ int main(int argc, char **argv) {
   {
     // One backend up front: a missing GPU is one line before any work.
     std::string error;
-    if (!v.workerBackend(0, error)) {
+    if (!v.openCells(error) || !v.workerBackend(0, error)) {
       std::fprintf(stderr, "%s: %s\n", kTool, error.c_str());
       return 2;
     }
@@ -698,13 +748,10 @@ int main(int argc, char **argv) {
       return;
     }
     for (size_t i; !failed && (i = next++) < jobs;) {
-      if (o.timeLimit > 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                  .count() > o.timeLimit) {
+      if (v.pastDeadline()) {
         std::lock_guard<std::mutex> lock(progressMutex);
         if (o.random == 0)
-          notRun.push_back(binades[i].fn + ":" + (binades[i].sign > 0 ? "+" : "-") +
-                           ":" + std::to_string(binades[i].e));
+          notRun.push_back(binadeName(binades[i]));
         continue;
       }
       bool ok;
@@ -714,7 +761,12 @@ int main(int argc, char **argv) {
         std::mt19937_64 rng((uint64_t)o.seed * 1000003u + i);
         ok = v.runRandom(*backend, rng, err);
       } else {
-        ok = v.runBinade(*backend, binades[i], err);
+        bool late = false;
+        ok = v.runBinade(*backend, binades[i], late, err);
+        if (ok && late) {
+          std::lock_guard<std::mutex> lock(progressMutex);
+          notRun.push_back(binadeName(binades[i]));
+        }
       }
       --v.busy;
       if (!ok) {
