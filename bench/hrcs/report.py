@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""report.py - docs/hrcs.md's measured tables, from bench/results.
+
+Every figure of docs/hrcs.md that was measured comes from a file of
+bench/results/hrcs-*/ (written by bench/hrcs/run-hrcs.sh, approx-hrcs-verify
+and bench/accuracy/cr-check.sh) through this script. The tables sit in
+docs/hrcs.md between '<!-- report:NAME -->' and '<!-- /report:NAME -->'.
+
+  bench/hrcs/report.py [--write | --check] [--docs docs/hrcs.md]
+
+--write replaces the tables in the docs; --check (CI) fails, naming the
+table, when a table in the docs differs from what the results give.
+"""
+import argparse
+import glob
+import gzip
+import json
+import math
+import os
+import re
+import sys
+from collections import defaultdict
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+RESULTS = os.path.join(ROOT, "bench", "results")
+GPU_DIR = os.path.join(RESULTS, "hrcs-h200-2026-11-28")
+CPU_GLOB = os.path.join(RESULTS, "hrcs-cpu-*", "verify-*.json.gz")
+FUNCTIONS = ["exp", "exp2", "log", "log2", "sin", "cos"]
+SETTINGS = [(s, a) for s in (1, 2, 8, 16) for a in ("lefevre", "regular")]
+
+
+def load_json(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return json.load(f)
+
+
+def stats(run):
+    return load_json(os.path.join(GPU_DIR, run, "stats.json"))
+
+
+def wall(run):
+    for line in open(os.path.join(GPU_DIR, run, "log")):
+        if line.startswith("wall_seconds"):
+            return float(line.split()[1])
+    raise ValueError(f"{run}: no wall_seconds")
+
+
+def fmt_int(n):
+    return f"{n:,}"
+
+
+def verify_table(paths, backend):
+    """Function x eps rows, found/true for each split x algorithm."""
+    cells = []
+    for p in paths:
+        cells += load_json(p)["cells"]
+    by = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0]))
+    binades = defaultdict(set)
+    sampled = defaultdict(set)
+    for c in cells:
+        key = (c["function"], int(round(c["eps_log2"])))
+        s = by[key][(c["split"], c["algorithm"])]
+        s[0] += c["true"]
+        s[1] += c["found"]
+        s[2] += c["missed"]
+        s[3] += c["false"]
+        binades[c["function"]].add(c["domain"])
+        if c["sampled"]:
+            sampled[key].add(c["domain"])
+    if not cells:
+        return f"(no {backend} results)\n"
+    head = ("| function | eps | binades (dense, sampled) | true cases | "
+            + " | ".join(f"found, split {s} {a}" for s, a in SETTINGS)
+            + " | missed | false |")
+    out = [head, "|" + " --- |" * (6 + len(SETTINGS))]
+    for fn in FUNCTIONS:
+        for k in (12, 16, 20, 24):
+            row = by.get((fn, -k))
+            if not row:
+                continue
+            truths = {v[0] for v in row.values()}
+            true = max(truths)
+            found = [row.get(st, [0, 0, 0, 0])[1] for st in SETTINGS]
+            missed = sum(v[2] for v in row.values())
+            false = sum(v[3] for v in row.values())
+            out.append(
+                f"| {fn} | 2^-{k} | {len(binades[fn])} ({len(sampled[(fn, -k)])}) "
+                f"| {fmt_int(true)} | "
+                + " | ".join(fmt_int(f) for f in found)
+                + f" | {missed} | {false} |")
+    total = len(cells)
+    miss = sum(c["missed"] for c in cells)
+    false = sum(c["false"] for c in cells)
+    out.append("")
+    out.append(f"{fmt_int(total)} comparisons ({backend}), {miss} missed, "
+               f"{false} false.")
+    return "\n".join(out) + "\n"
+
+
+def gpu_verify():
+    return verify_table(sorted(glob.glob(os.path.join(GPU_DIR, "verify-*.json.gz"))),
+                        "GPU backend")
+
+
+def cpu_verify():
+    return verify_table(sorted(glob.glob(CPU_GLOB)), "CPU backend")
+
+
+def scale():
+    one = stats("run-c/binade-1gpu")
+    rows = [("1 H200", "run-c/binade-1gpu"),
+            ("2 H200, one process (`--devices 0,1`)", "run-c/binade-2gpu"),
+            ("2 H200, two MPI ranks (`approx-hrcs-mpi`)", "run-c/binade-mpi")]
+    out = ["| exp over [1, 2), p 53, q 54, eps 2^-32 | search time | wall | speedup | "
+           "phase 1 / 2 / 3 (GPU) | phase-1 intervals | cases |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, run in rows:
+        s = stats(run)
+        sec = s["seconds"]
+        out.append(
+            f"| {name} | {sec['total']:.1f} s | {wall(run):.1f} s | "
+            f"{one['seconds']['total'] / sec['total']:.2f}x | "
+            f"{sec['phase1']:.1f} / {sec['phase2']:.1f} / {sec['phase3']:.1f} s | "
+            f"{fmt_int(s['phase1_intervals'])} | {fmt_int(s['cases'])} |")
+    return "\n".join(out) + "\n"
+
+
+def speed():
+    base = stats("run-c/speed-cpu-1")["seconds"]["total"]
+    base_wall = wall("run-c/speed-cpu-1")
+    out = ["| exp over [1, 1+2^-10), p 53, q 54, eps 2^-32 (2^42 arguments) "
+           "| search time | wall (process) | rate | speedup (search / wall) | cases |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for name, run in (("1 core", "run-c/speed-cpu-1"),
+                      ("32 cores", "run-c/speed-cpu-32"),
+                      ("1 H200 (32 cores plan and confirm)", "run-c/speed-gpu-32")):
+        s = stats(run)
+        t = s["seconds"]["total"]
+        out.append(
+            f"| {name} | {t:.3f} s | {wall(run):.2f} s | "
+            f"{s['arguments'] / t:.2e} args/s | {base / t:.0f}x / "
+            f"{base_wall / wall(run):.0f}x | {fmt_int(s['cases'])} |")
+    return "\n".join(out) + "\n"
+
+
+def table1():
+    out = ["| arguments p | boundaries q | algorithm | phase 1 (intervals) | phase 2 "
+           "| phase 3 (sub-intervals) | cases | GPU search time |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for p, q, a in (("53", "54", "lefevre"), ("53", "54", "regular"),
+                    ("53", "53", "regular"), ("53", "64", "regular"),
+                    ("64", "64", "lefevre"), ("64", "64", "regular")):
+        s = stats(f"run-b/table1-p{p}-q{q}-{a}")
+        out.append(
+            f"| {p} | {q} | {'Lefèvre' if a == 'lefevre' else 'regular'} | "
+            f"{fmt_int(s['phase1_intervals'])} | {fmt_int(s['phase2_intervals'])} | "
+            f"{fmt_int(s['phase3_subintervals'])} | {fmt_int(s['cases'])} | "
+            f"{s['seconds']['total']:.2f} s |")
+    return "\n".join(out) + "\n"
+
+
+def multi():
+    s = stats("run-b/multi-whole")
+    cm = open(os.path.join(GPU_DIR, "run-b", "multi-whole", "coremath.txt")).read()
+    m = re.search(r"(\d+) CORE-MATH cases in .*?, (\d+) within .*?, (\d+) found, "
+                  r"(\d+) missing", cm)
+    intr = open(os.path.join(GPU_DIR, "run-b", "multi-resumed",
+                             "log-interrupted")).read()
+    units = re.search(r"checkpoint: (\d+) units done", intr).group(1)
+    same = (open(os.path.join(GPU_DIR, "run-b", "multi-whole", "cases.sha256")).read()
+            == open(os.path.join(GPU_DIR, "run-b", "multi-resumed", "cases.sha256")).read())
+    out = ["| exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43 | value |",
+           "| --- | --- |",
+           f"| arguments | {fmt_int(s['arguments'])} |",
+           f"| units | {fmt_int(s['units'])} |",
+           f"| search time, uninterrupted run (1 H200) | {s['seconds']['total']:.1f} s |",
+           f"| cases | {fmt_int(s['cases'])} |",
+           f"| interrupted after 4 s, then `--resume` | stopped with {fmt_int(int(units))} "
+           f"units done; the resumed .wc is {'byte for byte the uninterrupted one' if same else 'DIFFERENT'} |",
+           f"| CORE-MATH binary64 exp cases in the domain | {m.group(1)} |",
+           f"| of them within eps (mpmath, 400 bits) | {m.group(2)} |",
+           f"| found by the search | {m.group(3)} ({m.group(4)} missing) |"]
+    return "\n".join(out) + "\n"
+
+
+def agree():
+    segs = [l.split() for l in open(os.path.join(GPU_DIR, "run-b", "segments.txt"))]
+    out = ["| # | function | segment (2^22 arguments, p 53, q 54, eps 2^-18) | cases | CPU == GPU |",
+           "| --- | --- | --- | --- | --- |"]
+    for i, (fn, lo, hi) in enumerate(segs, 1):
+        d = os.path.join(GPU_DIR, "run-b")
+        cpu = open(os.path.join(d, f"agree-{i}-cpu", "cases.sha256")).read()
+        gpu = open(os.path.join(d, f"agree-{i}-gpu", "cases.sha256")).read()
+        n = open(os.path.join(d, f"agree-{i}-gpu", "cases.count")).read().strip()
+        out.append(f"| {i} | {fn} | [{lo}, {hi}) | {n} | {'yes' if cpu == gpu else 'NO'} |")
+    return "\n".join(out) + "\n"
+
+
+def crcheck():
+    log = open(os.path.join(GPU_DIR, "cr-check.log")).read()
+    rows = re.findall(r"^\| (exp2?|log2?) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) "
+                      r"\| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+)× \|$", log, re.M)
+    out = ["| f32 | inputs | decided by MPFR | misrounded | MPFR sample | misrounded in sample "
+           "| SFU Geval/s | precise Geval/s | correct Geval/s | correct / precise time |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        fn, inputs, _, mpfr, mis, sample, mis2, sfu, prec, cor, ratio = r
+        out.append(f"| {fn} | {fmt_int(int(inputs))} | {fmt_int(int(mpfr))} | **{mis}** | "
+                   f"{fmt_int(int(sample))} | {mis2} | {sfu} | {prec} | {cor} | {ratio}x |")
+    return "\n".join(out) + "\n"
+
+
+def algorithm():
+    """The exploration that chose the default algorithm and N."""
+    d = os.path.join(GPU_DIR, "explore-algorithm")
+    out = ["| algorithm | N | split | phase-1 intervals | phase 1 | phase 2 "
+           "| cases | search time |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    rows = []
+    for path in glob.glob(os.path.join(d, "tune-*.txt")):
+        alg, nb, sp = os.path.basename(path)[5:-4].split("-")
+        t = open(path).read()
+        p1 = re.search(r"1 intervals\s+(\d+)\s+([\d.]+)", t)
+        p2 = re.search(r"2 intervals\s+(\d+)\s+([\d.]+)", t)
+        hr = re.search(r"HR cases: (\d+) \(total ([\d.]+) s\)", t)
+        n = "2^14 (rule of the time)" if nb == "0" else f"2^{nb}"
+        rows.append((float(hr.group(2)),
+                     f"| {alg} | {n} | {sp} | {fmt_int(int(p1.group(1)))} | "
+                     f"{p1.group(2)} s | {p2.group(2)} s | {fmt_int(int(hr.group(1)))} | "
+                     f"{hr.group(2)} s |"))
+    out += [r for _, r in sorted(rows)]
+    return "\n".join(out) + "\n"
+
+
+TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "cpu-verify": cpu_verify, "scale": scale,
+          "speed": speed, "table1": table1, "multi": multi, "agree": agree,
+          "crcheck": crcheck}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--docs", default=os.path.join(ROOT, "docs", "hrcs.md"))
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true")
+    g.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    text = open(a.docs).read()
+    new = text
+    bad = []
+    for name, fn in TABLES.items():
+        pat = re.compile(r"(<!-- report:%s -->\n)(.*?)(<!-- /report:%s -->)" %
+                         (re.escape(name), re.escape(name)), re.S)
+        m = pat.search(new)
+        if not m:
+            bad.append(f"{name}: no '<!-- report:{name} -->' block in {a.docs}")
+            continue
+        table = fn()
+        if m.group(2) != table:
+            bad.append(f"{name}: the table in {a.docs} differs from bench/results")
+        new = new[:m.start(2)] + table + new[m.end(2):]
+    if a.write:
+        open(a.docs, "w").write(new)
+        missing = [b for b in bad if "no '<!--" in b]
+        for b in missing:
+            print(f"report.py: {b}", file=sys.stderr)
+        sys.exit(1 if missing else 0)
+    if a.check:
+        for b in bad:
+            print(f"report.py: {b}", file=sys.stderr)
+        sys.exit(1 if bad else 0)
+    for name, fn in TABLES.items():
+        print(f"<!-- {name} -->\n{fn()}")
+
+
+if __name__ == "__main__":
+    main()
