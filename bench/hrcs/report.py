@@ -125,11 +125,8 @@ def gpu_verify():
                         "GPU backend")
 
 
-def scale():
-    one = stats("run-c/binade-1gpu")
-    rows = [("1 H200", "run-c/binade-1gpu"),
-            ("2 H200, one process (`--devices 0,1`)", "run-c/binade-2gpu"),
-            ("2 H200, two MPI ranks (`approx-hrcs-mpi`)", "run-c/binade-mpi")]
+def scale_table(one_run, rows):
+    one = stats(one_run)
     out = ["| exp over [1, 2), p 53, q 54, eps 2^-32 | search time | wall | speedup | "
            "phase 1 / 2 / 3 (GPU) | phase-1 intervals | cases |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -142,6 +139,22 @@ def scale():
             f"{sec['phase1']:.1f} / {sec['phase2']:.1f} / {sec['phase3']:.1f} s | "
             f"{fmt_int(s['phase1_intervals'])} | {fmt_int(s['cases'])} |")
     return "\n".join(out) + "\n"
+
+
+def scale():
+    return scale_table("run-c/binade-1gpu", [
+        ("1 H200", "run-c/binade-1gpu"),
+        ("2 H200, one process (`--devices 0,1`)", "run-c/binade-2gpu"),
+        ("2 H200, two MPI ranks (`approx-hrcs-mpi`)", "run-c/binade-mpi")])
+
+
+def scale4():
+    # run-d's 4-GPU files did not come back; run-e re-ran them on the same
+    # machine two minutes later (run-d.log keeps run-d's totals).
+    return scale_table("run-d/binade-1gpu", [
+        ("1 H200", "run-d/binade-1gpu"),
+        ("4 H200, one process (`--devices 0,1,2,3`)", "run-e/binade-4gpu"),
+        ("4 H200, four MPI ranks (`approx-hrcs-mpi`)", "run-e/binade-mpi")])
 
 
 def speed():
@@ -251,7 +264,7 @@ def algorithm():
     return "\n".join(out) + "\n"
 
 
-TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale,
+TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
           "speed": speed, "table1": table1, "multi": multi, "agree": agree,
           "crcheck": crcheck}
 

@@ -4,8 +4,8 @@
 # approx-hrcs-verify and approx-hrcs-mpi built by bench/hrcs/build-gpu.sh.
 # Every run keeps its stats.json and log under OUT/<run>/ (large .wc files
 # are replaced by their line count and sha256); bench/hrcs/report.py turns
-# OUT into docs/hrcs.md's tables. Sections (default: all but twogpu and
-# mpi, which need 2 GPUs):
+# OUT into docs/hrcs.md's tables. Sections (default: all but twogpu, allgpu
+# and mpi, which need 2 GPUs or more):
 #   env      GPU, driver, clocks, cores
 #   verify   every binary32 binade of exp, exp2, log, log2, sin, cos against
 #            the oracle: 4 eps x 4 splits x 2 algorithms (approx-hrcs-verify)
@@ -14,6 +14,7 @@
 #   speed    the same 2^42 arguments on 1 core, all cores and the GPU
 #   binade   exp over [1, 2), p 53, q 54, eps 2^-32 on one GPU
 #   twogpu   the same on GPUs 0 and 1 in one process
+#   allgpu   the same on every GPU of the machine in one process
 #   mpi      the same through approx-hrcs-mpi, one rank per GPU
 #   multi    exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43:
 #            interrupted, resumed, against an uninterrupted run and
@@ -138,6 +139,14 @@ PY
       && echo "binade [1,2) 2 GPUs: $(line "$OUT/binade-2gpu/log")"
     if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/binade-2gpu/cases.sha256"; then
       echo "twogpu: 1 and 2 GPUs DIFFER"; status=1
+    fi
+    ;;
+  allgpu)
+    run "binade-${GPUS}gpu" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+      --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices "$ALLDEV" \
+      && echo "binade [1,2) $GPUS GPUs: $(line "$OUT/binade-${GPUS}gpu/log")"
+    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/binade-${GPUS}gpu/cases.sha256"; then
+      echo "allgpu: 1 and $GPUS GPUs DIFFER"; status=1
     fi
     ;;
   mpi)
