@@ -14,6 +14,8 @@
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
 
+#include "approx/Common/PtxIdentifier.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -400,7 +402,7 @@ std::string asIdentifier(const json &v, const std::string &path) {
     fail(path, quote(s.size() > 80 ? s.substr(0, 80) + "..." : s) +
                    " is not a PTX identifier ([A-Za-z][A-Za-z0-9_$]* or "
                    "[_$%][A-Za-z0-9_$]+, at most " +
-                   std::to_string(kMaxPtxIdentifierLength) + " characters)");
+                   std::to_string(ptx::kMaxIdentifierLength) + " characters)");
   return s;
 }
 
