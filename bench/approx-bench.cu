@@ -16,6 +16,7 @@
 
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/sfu/Occupancy.h"
 #include "BenchCommon.cuh"
 #include "approx/runtime/tune/Tuner.h"
 
@@ -163,6 +164,7 @@ int main(int argc, char **argv) {
     eo.launch = cfg;
     eo.timing.warmup = gWarmup;
     eo.timing.reps = gReps;
+    eo.bound = lambdaBoundFn(); // λmax from the launch's occupancy
     Expected<std::unique_ptr<KernelEvaluator>> ev =
         KernelEvaluator::create(**m, specs, eo);
     check(ev.status(), kernel.c_str());

@@ -1,20 +1,16 @@
 //===- PtxNames.cpp - which names can become PTX symbols ------------------===//
 //
-// See PtxNames.h. The rules were checked against ptxas 13.0 and LLVM 22's
-// NVPTX printer (test/Dialect/core/names.mlir).
+// See PtxNames.h. The rule is approx/Common/PtxIdentifier.h's (checked
+// against ptxas 13.0 and LLVM 22's NVPTX printer,
+// test/Dialect/core/names.mlir); here it gets the compiler's wording.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir::approx;
-
-static bool isFollowChar(char c) {
-  return llvm::isAlnum(c) || c == '_' || c == '$';
-}
 
 static void appendEscaped(std::string &out, llvm::StringRef text) {
   for (unsigned char c : text) {
@@ -56,28 +52,39 @@ std::string mlir::approx::describeAttr(mlir::Attribute attr) {
 
 bool mlir::approx::isValidPtxIdentifier(llvm::StringRef name,
                                         std::string *why) {
-  auto fail = [&](const std::string &reason) {
-    if (why)
-      *why = reason;
+  using ::approx::ptx::NameProblem;
+  ::approx::ptx::NameCheck check =
+      ::approx::ptx::checkName(std::string_view(name.data(), name.size()),
+                               ::approx::ptx::NameRule::Emitted);
+  if (check.ok())
+    return true;
+  if (!why)
     return false;
-  };
-  if (name.empty())
-    return fail("is empty");
-  if (name.size() > kMaxPtxIdentifierLength)
-    return fail("is longer than " + std::to_string(kMaxPtxIdentifierLength) +
-                " characters");
-  char first = name.front();
-  if (!llvm::isAlpha(first) && first != '_' && first != '$') {
-    if (llvm::isDigit(first))
-      return fail("starts with a digit");
-    return fail("starts with " + quoteName(name.take_front(1)));
+  switch (check.problem) {
+  case NameProblem::None:
+    break;
+  case NameProblem::Empty:
+    *why = "is empty";
+    break;
+  case NameProblem::TooLong:
+    *why = "is longer than " + std::to_string(kMaxPtxIdentifierLength) +
+           " characters";
+    break;
+  case NameProblem::StartsWithDigit:
+    *why = "starts with a digit";
+    break;
+  case NameProblem::BadFirst:
+    *why = "starts with " + quoteName(name.take_front(1));
+    break;
+  case NameProblem::BadChar:
+    *why = "contains " + quoteName(name.substr(check.at, 1));
+    break;
+  case NameProblem::Lone:
+    *why = "is a lone " + quoteName(name);
+    break;
+  case NameProblem::Reserved:
+    *why = "is PTX's predefined WARP_SZ";
+    break;
   }
-  for (char c : name.drop_front())
-    if (!isFollowChar(c))
-      return fail("contains " + quoteName(llvm::StringRef(&c, 1)));
-  if (name.size() == 1 && (first == '_' || first == '$'))
-    return fail("is a lone " + quoteName(name));
-  if (name == "WARP_SZ")
-    return fail("is PTX's predefined WARP_SZ");
-  return true;
+  return false;
 }

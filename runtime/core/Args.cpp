@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/Args.h"
-#include "approx/runtime/precision/FloatBits.h"
 
+#include "approx/runtime/core/FloatBits.h"
 #include "approx/runtime/core/Text.h"
 
 #include <cmath>
@@ -114,8 +114,8 @@ std::string describeArgInfo(const ArgInfo &a) {
 // Narrow floats
 //===----------------------------------------------------------------------===//
 
-// The narrow formats round and widen through precision/FloatBits.h, the
-// host conversion's own bit-exact routines: one rounding (no double rounding
+// The narrow formats round and widen through core/FloatBits.h, the bit-exact
+// routines the host conversion uses too: one rounding (no double rounding
 // through f32), independent of the floating-point environment.
 static uint64_t f64Bits(double v) {
   uint64_t b;
@@ -124,11 +124,11 @@ static uint64_t f64Bits(double v) {
 }
 
 uint16_t doubleToHalfBits(double v) {
-  return uint16_t(precision::roundFromF64<10, 5>(f64Bits(v)));
+  return uint16_t(floatbits::roundFromF64<10, 5>(f64Bits(v)));
 }
 
 uint16_t doubleToBf16Bits(double v) {
-  return uint16_t(precision::roundFromF64<7, 8>(f64Bits(v)));
+  return uint16_t(floatbits::roundFromF64<7, 8>(f64Bits(v)));
 }
 
 uint16_t floatToHalfBits(float f) { return doubleToHalfBits(double(f)); }
@@ -136,7 +136,7 @@ uint16_t floatToHalfBits(float f) { return doubleToHalfBits(double(f)); }
 float halfBitsToFloat(uint16_t h) {
   // Every binary16 value is a binary32 value: widening and rounding back
   // are exact.
-  uint32_t x = precision::roundFromF64<23, 8>(precision::widenToF64<10, 5>(h));
+  uint32_t x = floatbits::roundFromF64<23, 8>(floatbits::widenToF64<10, 5>(h));
   float f;
   std::memcpy(&f, &x, 4);
   return f;

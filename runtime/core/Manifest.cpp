@@ -1,6 +1,6 @@
 //===- Manifest.cpp - Parse and validate NAME.manifest.json (v2) ----------===//
 //
-// nlohmann-json with exceptions confined to this file: every JSON error or
+// Read with core/Json.h, which confines the exceptions: every JSON error or
 // schema violation becomes a one-line ParseError naming the JSON path at
 // fault ("manifest: kernels[0].params[3].size: 4 does not match type i64 (8
 // bytes)"). Strings taken from the file are escaped before they reach a
@@ -12,9 +12,10 @@
 
 #include "approx/runtime/core/Base64.h"
 #include "approx/runtime/core/FileIO.h"
+#include "approx/runtime/core/Json.h"
 #include "approx/runtime/core/Text.h"
 
-#include <nlohmann/json.hpp>
+#include "approx/Common/PtxIdentifier.h"
 
 #include <cerrno>
 #include <climits>
@@ -266,152 +267,39 @@ Manifest::findDispatch(const std::string &name) const {
 }
 
 //===----------------------------------------------------------------------===//
-// JSON access with paths
+// JSON access with paths (core/Json.h)
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-/// Thrown only inside this file, turned into a ParseError at the boundary.
-struct SchemaError {
-  std::string message;
-};
+using jsonread::at;
+using jsonread::fail;
 
-[[noreturn]] void fail(const std::string &path, const std::string &what) {
-  throw SchemaError{path + ": " + what};
-}
-
-std::string at(const std::string &path, const char *key) {
-  return path.empty() ? std::string(key) : path + "." + key;
-}
-
-std::string at(const std::string &path, size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
-
-/// `obj[key]` or nullptr; `obj` must be an object.
-const json *find(const json &obj, const std::string &path, const char *key) {
-  if (!obj.is_object())
-    fail(path.empty() ? "<root>" : path, "expected an object");
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-const json &member(const json &obj, const std::string &path, const char *key) {
-  const json *v = find(obj, path, key);
-  if (!v)
-    fail(path.empty() ? "<root>" : path,
-         std::string("missing required key '") + key + "'");
-  return *v;
-}
-
-std::string asString(const json &v, const std::string &path) {
-  if (!v.is_string())
-    fail(path, "expected a string");
-  std::string s = v.get<std::string>();
-  if (s.find('\0') != std::string::npos)
-    fail(path, "the string " + quote(s) + " contains a NUL character");
-  return s;
-}
-
-std::string getString(const json &obj, const std::string &path,
-                      const char *key) {
-  return asString(member(obj, path, key), at(path, key));
-}
-
-std::string getOptString(const json &obj, const std::string &path,
-                         const char *key, const std::string &dflt = "") {
-  const json *v = find(obj, path, key);
-  return v ? asString(*v, at(path, key)) : dflt;
-}
-
-/// An integer in [lo, hi]. JSON integers arrive signed or (for positive
-/// values) in nlohmann's uint64 encoding; both are compared exactly, never
-/// converted with wrap-around.
-int64_t asInt(const json &v, const std::string &path, int64_t lo, int64_t hi) {
-  if (!v.is_number_integer())
-    fail(path, "expected an integer");
-  std::string range =
-      " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-      "]";
-  if (v.is_number_unsigned()) {
-    uint64_t u = v.get<uint64_t>();
-    if (u > uint64_t(std::numeric_limits<int64_t>::max()) ||
-        int64_t(u) > hi || int64_t(u) < lo)
-      fail(path, std::to_string(u) + range);
-    return int64_t(u);
-  }
-  int64_t x = v.get<int64_t>();
-  if (x < lo || x > hi)
-    fail(path, std::to_string(x) + range);
-  return x;
-}
-
-int64_t getInt(const json &obj, const std::string &path, const char *key,
-               int64_t lo = std::numeric_limits<int64_t>::min(),
-               int64_t hi = std::numeric_limits<int64_t>::max()) {
-  return asInt(member(obj, path, key), at(path, key), lo, hi);
-}
-
-bool getBool(const json &obj, const std::string &path, const char *key) {
-  const json &v = member(obj, path, key);
-  if (!v.is_boolean())
-    fail(at(path, key), "expected true or false");
-  return v.get<bool>();
-}
-
-const json &getArray(const json &obj, const std::string &path,
-                     const char *key) {
-  const json &v = member(obj, path, key);
-  if (!v.is_array())
-    fail(at(path, key), "expected an array");
-  return v;
-}
-
-/// The array at `key`, or an empty array when the key is absent.
-const json &getOptArray(const json &obj, const std::string &path,
-                        const char *key) {
-  static const json kEmpty = json::array();
-  const json *v = find(obj, path, key);
-  if (!v)
-    return kEmpty;
-  if (!v->is_array())
-    fail(at(path, key), "expected an array");
-  return *v;
-}
-
-/// One of `choices` (spelled as in the manifest).
-template <typename E>
-E getEnum(const json &obj, const std::string &path, const char *key,
-          std::initializer_list<std::pair<const char *, E>> choices) {
-  std::string s = getString(obj, path, key);
-  std::string list;
-  for (auto &[name, e] : choices) {
-    if (s == name)
-      return e;
-    list += std::string(list.empty() ? "" : ", ") + "\"" + name + "\"";
-  }
-  fail(at(path, key), "is " + quote(s) + ", expected one of " + list);
-}
+/// The manifest's wording ("expected an integer", "missing required key"),
+/// which its tests and users' scripts match; names reach C APIs, so no NUL
+/// in strings.
+constexpr jsonread::Reader reader(jsonread::Wording::Expected,
+                                  jsonread::Nul::Refused);
 
 /// A PTX identifier (kernel, knob and symbol names).
 std::string asIdentifier(const json &v, const std::string &path) {
-  std::string s = asString(v, path);
+  std::string s = reader.asString(v, path);
   if (!isPtxIdentifier(s))
     fail(path, quote(s.size() > 80 ? s.substr(0, 80) + "..." : s) +
                    " is not a PTX identifier ([A-Za-z][A-Za-z0-9_$]* or "
                    "[_$%][A-Za-z0-9_$]+, at most " +
-                   std::to_string(kMaxPtxIdentifierLength) + " characters)");
+                   std::to_string(ptx::kMaxIdentifierLength) + " characters)");
   return s;
 }
 
 std::string getIdentifier(const json &obj, const std::string &path,
                           const char *key) {
-  return asIdentifier(member(obj, path, key), at(path, key));
+  return asIdentifier(reader.member(obj, path, key), at(path, key));
 }
 
 ValueType getValueType(const json &obj, const std::string &path,
                        const char *key) {
-  std::string name = getString(obj, path, key);
+  std::string name = reader.string(obj, path, key);
   Expected<ValueType> t = parseValueType(name);
   if (!t)
     fail(at(path, key), t.status().message());
@@ -444,25 +332,26 @@ TextureTable parseTable(const json &j, const std::string &path,
   TextureTable t;
   const bool is3d = type == TextureType::Texture3D;
   const int64_t maxExtent = is3d ? kMaxTexture3DExtent : kMaxTextureExtent;
-  t.width = uint32_t(getInt(j, path, "width", 1, maxExtent));
-  t.height = uint32_t(getInt(j, path, "height", 1, maxExtent));
+  t.width = uint32_t(reader.integer(j, path, "width", 1, maxExtent));
+  t.height = uint32_t(reader.integer(j, path, "height", 1, maxExtent));
   if (is3d) {
-    if (!find(j, path, "depth"))
+    if (!reader.find(j, path, "depth"))
       fail(path, "missing required key 'depth' (a \"texture_3d\" table has "
                  "width, height and depth)");
-    t.depth = uint32_t(getInt(j, path, "depth", 1, kMaxTexture3DExtent));
-  } else if (find(j, path, "depth")) {
+    t.depth =
+        uint32_t(reader.integer(j, path, "depth", 1, kMaxTexture3DExtent));
+  } else if (reader.find(j, path, "depth")) {
     fail(at(path, "depth"), "is only for \"texture_3d\" tables; this "
                             "resource is \"texture_2d\"");
   }
-  int64_t channels = getInt(j, path, "channels", 1, 4);
+  int64_t channels = reader.integer(j, path, "channels", 1, 4);
   if (channels == 3)
     fail(at(path, "channels"), "3 is not supported (1, 2 or 4)");
   t.channels = uint32_t(channels);
-  std::string element = getString(j, path, "element");
+  std::string element = reader.string(j, path, "element");
   if (element != "f32")
     fail(at(path, "element"), "is " + quote(element) + ", expected \"f32\"");
-  std::string text = getString(j, path, "data");
+  std::string text = reader.string(j, path, "data");
   // <= 2^16 * 2^16 * 16 (2-D) or 2^14 * 2^14 * 2^14 * 16 (3-D): no overflow.
   uint64_t want = t.bytes();
   Expected<uint64_t> size = base64DecodedSize(text);
@@ -491,20 +380,20 @@ TextureTable parseTable(const json &j, const std::string &path,
 KnobInfo parseKnob(const json &j, const std::string &path) {
   KnobInfo k;
   k.name = getIdentifier(j, path, "name");
-  k.kind = getEnum<KnobKind>(j, path, "kind",
-                             {{"global", KnobKind::Global},
-                              {"variant", KnobKind::Variant},
-                              {"resource", KnobKind::Resource}});
-  k.min = getInt(j, path, "min");
-  k.max = getInt(j, path, "max");
+  k.kind = reader.choice<KnobKind>(j, path, "kind",
+                                   {{"global", KnobKind::Global},
+                                    {"variant", KnobKind::Variant},
+                                    {"resource", KnobKind::Resource}});
+  k.min = reader.integer(j, path, "min");
+  k.max = reader.integer(j, path, "max");
   if (k.min > k.max)
     fail(path, "min " + std::to_string(k.min) + " > max " +
                    std::to_string(k.max));
-  k.defaultValue = getInt(j, path, "default", k.min, k.max);
+  k.defaultValue = reader.integer(j, path, "default", k.min, k.max);
 
   if (k.hasSymbol()) {
     k.symbol = getIdentifier(j, path, "symbol");
-    std::string type = getString(j, path, "type");
+    std::string type = reader.string(j, path, "type");
     Expected<ScalarType> t = parseScalarType(type);
     if (!t)
       fail(at(path, "type"), t.status().message());
@@ -518,26 +407,26 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
       fail(at(path, "type"),
            "is " + quote(type) + ", expected \"i8\", \"i16\", \"i32\" or "
                                   "\"i64\"");
-    k.path = getEnum<KnobPath>(j, path, "path",
-                               {{"global", KnobPath::Global},
-                                {"param", KnobPath::Param}});
+    k.path = reader.choice<KnobPath>(
+        j, path, "path",
+        {{"global", KnobPath::Global}, {"param", KnobPath::Param}});
     // Resource knob values index the options; global values are written to
     // the symbol as `type`: either way they must fit it (no wrap).
     auto [lo, hi] = signedRange(k.type);
     for (const char *key : {"min", "max"})
-      asInt(member(j, path, key), at(path, key), lo, hi);
+      reader.asInteger(reader.member(j, path, key), at(path, key), lo, hi);
   }
 
   switch (k.kind) {
   case KnobKind::Global:
-    if (find(j, path, "warp_slot"))
-      k.warpSlot = getEnum<WarpSlot>(j, path, "warp_slot",
-                                     {{"hw", WarpSlot::Hw},
-                                      {"virtual", WarpSlot::Virtual},
-                                      {"software", WarpSlot::Software}});
+    if (reader.find(j, path, "warp_slot"))
+      k.warpSlot = reader.choice<WarpSlot>(j, path, "warp_slot",
+                                           {{"hw", WarpSlot::Hw},
+                                            {"virtual", WarpSlot::Virtual},
+                                            {"software", WarpSlot::Software}});
     break;
   case KnobKind::Variant: {
-    const json &dispatch = getArray(j, path, "dispatch");
+    const json &dispatch = reader.array(j, path, "dispatch");
     std::string dpath = at(path, "dispatch");
     if (dispatch.empty())
       fail(dpath, "a variant knob needs at least one dispatch entry");
@@ -546,7 +435,7 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
       std::string epath = at(dpath, i);
       VariantDispatch d;
       d.kernel = getIdentifier(dispatch[i], epath, "kernel");
-      const json &variants = getArray(dispatch[i], epath, "variants");
+      const json &variants = reader.array(dispatch[i], epath, "variants");
       std::string vpath = at(epath, "variants");
       if (variants.size() != count || count == 0)
         fail(vpath, "has " + std::to_string(variants.size()) +
@@ -560,9 +449,9 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
     break;
   }
   case KnobKind::Resource: {
-    const json &r = member(j, path, "resource");
+    const json &r = reader.member(j, path, "resource");
     std::string rpath = at(path, "resource");
-    std::string type = getString(r, rpath, "type");
+    std::string type = reader.string(r, rpath, "type");
     ResourceInfo &res = k.resource;
     if (type == "texture_2d")
       res.type = TextureType::Texture2D;
@@ -572,16 +461,16 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
       fail(at(rpath, "type"), "is " + quote(type) +
                                   ", expected \"texture_2d\" or "
                                   "\"texture_3d\"");
-    res.filter = getEnum<TextureFilter>(r, rpath, "filter",
-                                        {{"point", TextureFilter::Point},
-                                         {"linear", TextureFilter::Linear}});
-    res.address = getEnum<TextureAddress>(
-        r, rpath, "address",
-        {{"clamp", TextureAddress::Clamp},
-         {"border", TextureAddress::Border},
-         {"wrap", TextureAddress::Wrap},
-         {"mirror", TextureAddress::Mirror}});
-    res.normalizedCoords = getBool(r, rpath, "normalized_coords");
+    res.filter = reader.choice<TextureFilter>(
+        r, rpath, "filter",
+        {{"point", TextureFilter::Point}, {"linear", TextureFilter::Linear}});
+    res.address =
+        reader.choice<TextureAddress>(r, rpath, "address",
+                                      {{"clamp", TextureAddress::Clamp},
+                                       {"border", TextureAddress::Border},
+                                       {"wrap", TextureAddress::Wrap},
+                                       {"mirror", TextureAddress::Mirror}});
+    res.normalizedCoords = reader.boolean(r, rpath, "normalized_coords");
     // CUDA supports wrap and mirror only with normalized coordinates.
     if (!res.normalizedCoords && (res.address == TextureAddress::Wrap ||
                                   res.address == TextureAddress::Mirror))
@@ -589,7 +478,7 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
            std::string("\"") + textureAddressName(res.address) +
                "\" needs \"normalized_coords\": true (CUDA supports wrap "
                "and mirror addressing with normalized coordinates only)");
-    const json &options = getArray(r, rpath, "options");
+    const json &options = reader.array(r, rpath, "options");
     std::string opath = at(rpath, "options");
     uint64_t count = valueCount(k.min, k.max);
     if (options.size() != count || count == 0)
@@ -611,34 +500,35 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
 
 ArgInfo parseArg(const json &j, const std::string &path, size_t numParams) {
   ArgInfo a;
-  a.kind = getEnum<ArgInfo::Kind>(j, path, "kind",
-                                  {{"memref", ArgInfo::Kind::Memref},
-                                   {"scalar", ArgInfo::Kind::Scalar},
-                                   {"pointer", ArgInfo::Kind::Pointer}});
+  a.kind = reader.choice<ArgInfo::Kind>(j, path, "kind",
+                                        {{"memref", ArgInfo::Kind::Memref},
+                                         {"scalar", ArgInfo::Kind::Scalar},
+                                         {"pointer", ArgInfo::Kind::Pointer}});
   size_t expect = 1;
   switch (a.kind) {
   case ArgInfo::Kind::Memref: {
     a.type = getValueType(j, path, "element");
     if (a.type == ValueType(ScalarType::Ptr))
       fail(at(path, "element"), "memrefs of ptr are not supported");
-    a.rank = getInt(j, path, "rank", 0, kMaxMemrefRank);
-    const json &shape = getArray(j, path, "shape");
+    a.rank = reader.integer(j, path, "rank", 0, kMaxMemrefRank);
+    const json &shape = reader.array(j, path, "shape");
     if (int64_t(shape.size()) != a.rank)
       fail(at(path, "shape"), "has " + std::to_string(shape.size()) +
                                   " entries for rank " +
                                   std::to_string(a.rank));
     for (size_t i = 0; i < shape.size(); ++i)
-      a.shape.push_back(asInt(shape[i], at(at(path, "shape"), i), -1,
-                              std::numeric_limits<int64_t>::max()));
-    a.abi = getEnum<ArgInfo::Abi>(j, path, "abi",
-                                  {{"descriptor", ArgInfo::Abi::Descriptor},
-                                   {"bare", ArgInfo::Abi::Bare}});
+      a.shape.push_back(reader.asInteger(shape[i], at(at(path, "shape"), i), -1,
+                                         std::numeric_limits<int64_t>::max()));
+    a.abi =
+        reader.choice<ArgInfo::Abi>(j, path, "abi",
+                                    {{"descriptor", ArgInfo::Abi::Descriptor},
+                                     {"bare", ArgInfo::Abi::Bare}});
     if (a.abi == ArgInfo::Abi::Bare)
       for (size_t i = 0; i < a.shape.size(); ++i)
         if (a.shape[i] < 0)
           fail(at(at(path, "shape"), i),
                "is dynamic (-1); abi \"bare\" needs a static shape");
-    a.access = getEnum<ArgInfo::Access>(
+    a.access = reader.choice<ArgInfo::Access>(
         j, path, "access",
         {{"read", ArgInfo::Access::Read},
          {"write", ArgInfo::Access::Write},
@@ -656,11 +546,13 @@ ArgInfo parseArg(const json &j, const std::string &path, size_t numParams) {
   case ArgInfo::Kind::Pointer:
     a.type = ScalarType::Ptr;
     a.addressSpace =
-        uint32_t(getInt(j, path, "address_space", 0, kMaxAddressSpace));
+        uint32_t(reader.integer(j, path, "address_space", 0, kMaxAddressSpace));
     break;
   }
-  a.firstParam = size_t(getInt(j, path, "first_param", 0, int64_t(numParams)));
-  a.numParams = size_t(getInt(j, path, "num_params", 0, int64_t(numParams)));
+  a.firstParam =
+      size_t(reader.integer(j, path, "first_param", 0, int64_t(numParams)));
+  a.numParams =
+      size_t(reader.integer(j, path, "num_params", 0, int64_t(numParams)));
   if (a.numParams != expect)
     fail(at(path, "num_params"), "is " + std::to_string(a.numParams) +
                                      ", expected " + std::to_string(expect));
@@ -669,12 +561,12 @@ ArgInfo parseArg(const json &j, const std::string &path, size_t numParams) {
 
 ParamInfo parseParam(const json &j, const std::string &path, size_t numArgs) {
   ParamInfo p;
-  if (const json *arg = find(j, path, "arg"))
-    p.arg = size_t(asInt(*arg, at(path, "arg"), 0,
-                         int64_t(numArgs == 0 ? 0 : numArgs - 1)));
-  p.field = getString(j, path, "field");
+  if (const json *arg = reader.find(j, path, "arg"))
+    p.arg = size_t(reader.asInteger(*arg, at(path, "arg"), 0,
+                                    int64_t(numArgs == 0 ? 0 : numArgs - 1)));
+  p.field = reader.string(j, path, "field");
   p.type = getValueType(j, path, "type");
-  p.size = size_t(getInt(j, path, "size", 1, int64_t(kMaxParamBytes)));
+  p.size = size_t(reader.integer(j, path, "size", 1, int64_t(kMaxParamBytes)));
   if (p.size != p.type.size())
     fail(at(path, "size"), std::to_string(p.size) + " does not match type " +
                                p.type.name() + " (" +
@@ -689,7 +581,7 @@ ParamInfo parseParam(const json &j, const std::string &path, size_t numArgs) {
                  "parameters have none)");
     if (numArgs == 0)
       fail(at(path, "arg"), "the kernel has no arguments");
-    if (find(j, path, "knob"))
+    if (reader.find(j, path, "knob"))
       fail(at(path, "knob"), "only \"field\": \"knob\" parameters name a "
                              "knob");
   }
@@ -768,7 +660,7 @@ KernelInfo parseKernel(const json &j, const std::string &path,
                        const std::vector<KnobInfo> &knobs) {
   KernelInfo k;
   k.name = getIdentifier(j, path, "name");
-  const json &kn = getOptArray(j, path, "knobs");
+  const json &kn = reader.optionalArray(j, path, "knobs");
   for (size_t i = 0; i < kn.size(); ++i) {
     std::string name = asIdentifier(kn[i], at(at(path, "knobs"), i));
     bool known = false;
@@ -781,19 +673,19 @@ KernelInfo parseKernel(const json &j, const std::string &path,
                                          " is listed twice");
     k.knobs.push_back(name);
   }
-  const json &sites = getOptArray(j, path, "sites");
+  const json &sites = reader.optionalArray(j, path, "sites");
   std::set<size_t> seenSites;
   for (size_t i = 0; i < sites.size(); ++i) {
     // Checked against the number of sites once those are parsed.
-    size_t s = size_t(asInt(sites[i], at(at(path, "sites"), i), 0,
-                            std::numeric_limits<int64_t>::max()));
+    size_t s = size_t(reader.asInteger(sites[i], at(at(path, "sites"), i), 0,
+                                       std::numeric_limits<int64_t>::max()));
     if (!seenSites.insert(s).second)
       fail(at(at(path, "sites"), i), "site " + std::to_string(s) +
                                          " is listed twice");
     k.sites.push_back(s);
   }
-  const json &params = getArray(j, path, "params");
-  const json &args = getArray(j, path, "args");
+  const json &params = reader.array(j, path, "params");
+  const json &args = reader.array(j, path, "args");
   for (size_t i = 0; i < args.size(); ++i)
     k.args.push_back(parseArg(args[i], at(at(path, "args"), i),
                               params.size()));
@@ -863,11 +755,11 @@ KernelInfo parseKernel(const json &j, const std::string &path,
 SiteInfo parseSite(const json &j, const std::string &path,
                    const Manifest &m) {
   SiteInfo s;
-  s.technique = getString(j, path, "technique");
+  s.technique = reader.string(j, path, "technique");
   if (s.technique.empty())
     fail(at(path, "technique"), "is empty");
-  s.function = getString(j, path, "function");
-  const json &kernels = getArray(j, path, "kernels");
+  s.function = reader.string(j, path, "function");
+  const json &kernels = reader.array(j, path, "kernels");
   for (size_t i = 0; i < kernels.size(); ++i) {
     std::string name = asIdentifier(kernels[i], at(at(path, "kernels"), i));
     if (!m.findKernel(name))
@@ -878,14 +770,14 @@ SiteInfo parseSite(const json &j, const std::string &path,
                                              " is listed twice");
     s.kernels.push_back(name);
   }
-  if (find(j, path, "knob")) {
+  if (reader.find(j, path, "knob")) {
     s.knob = getIdentifier(j, path, "knob");
     if (!m.findKnob(s.knob))
       fail(at(path, "knob"), "unknown knob " + quote(s.knob));
   }
-  s.op = getString(j, path, "op");
-  s.type = getString(j, path, "type");
-  s.form = getString(j, path, "form");
+  s.op = reader.string(j, path, "op");
+  s.type = reader.string(j, path, "type");
+  s.form = reader.string(j, path, "form");
   if (s.form != "tunable" && s.form != "sfu" && s.form != "precise" &&
       s.form != "fast" && s.form != "approximate" && s.form != "correct")
     fail(at(path, "form"), "is " + quote(s.form) +
@@ -894,9 +786,9 @@ SiteInfo parseSite(const json &j, const std::string &path,
                                "\"correct\"");
   if (s.form == "tunable" && s.knob.empty())
     fail(path, "a \"tunable\" site names the knob that tunes it (\"knob\")");
-  s.reason = getOptString(j, path, "reason");
-  s.loc = getOptString(j, path, "loc");
-  if (const json *data = find(j, path, "data")) {
+  s.reason = reader.optionalString(j, path, "reason");
+  s.loc = reader.optionalString(j, path, "loc");
+  if (const json *data = reader.find(j, path, "data")) {
     if (!data->is_object())
       fail(at(path, "data"), "expected an object");
     s.data = data->dump();
@@ -981,10 +873,10 @@ Manifest parseOrThrow(const json &root) {
   Manifest m;
   if (!root.is_object())
     fail("<root>", "expected a JSON object");
-  std::string format = getString(root, "", "format");
+  std::string format = reader.string(root, "", "format");
   if (format != "approx-manifest")
     fail("format", "is " + quote(format) + ", expected 'approx-manifest'");
-  const json &version = member(root, "", "version");
+  const json &version = reader.member(root, "", "version");
   if (!version.is_number_integer())
     fail("version", "expected an integer");
   bool one = version.is_number_unsigned() ? version.get<uint64_t>() == 1
@@ -998,22 +890,22 @@ Manifest parseOrThrow(const json &root) {
     fail("version", "format version " + version.dump() +
                         " is not supported (this runtime reads version 2)");
   m.version = kManifestVersion;
-  m.producer = getOptString(root, "", "producer");
-  m.module = getString(root, "", "module");
+  m.producer = reader.optionalString(root, "", "producer");
+  m.module = reader.string(root, "", "module");
   if (m.module.empty())
     fail("module", "is empty");
-  m.gpuModule = getOptString(root, "", "gpu_module");
-  m.ptx = getOptString(root, "", "ptx");
-  m.cubin = getOptString(root, "", "cubin");
-  if (find(root, "", "ptx") && m.ptx.empty())
+  m.gpuModule = reader.optionalString(root, "", "gpu_module");
+  m.ptx = reader.optionalString(root, "", "ptx");
+  m.cubin = reader.optionalString(root, "", "cubin");
+  if (reader.find(root, "", "ptx") && m.ptx.empty())
     fail("ptx", "is empty");
-  if (find(root, "", "cubin") && m.cubin.empty())
+  if (reader.find(root, "", "cubin") && m.cubin.empty())
     fail("cubin", "is empty");
   if (m.ptx.empty() && m.cubin.empty())
     fail("<root>", "neither 'ptx' nor 'cubin' is given");
-  m.chip = getOptString(root, "", "chip");
+  m.chip = reader.optionalString(root, "", "chip");
 
-  const json &knobs = getOptArray(root, "", "knobs");
+  const json &knobs = reader.optionalArray(root, "", "knobs");
   std::map<std::string, std::string> symbols; // symbol -> knob
   for (size_t i = 0; i < knobs.size(); ++i) {
     std::string path = at("knobs", i);
@@ -1026,7 +918,7 @@ Manifest parseOrThrow(const json &root) {
                                    quote(symbols[k.symbol]));
     m.knobs.push_back(std::move(k));
   }
-  const json &kernels = getArray(root, "", "kernels");
+  const json &kernels = reader.array(root, "", "kernels");
   for (size_t i = 0; i < kernels.size(); ++i) {
     std::string path = at("kernels", i);
     KernelInfo k = parseKernel(kernels[i], path, m.knobs);
@@ -1034,77 +926,25 @@ Manifest parseOrThrow(const json &root) {
       fail(at(path, "name"), "duplicate kernel " + quote(k.name));
     m.kernels.push_back(std::move(k));
   }
-  const json &sites = getOptArray(root, "", "sites");
+  const json &sites = reader.optionalArray(root, "", "sites");
   for (size_t i = 0; i < sites.size(); ++i)
     m.sites.push_back(parseSite(sites[i], at("sites", i), m));
   crossCheck(m);
   return m;
 }
 
-/// The deepest nesting of arrays and objects in `text` (outside strings),
-/// stopping early past `limit`: nlohmann's parser is iterative, but
-/// re-serializing a `data` object is recursive.
-int nestingDepth(const std::string &text, int limit) {
-  int depth = 0, deepest = 0;
-  bool inString = false, escaped = false;
-  for (char c : text) {
-    if (inString) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (deepest > limit)
-        return deepest;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 } // namespace
 
 Expected<Manifest> parseManifest(const std::string &jsonText,
                                  const std::string &directory) {
-  if (nestingDepth(jsonText, kMaxManifestNesting) > kMaxManifestNesting)
-    return parseError("manifest: <root>: JSON nested deeper than " +
-                      std::to_string(kMaxManifestNesting) + " levels");
-  json root;
-  try {
-    root = json::parse(jsonText);
-  } catch (const json::parse_error &e) {
-    // nlohmann quotes everything it read of the bad token ("last read:
-    // '...'"), which for a long string is the whole string: keep 60 bytes.
-    std::string what = e.what();
-    size_t last = what.find("; last read: '");
-    if (last != std::string::npos && what.size() > last + 14 + 60)
-      what = what.substr(0, last + 14 + 60) + "...'";
-    return parseError("manifest: <root>: not valid JSON: " +
-                      escapeBytes(what));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "manifest: out of host memory while parsing");
-  }
-  try {
-    Manifest m = parseOrThrow(root);
-    m.directory = directory;
-    return m;
-  } catch (const SchemaError &e) {
-    return parseError("manifest: " + e.message);
-  } catch (const json::exception &e) {
-    return parseError("manifest: " + escapeBytes(e.what()));
-  } catch (const std::bad_alloc &) {
-    return Status(StatusCode::OutOfMemory,
-                  "manifest: out of host memory while parsing");
-  }
+  return jsonread::parseDocument<Manifest>(
+      jsonText, "manifest",
+      [&](const json &root) {
+        Manifest m = parseOrThrow(root);
+        m.directory = directory;
+        return m;
+      },
+      kMaxManifestNesting);
 }
 
 Expected<Manifest> loadManifestFile(const std::string &path) {

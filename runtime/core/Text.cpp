@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/Text.h"
 
+#include "approx/Common/PtxIdentifier.h"
+
 namespace approx::rt {
 
 std::string escapeBytes(const std::string &s) {
@@ -36,26 +38,8 @@ std::string quote(const std::string &s) {
          escapeBytes(s.substr(s.size() - kKept)) + "'";
 }
 
-static bool isLetter(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static bool isFollower(char c) {
-  return isLetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '$';
-}
-
 bool isPtxIdentifier(const std::string &s) {
-  if (s.empty() || s.size() > kMaxPtxIdentifierLength)
-    return false;
-  if (!isLetter(s[0])) {
-    // `[_$%][A-Za-z0-9_$]+`: a lone `_`, `$` or `%` is not a name.
-    if ((s[0] != '_' && s[0] != '$' && s[0] != '%') || s.size() < 2)
-      return false;
-  }
-  for (size_t i = 1; i < s.size(); ++i)
-    if (!isFollower(s[i]))
-      return false;
-  return true;
+  return ptx::isIdentifier(s, ptx::NameRule::Ptx);
 }
 
 } // namespace approx::rt

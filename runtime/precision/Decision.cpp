@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/precision/Decision.h"
 
-#include "JsonFields.h"
+#include "JsonFormat.h"
 
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
@@ -280,7 +280,8 @@ bool Configuration::changesNothing() const {
 
 namespace {
 
-using namespace jsonfields;
+using jsonread::at;
+using jsonread::fail;
 
 constexpr const char *kConfigFormat = "approx-precision-config";
 constexpr int kConfigVersion = 1;
@@ -328,119 +329,126 @@ json configJson(const Configuration &c) {
 
 Method methodAt(const json &o, const std::string &path, const char *key,
                 ScalarType A, ScalarType B) {
-  std::string p = sub(path, key);
-  const json &j = objectAt(o, path, key);
-  std::string kind = stringAt(j, p, "kind", /*allowEmpty=*/true);
+  std::string p = at(path, key);
+  const json &j = reader.object(o, path, key);
+  std::string kind = reader.string(j, p, "kind");
   Method m;
   if (kind == "none") {
-    onlyKeys(j, p, {"kind"});
+    reader.onlyKeys(j, p, {"kind"});
     m = Method::none();
   } else if (kind == "copy") {
-    onlyKeys(j, p, {"kind"});
+    reader.onlyKeys(j, p, {"kind"});
     m = Method::copy();
   } else if (kind == "host") {
-    onlyKeys(j, p, {"kind", "threads"});
-    m = Method::host(unsigned(uintAt(j, p, "threads", 1, 1u << 20)));
+    reader.onlyKeys(j, p, {"kind", "threads"});
+    m = Method::host(
+        unsigned(reader.unsignedInteger(j, p, "threads", 1, 1u << 20)));
   } else if (kind == "device") {
-    onlyKeys(j, p, {"kind"});
+    reader.onlyKeys(j, p, {"kind"});
     m = Method::device();
   } else if (kind == "transient") {
-    onlyKeys(j, p, {"kind", "threads", "intermediate"});
+    reader.onlyKeys(j, p, {"kind", "threads", "intermediate"});
     ScalarType I = typeAt(j, p, "intermediate");
     if (I == A || I == B)
-      bad(sub(p, "intermediate"),
-          std::string(scalarTypeName(I)) +
-              " is the declared or storage type (not transient)");
-    m = Method::transient(I, unsigned(uintAt(j, p, "threads", 1, 1u << 20)));
+      fail(at(p, "intermediate"),
+           std::string(scalarTypeName(I)) +
+               " is the declared or storage type (not transient)");
+    m = Method::transient(
+        I, unsigned(reader.unsignedInteger(j, p, "threads", 1, 1u << 20)));
   } else if (kind == "pipelined") {
-    std::string ws = stringAt(j, p, "where", /*allowEmpty=*/true);
+    std::string ws = reader.string(j, p, "where");
     Expected<Where> w = parseWhere(ws);
     if (!w)
-      bad(sub(p, "where"), w.status().message());
+      fail(at(p, "where"), w.status().message());
     unsigned t = 0;
     if (*w == Where::Host) {
-      onlyKeys(j, p, {"kind", "where", "threads", "chunk"});
-      t = unsigned(uintAt(j, p, "threads", 1, 1u << 20));
+      reader.onlyKeys(j, p, {"kind", "where", "threads", "chunk"});
+      t = unsigned(reader.unsignedInteger(j, p, "threads", 1, 1u << 20));
     } else {
-      onlyKeys(j, p, {"kind", "where", "chunk"});
+      reader.onlyKeys(j, p, {"kind", "where", "chunk"});
     }
-    m = Method::pipelined(*w, t, uintAt(j, p, "chunk", 1, uint64_t(1) << 50));
+    m = Method::pipelined(
+        *w, t, reader.unsignedInteger(j, p, "chunk", 1, uint64_t(1) << 50));
   } else {
-    bad(sub(p, "kind"), "unknown method " + quote(kind) +
+    fail(at(p, "kind"), "unknown method " + quote(kind) +
                             " (expected none, copy, host, device, transient "
                             "or pipelined)");
   }
   if (m.kind == Method::Copy && A != B)
-    bad(p, std::string("copy cannot move ") + scalarTypeName(A) +
-               " stored as " + scalarTypeName(B));
+    fail(p, std::string("copy cannot move ") + scalarTypeName(A) +
+                " stored as " + scalarTypeName(B));
   if (m.kind != Method::Copy && m.kind != Method::None && A == B)
-    bad(p, std::string("method ") + kind + " converts, but storage is the "
-           "declared type " + scalarTypeName(A) + " (use copy)");
+    fail(p, std::string("method ") + kind +
+                " converts, but storage is the "
+                "declared type " +
+                scalarTypeName(A) + " (use copy)");
   return m;
 }
 
 Configuration parseConfigOrThrow(const json &root) {
-  expectObject(root, "<root>");
+  reader.expectObject(root, "<root>");
   // The format first: a file of another kind says so, not its fields.
   checkFormat(root, kConfigFormat, kConfigVersion);
-  onlyKeys(root, "", {"format", "version", "toq", "strategy", "objects",
-                      "kernels"});
+  reader.onlyKeys(
+      root, "", {"format", "version", "toq", "strategy", "objects", "kernels"});
   Configuration c;
-  c.toq = numberAt(root, "", "toq");
+  c.toq = reader.number(root, "", "toq");
   if (!(c.toq > 0 && c.toq <= 1))
-    bad("toq", std::to_string(c.toq) + " is not in (0, 1]");
-  c.strategy = stringAt(root, "", "strategy", /*allowEmpty=*/true);
-  const json &objs = arrayAt(root, "", "objects");
+    fail("toq", std::to_string(c.toq) + " is not in (0, 1]");
+  c.strategy = reader.string(root, "", "strategy");
+  const json &objs = reader.array(root, "", "objects");
   std::set<std::string> names;
   for (size_t i = 0; i < objs.size(); ++i) {
-    std::string p = idx("objects", i);
+    std::string p = at("objects", i);
     const json &o = objs[i];
-    expectObject(o, p);
-    onlyKeys(o, p, {"name", "declared", "storage", "h2d", "d2h"});
+    reader.expectObject(o, p);
+    reader.onlyKeys(o, p, {"name", "declared", "storage", "h2d", "d2h"});
     ObjectChoice oc;
-    oc.name = stringAt(o, p, "name");
+    oc.name = reader.nonEmptyString(o, p, "name");
     if (!names.insert(oc.name).second)
-      bad(sub(p, "name"), quote(oc.name) + " names a second object");
+      fail(at(p, "name"), quote(oc.name) + " names a second object");
     oc.declared = typeAt(o, p, "declared");
     oc.storage = typeAt(o, p, "storage");
     if (oc.storage != oc.declared &&
         scalarTypeSize(oc.storage) >= scalarTypeSize(oc.declared))
-      bad(sub(p, "storage"), std::string(scalarTypeName(oc.storage)) +
+      fail(at(p, "storage"), std::string(scalarTypeName(oc.storage)) +
                                  " is not narrower than the declared " +
                                  scalarTypeName(oc.declared));
     oc.h2d = methodAt(o, p, "h2d", oc.declared, oc.storage);
     oc.d2h = methodAt(o, p, "d2h", oc.declared, oc.storage);
     c.objects.push_back(std::move(oc));
   }
-  const json &ks = arrayAt(root, "", "kernels");
+  const json &ks = reader.array(root, "", "kernels");
   std::set<std::string> knames;
   for (size_t i = 0; i < ks.size(); ++i) {
-    std::string p = idx("kernels", i);
+    std::string p = at("kernels", i);
     const json &k = ks[i];
-    expectObject(k, p);
-    onlyKeys(k, p, {"name", "compute", "storage"});
+    reader.expectObject(k, p);
+    reader.onlyKeys(k, p, {"name", "compute", "storage"});
     KernelChoice kc;
-    kc.name = stringAt(k, p, "name");
+    kc.name = reader.nonEmptyString(k, p, "name");
     if (!knames.insert(kc.name).second)
-      bad(sub(p, "name"), quote(kc.name) + " names a second kernel");
-    std::string comp = stringAt(k, p, "compute", /*allowEmpty=*/true);
+      fail(at(p, "name"), quote(kc.name) + " names a second kernel");
+    std::string comp = reader.string(k, p, "compute");
     if (comp != "keep") {
       Expected<ScalarType> t = parsePrecision(comp);
       if (!t)
-        bad(sub(p, "compute"), "unknown type " + quote(comp) +
+        fail(at(p, "compute"), "unknown type " + quote(comp) +
                                    " (expected keep, f64, f32, f16 or bf16)");
       kc.compute = *t;
     }
-    const json &st = objectAt(k, p, "storage");
+    const json &st = reader.object(k, p, "storage");
     for (auto it = st.begin(); it != st.end(); ++it) {
-      std::string sp = sub(sub(p, "storage"), escapeBytes(it.key()));
+      std::string sp = at(at(p, "storage"), escapeBytes(it.key()));
       const ObjectChoice *oc = c.find(it.key());
       if (!oc)
-        bad(sp, "names no object of the configuration");
-      ScalarType t = typeAt(st, sub(p, "storage"), it.key().c_str());
+        fail(sp, "names no object of the configuration");
+      ScalarType t = typeAt(st, at(p, "storage"), it.key().c_str());
       if (t != oc->storage)
-        bad(sp, std::string(scalarTypeName(t)) + " is not the object's "
-                "storage type " + scalarTypeName(oc->storage));
+        fail(sp, std::string(scalarTypeName(t)) +
+                     " is not the object's "
+                     "storage type " +
+                     scalarTypeName(oc->storage));
       kc.storage.push_back({it.key(), t});
     }
     c.kernels.push_back(std::move(kc));
@@ -455,13 +463,13 @@ std::string configurationToJson(const Configuration &c) {
 }
 
 Expected<Configuration> parseConfiguration(const std::string &text) {
-  return jsonfields::parseDocument<Configuration>(text, "precision config",
-                                                  parseConfigOrThrow);
+  return jsonread::parseDocument<Configuration>(text, "precision config",
+                                                parseConfigOrThrow);
 }
 
 Expected<Configuration> loadConfiguration(const std::string &path) {
-  return jsonfields::loadDocument(
-      path, uint64_t(16) << 20, "precision configuration", parseConfiguration);
+  return jsonread::loadDocument(path, uint64_t(16) << 20,
+                                "precision configuration", parseConfiguration);
 }
 
 Status saveConfiguration(const Configuration &c, const std::string &path) {
@@ -475,88 +483,85 @@ Status saveConfiguration(const Configuration &c, const std::string &path) {
 
 namespace {
 
-using namespace jsonfields;
+using jsonread::at;
+using jsonread::fail;
 
 constexpr const char *kProfileFormat = "approx-precision-profile";
 constexpr int kProfileVersion = 1;
 
 double secondsAt(const json &o, const std::string &path, const char *key) {
-  double x = numberAt(o, path, key);
+  double x = reader.number(o, path, key);
   if (!std::isfinite(x) || x < 0)
-    bad(sub(path, key), std::to_string(x) + " is not a number >= 0");
+    fail(at(path, key), std::to_string(x) + " is not a number >= 0");
   return x;
 }
 
 std::vector<std::string> stringsAt(const json &o, const std::string &path,
                                    const char *key) {
-  const json &a = arrayAt(o, path, key);
+  const json &a = reader.array(o, path, key);
   std::vector<std::string> out;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].is_string())
-      bad(idx(sub(path, key), i),
-          std::string("is ") + kindOf(a[i]) + ", not a string");
-    out.push_back(a[i].get<std::string>());
-  }
+  for (size_t i = 0; i < a.size(); ++i)
+    out.push_back(reader.asString(a[i], at(at(path, key), i)));
   return out;
 }
 
 AppProfile parseProfileOrThrow(const json &root) {
-  expectObject(root, "<root>");
+  reader.expectObject(root, "<root>");
   // The format first: a file of another kind says so, not its fields.
   checkFormat(root, kProfileFormat, kProfileVersion);
-  onlyKeys(root, "", {"format", "version", "objects", "kernels",
-                      "total_seconds", "transfers"});
+  reader.onlyKeys(root, "",
+                  {"format", "version", "objects", "kernels", "total_seconds",
+                   "transfers"});
   AppProfile p;
   p.totalSeconds = secondsAt(root, "", "total_seconds");
-  const json &objs = arrayAt(root, "", "objects");
+  const json &objs = reader.array(root, "", "objects");
   for (size_t i = 0; i < objs.size(); ++i) {
-    std::string path = idx("objects", i);
+    std::string path = at("objects", i);
     const json &o = objs[i];
-    expectObject(o, path);
-    onlyKeys(o, path, {"name", "declared", "elements", "host_memory",
-                       "events", "read_by", "written_by"});
+    reader.expectObject(o, path);
+    reader.onlyKeys(o, path,
+                    {"name", "declared", "elements", "host_memory", "events",
+                     "read_by", "written_by"});
     ObjectProfile op;
-    op.name = stringAt(o, path, "name", /*allowEmpty=*/true);
+    op.name = reader.string(o, path, "name");
     op.declared = typeAt(o, path, "declared");
-    op.elements = uintAt(o, path, "elements", 0, uint64_t(1) << 60);
-    std::string hm = stringAt(o, path, "host_memory", /*allowEmpty=*/true);
+    op.elements =
+        reader.unsignedInteger(o, path, "elements", 0, uint64_t(1) << 60);
+    std::string hm = reader.string(o, path, "host_memory");
     Expected<HostMemory> h = parseHostMemory(hm);
     if (!h)
-      bad(sub(path, "host_memory"), h.status().message());
+      fail(at(path, "host_memory"), h.status().message());
     op.hostMemory = *h;
-    const json &ev = arrayAt(o, path, "events");
+    const json &ev = reader.array(o, path, "events");
     for (size_t k = 0; k < ev.size(); ++k) {
-      std::string ep = idx(sub(path, "events"), k);
-      expectObject(ev[k], ep);
-      onlyKeys(ev[k], ep, {"direction", "seconds", "elements"});
+      std::string ep = at(at(path, "events"), k);
+      reader.expectObject(ev[k], ep);
+      reader.onlyKeys(ev[k], ep, {"direction", "seconds", "elements"});
       TransferEvent e;
-      std::string dn = stringAt(ev[k], ep, "direction", /*allowEmpty=*/true);
+      std::string dn = reader.string(ev[k], ep, "direction");
       Expected<Direction> d = parseDirection(dn);
       if (!d)
-        bad(sub(ep, "direction"), d.status().message());
+        fail(at(ep, "direction"), d.status().message());
       e.direction = *d;
       e.seconds = secondsAt(ev[k], ep, "seconds");
-      e.elements = uintAt(ev[k], ep, "elements", 0, uint64_t(1) << 60);
+      e.elements =
+          reader.unsignedInteger(ev[k], ep, "elements", 0, uint64_t(1) << 60);
       op.events.push_back(e);
     }
     op.readBy = stringsAt(o, path, "read_by");
     op.writtenBy = stringsAt(o, path, "written_by");
     p.objects.push_back(std::move(op));
   }
-  const json &ks = arrayAt(root, "", "kernels");
+  const json &ks = reader.array(root, "", "kernels");
   for (size_t i = 0; i < ks.size(); ++i) {
-    std::string path = idx("kernels", i);
+    std::string path = at("kernels", i);
     const json &k = ks[i];
-    expectObject(k, path);
-    onlyKeys(k, path, {"name", "seconds", "can_compute_lower"});
+    reader.expectObject(k, path);
+    reader.onlyKeys(k, path, {"name", "seconds", "can_compute_lower"});
     KernelProfile kp;
-    kp.name = stringAt(k, path, "name", /*allowEmpty=*/true);
+    kp.name = reader.string(k, path, "name");
     kp.seconds = secondsAt(k, path, "seconds");
-    const json &c = field(k, path, "can_compute_lower");
-    if (!c.is_boolean())
-      bad(sub(path, "can_compute_lower"),
-          std::string("is ") + kindOf(c) + ", not a boolean");
-    kp.canComputeLower = c.get<bool>();
+    kp.canComputeLower = reader.boolean(k, path, "can_compute_lower");
     p.kernels.push_back(std::move(kp));
   }
   p.transfers = stringsAt(root, "", "transfers");
@@ -597,13 +602,13 @@ std::string appProfileToJson(const AppProfile &p) {
 }
 
 Expected<AppProfile> parseAppProfile(const std::string &text) {
-  return jsonfields::parseDocument<AppProfile>(text, "precision profile",
-                                               parseProfileOrThrow);
+  return jsonread::parseDocument<AppProfile>(text, "precision profile",
+                                             parseProfileOrThrow);
 }
 
 Expected<AppProfile> loadAppProfile(const std::string &path) {
-  return jsonfields::loadDocument(path, uint64_t(64) << 20, "precision profile",
-                                  parseAppProfile);
+  return jsonread::loadDocument(path, uint64_t(64) << 20, "precision profile",
+                                parseAppProfile);
 }
 
 Status saveAppProfile(const AppProfile &p, const std::string &path) {

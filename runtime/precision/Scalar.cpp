@@ -12,12 +12,14 @@
 //===----------------------------------------------------------------------===//
 #include "Kernels.h"
 
-#include "approx/runtime/precision/FloatBits.h"
+#include "approx/runtime/core/FloatBits.h"
 
 #include <cstring>
 
 namespace approx::rt::precision::detail {
 namespace {
+
+using namespace floatbits;
 
 /// Storage and binary64 mapping of each precision.
 template <int F> struct Format;

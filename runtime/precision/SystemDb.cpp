@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/precision/SystemDb.h"
 
-#include "JsonFields.h"
+#include "JsonFormat.h"
 
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
@@ -575,7 +575,8 @@ Status SystemDb::addPipelined(Direction d, ScalarType from, ScalarType to,
 
 namespace {
 
-using namespace jsonfields;
+using jsonread::at;
+using jsonread::fail;
 
 constexpr const char *kFormat = "approx-precision-db";
 constexpr int kVersion = 1;
@@ -588,42 +589,34 @@ std::string numberText(double x) {
 }
 
 std::vector<Point> pointsAt(const json &o, const std::string &path) {
-  const json &v = arrayAt(o, path, "points");
-  std::string p = sub(path, "points");
+  const json &v = reader.array(o, path, "points");
+  std::string p = at(path, "points");
   if (v.empty())
-    bad(p, "has no measured sizes");
+    fail(p, "has no measured sizes");
   std::vector<Point> pts;
   for (size_t i = 0; i < v.size(); ++i) {
-    std::string pi = idx(p, i);
+    std::string pi = at(p, i);
     const json &e = v[i];
-    expectObject(e, pi);
-    onlyKeys(e, pi, {"bytes", "gbps"});
-    uint64_t bytes = uintAt(e, pi, "bytes", 1, uint64_t(1) << 50);
-    double gbps = numberAt(e, pi, "gbps");
+    reader.expectObject(e, pi);
+    reader.onlyKeys(e, pi, {"bytes", "gbps"});
+    uint64_t bytes =
+        reader.unsignedInteger(e, pi, "bytes", 1, uint64_t(1) << 50);
+    double gbps = reader.number(e, pi, "gbps");
     if (!std::isfinite(gbps) || gbps <= 0)
-      bad(sub(pi, "gbps"), numberText(gbps) + " is not a positive throughput");
+      fail(at(pi, "gbps"), numberText(gbps) + " is not a positive throughput");
     if (!pts.empty() && bytes <= pts.back().bytes)
-      bad(sub(pi, "bytes"), std::to_string(bytes) +
-                                " is not larger than the previous size " +
-                                std::to_string(pts.back().bytes) +
-                                " (sizes must increase)");
+      fail(at(pi, "bytes"),
+           std::to_string(bytes) + " is not larger than the previous size " +
+               std::to_string(pts.back().bytes) + " (sizes must increase)");
     pts.push_back({bytes, gbps});
   }
   return pts;
 }
 
-/// The array `key` of the root, empty when absent.
-const json &optionalArrayAt(const json &root, const char *key) {
-  static const json kEmpty = json::array();
-  if (!root.contains(key))
-    return kEmpty;
-  return arrayAt(root, "", key);
-}
-
 void checkPairOrBad(ScalarType f, ScalarType t, const std::string &path) {
   if (f == t)
-    bad(sub(path, "to"), std::string("converts ") + scalarTypeName(f) +
-                             " to itself");
+    fail(at(path, "to"),
+         std::string("converts ") + scalarTypeName(f) + " to itself");
 }
 
 bool isIsoDate(const std::string &s) {
@@ -637,120 +630,126 @@ bool isIsoDate(const std::string &s) {
 }
 
 SystemDb parseOrThrow(const json &root) {
-  expectObject(root, "<root>");
+  reader.expectObject(root, "<root>");
   // The format first: a file of another kind says so, not its fields.
   checkFormat(root, kFormat, kVersion);
-  onlyKeys(root, "", {"format", "version", "created", "machine", "host_convert",
-                      "device_convert", "transfer", "pipelined"});
+  reader.onlyKeys(root, "",
+                  {"format", "version", "created", "machine", "host_convert",
+                   "device_convert", "transfer", "pipelined"});
   SystemDb db;
-  db.created = stringAt(root, "", "created");
+  db.created = reader.nonEmptyString(root, "", "created");
   if (!isIsoDate(db.created))
-    bad("created", quote(db.created) + " is not an ISO 8601 date "
-                   "(YYYY-MM-DD[THH:MM:SSZ])");
+    fail("created", quote(db.created) + " is not an ISO 8601 date "
+                                        "(YYYY-MM-DD[THH:MM:SSZ])");
 
-  const json &m = objectAt(root, "", "machine");
-  onlyKeys(m, "machine", {"cpu", "gpu"});
-  const json &cpu = objectAt(m, "machine", "cpu");
-  onlyKeys(cpu, "machine.cpu", {"model", "logical_cores", "simd"});
-  db.machine.cpu.model = stringAt(cpu, "machine.cpu", "model");
-  db.machine.cpu.logicalCores =
-      unsigned(uintAt(cpu, "machine.cpu", "logical_cores", 1, 1u << 20));
-  db.machine.cpu.simd = stringAt(cpu, "machine.cpu", "simd");
-  const json &gpu = objectAt(m, "machine", "gpu");
-  onlyKeys(gpu, "machine.gpu",
-           {"name", "uuid", "driver", "pcie_gen", "pcie_width"});
-  db.machine.gpu.name = stringAt(gpu, "machine.gpu", "name");
-  db.machine.gpu.uuid = stringAt(gpu, "machine.gpu", "uuid");
-  db.machine.gpu.driver = stringAt(gpu, "machine.gpu", "driver");
-  db.machine.gpu.pcieGen = int(uintAt(gpu, "machine.gpu", "pcie_gen", 1, 7));
-  uint64_t w = uintAt(gpu, "machine.gpu", "pcie_width", 1, 32);
+  const json &m = reader.object(root, "", "machine");
+  reader.onlyKeys(m, "machine", {"cpu", "gpu"});
+  const json &cpu = reader.object(m, "machine", "cpu");
+  reader.onlyKeys(cpu, "machine.cpu", {"model", "logical_cores", "simd"});
+  db.machine.cpu.model = reader.nonEmptyString(cpu, "machine.cpu", "model");
+  db.machine.cpu.logicalCores = unsigned(
+      reader.unsignedInteger(cpu, "machine.cpu", "logical_cores", 1, 1u << 20));
+  db.machine.cpu.simd = reader.nonEmptyString(cpu, "machine.cpu", "simd");
+  const json &gpu = reader.object(m, "machine", "gpu");
+  reader.onlyKeys(gpu, "machine.gpu",
+                  {"name", "uuid", "driver", "pcie_gen", "pcie_width"});
+  db.machine.gpu.name = reader.nonEmptyString(gpu, "machine.gpu", "name");
+  db.machine.gpu.uuid = reader.nonEmptyString(gpu, "machine.gpu", "uuid");
+  db.machine.gpu.driver = reader.nonEmptyString(gpu, "machine.gpu", "driver");
+  db.machine.gpu.pcieGen =
+      int(reader.unsignedInteger(gpu, "machine.gpu", "pcie_gen", 1, 7));
+  uint64_t w = reader.unsignedInteger(gpu, "machine.gpu", "pcie_width", 1, 32);
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16 && w != 32)
-    bad("machine.gpu.pcie_width",
-        std::to_string(w) + " is not a PCIe link width (1, 2, 4, 8, 16, 32)");
+    fail("machine.gpu.pcie_width",
+         std::to_string(w) + " is not a PCIe link width (1, 2, 4, 8, 16, 32)");
   db.machine.gpu.pcieWidth = int(w);
 
-  const json &hc = optionalArrayAt(root, "host_convert");
+  const json &hc = reader.optionalArray(root, "", "host_convert");
   for (size_t i = 0; i < hc.size(); ++i) {
-    std::string p = idx("host_convert", i);
-    expectObject(hc[i], p);
-    onlyKeys(hc[i], p, {"from", "to", "threads", "points"});
+    std::string p = at("host_convert", i);
+    reader.expectObject(hc[i], p);
+    reader.onlyKeys(hc[i], p, {"from", "to", "threads", "points"});
     HostConvertTable t;
     t.from = typeAt(hc[i], p, "from");
     t.to = typeAt(hc[i], p, "to");
     checkPairOrBad(t.from, t.to, p);
-    t.threads = unsigned(uintAt(hc[i], p, "threads", 1, 1u << 20));
+    t.threads =
+        unsigned(reader.unsignedInteger(hc[i], p, "threads", 1, 1u << 20));
     if (db.findHostConvert(t.from, t.to, t.threads))
-      bad(p, "a second table for " + pairName(t.from, t.to) + " with " +
-                 std::to_string(t.threads) + " thread(s)");
+      fail(p, "a second table for " + pairName(t.from, t.to) + " with " +
+                  std::to_string(t.threads) + " thread(s)");
     t.points = pointsAt(hc[i], p);
     db.hostConvert.push_back(std::move(t));
   }
-  const json &dc = optionalArrayAt(root, "device_convert");
+  const json &dc = reader.optionalArray(root, "", "device_convert");
   for (size_t i = 0; i < dc.size(); ++i) {
-    std::string p = idx("device_convert", i);
-    expectObject(dc[i], p);
-    onlyKeys(dc[i], p, {"from", "to", "points"});
+    std::string p = at("device_convert", i);
+    reader.expectObject(dc[i], p);
+    reader.onlyKeys(dc[i], p, {"from", "to", "points"});
     DeviceConvertTable t;
     t.from = typeAt(dc[i], p, "from");
     t.to = typeAt(dc[i], p, "to");
     checkPairOrBad(t.from, t.to, p);
     if (db.findDeviceConvert(t.from, t.to))
-      bad(p, "a second table for " + pairName(t.from, t.to));
+      fail(p, "a second table for " + pairName(t.from, t.to));
     t.points = pointsAt(dc[i], p);
     db.deviceConvert.push_back(std::move(t));
   }
-  const json &tr = optionalArrayAt(root, "transfer");
+  const json &tr = reader.optionalArray(root, "", "transfer");
   for (size_t i = 0; i < tr.size(); ++i) {
-    std::string p = idx("transfer", i);
-    expectObject(tr[i], p);
-    onlyKeys(tr[i], p, {"direction", "memory", "points"});
+    std::string p = at("transfer", i);
+    reader.expectObject(tr[i], p);
+    reader.onlyKeys(tr[i], p, {"direction", "memory", "points"});
     TransferTable t;
-    std::string d = stringAt(tr[i], p, "direction", true);
+    std::string d = reader.string(tr[i], p, "direction");
     Expected<Direction> dd = parseDirection(d);
     if (!dd)
-      bad(sub(p, "direction"), dd.status().message());
-    std::string mm = stringAt(tr[i], p, "memory", true);
+      fail(at(p, "direction"), dd.status().message());
+    std::string mm = reader.string(tr[i], p, "memory");
     Expected<HostMemory> hm = parseHostMemory(mm);
     if (!hm)
-      bad(sub(p, "memory"), hm.status().message());
+      fail(at(p, "memory"), hm.status().message());
     t.direction = *dd;
     t.memory = *hm;
     if (db.findTransfer(t.direction, t.memory))
-      bad(p, std::string("a second ") + hostMemoryName(t.memory) + " " +
-                 directionName(t.direction) + " table");
+      fail(p, std::string("a second ") + hostMemoryName(t.memory) + " " +
+                  directionName(t.direction) + " table");
     t.points = pointsAt(tr[i], p);
     db.transfer.push_back(std::move(t));
   }
-  const json &pl = optionalArrayAt(root, "pipelined");
+  const json &pl = reader.optionalArray(root, "", "pipelined");
   for (size_t i = 0; i < pl.size(); ++i) {
-    std::string p = idx("pipelined", i);
-    expectObject(pl[i], p);
-    onlyKeys(pl[i], p,
-             {"direction", "from", "to", "where", "threads", "chunk", "points"});
+    std::string p = at("pipelined", i);
+    reader.expectObject(pl[i], p);
+    reader.onlyKeys(
+        pl[i], p,
+        {"direction", "from", "to", "where", "threads", "chunk", "points"});
     PipelinedTable t;
-    std::string d = stringAt(pl[i], p, "direction", true);
+    std::string d = reader.string(pl[i], p, "direction");
     Expected<Direction> dd = parseDirection(d);
     if (!dd)
-      bad(sub(p, "direction"), dd.status().message());
+      fail(at(p, "direction"), dd.status().message());
     t.direction = *dd;
     t.from = typeAt(pl[i], p, "from");
     t.to = typeAt(pl[i], p, "to");
     checkPairOrBad(t.from, t.to, p);
-    std::string ws = stringAt(pl[i], p, "where", true);
+    std::string ws = reader.string(pl[i], p, "where");
     Expected<Where> ww = parseWhere(ws);
     if (!ww)
-      bad(sub(p, "where"), ww.status().message());
+      fail(at(p, "where"), ww.status().message());
     t.where = *ww;
     if (t.where == Where::Host) {
-      t.threads = unsigned(uintAt(pl[i], p, "threads", 1, 1u << 20));
+      t.threads =
+          unsigned(reader.unsignedInteger(pl[i], p, "threads", 1, 1u << 20));
     } else if (pl[i].contains("threads")) {
-      bad(sub(p, "threads"), "a device-side pipeline has no host threads");
+      fail(at(p, "threads"), "a device-side pipeline has no host threads");
     }
-    t.chunkBytes = uintAt(pl[i], p, "chunk", 1, uint64_t(1) << 50);
+    t.chunkBytes =
+        reader.unsignedInteger(pl[i], p, "chunk", 1, uint64_t(1) << 50);
     if (db.findPipelined(t.direction, t.from, t.to, t.where, t.threads,
                          t.chunkBytes))
-      bad(p, "a second table with the same direction, types, side, threads "
-             "and chunk");
+      fail(p, "a second table with the same direction, types, side, threads "
+              "and chunk");
     t.points = pointsAt(pl[i], p);
     db.pipelined.push_back(std::move(t));
   }
@@ -767,13 +766,12 @@ json pointsJson(const std::vector<Point> &pts) {
 } // namespace
 
 Expected<SystemDb> parseSystemDb(const std::string &text) {
-  return jsonfields::parseDocument<SystemDb>(text, "precision db",
-                                             parseOrThrow);
+  return jsonread::parseDocument<SystemDb>(text, "precision db", parseOrThrow);
 }
 
 Expected<SystemDb> loadSystemDb(const std::string &path) {
-  return jsonfields::loadDocument(path, kMaxDbBytes, "precision database",
-                                  parseSystemDb);
+  return jsonread::loadDocument(path, kMaxDbBytes, "precision database",
+                                parseSystemDb);
 }
 
 std::string systemDbToJson(const SystemDb &db) {

@@ -1,7 +1,8 @@
 //===- Occupancy.cpp - λmax from the launch's occupancy --------------------===//
 //
 // Pure arithmetic over the driver's occupancy figure; `lambdaBound` gathers
-// the figures from a loaded Module (core) and the device.
+// the figures from a loaded Module (core) and the device; `lambdaBoundFn`
+// wraps it for the tuners' evaluator.
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/sfu/Occupancy.h"
@@ -56,6 +57,20 @@ Expected<OccupancyInfo> lambdaBound(Module &module, const std::string &kernel,
   OccupancyInfo o = computeOccupancy(p);
   o.numRegs = res.numRegs;
   return o;
+}
+
+std::function<Expected<int64_t>(Module &, const std::string &,
+                                const LaunchConfig &, const std::string &)>
+lambdaBoundFn(OccupancyInfo *info) {
+  return
+      [info](Module &module, const std::string &kernel, const LaunchConfig &cfg,
+             const std::string &knob) -> Expected<int64_t> {
+        APPROX_ASSIGN_OR_RETURN(OccupancyInfo o,
+                                lambdaBound(module, kernel, cfg, knob));
+        if (info)
+          *info = o;
+        return o.lambdaMax;
+      };
 }
 
 } // namespace approx::rt

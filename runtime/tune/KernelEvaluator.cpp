@@ -258,9 +258,12 @@ KernelEvaluator::createImpl(Module &module, std::vector<ArgSpec> args,
   APPROX_RETURN_IF_ERROR(packArgs(*k, ev->args_, knobParams).status());
   ev->specs_ = std::move(args);
 
-  APPROX_ASSIGN_OR_RETURN(ev->occ_, lambdaBound(module, opts.kernel,
-                                                opts.launch, opts.knob));
-  ev->lambdaMax_ = ev->occ_.lambdaMax;
+  ev->lambdaMax_ = knob->max;
+  if (opts.bound) {
+    APPROX_ASSIGN_OR_RETURN(
+        int64_t bound, opts.bound(module, opts.kernel, opts.launch, opts.knob));
+    ev->lambdaMax_ = std::min(bound, knob->max);
+  }
   if (opts.lambdaMaxOverride >= 0)
     ev->lambdaMax_ = std::min(opts.lambdaMaxOverride, knob->max);
   if (ev->lambdaMax_ < 0)

@@ -26,6 +26,7 @@
 #include "GpuTestMain.h"
 
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 
 #include <gtest/gtest.h>
@@ -358,6 +359,7 @@ TEST(Fault, IllegalAddressStopsTheTuner) {
   o.launch = cfgFor(n);
   o.timing.warmup = 1;
   o.timing.reps = 3;
+  o.bound = lambdaBoundFn(); // the SFU's λ bound, overridden:
   o.lambdaMaxOverride = 64; // whatever the occupancy: λmax reaches 40
   Expected<std::unique_ptr<KernelEvaluator>> ev = KernelEvaluator::create(
       *m,

@@ -270,6 +270,7 @@ TEST(Errors, EvaluatorRefusesZeroInputsAndUnwrittenOutputs) {
   std::unique_ptr<Module> m = loadModule();
   ASSERT_TRUE(m);
   EvaluatorOptions o;
+  o.bound = lambdaBoundFn(); // the SFU's λ bound
   o.kernel = "sin_exp";
   o.launch.block.x = 256;
   o.launch.grid.x = 4;
@@ -403,6 +404,7 @@ namespace {
 std::unique_ptr<KernelEvaluator> roundsEvaluator(Module &m, size_t n,
                                                  int rounds) {
   EvaluatorOptions o;
+  o.bound = lambdaBoundFn(); // the SFU's λ bound
   o.kernel = "rounds_inplace";
   o.launch.block.x = 256;
   o.launch.grid.x = unsigned((n + 255) / 256);
@@ -514,6 +516,7 @@ TEST(Leaks, DeviceMemoryReturnsToBaseline) {
     }
     {
       EvaluatorOptions o;
+      o.bound = lambdaBoundFn(); // the SFU's λ bound
       o.kernel = "sin_exp";
       o.launch.block.x = 256;
       o.launch.grid.x = 1;

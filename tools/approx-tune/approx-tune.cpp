@@ -16,6 +16,7 @@
 
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/core/Text.h"
+#include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/tune/Tuner.h"
@@ -207,6 +208,9 @@ int run(int argc, char **argv) {
   eo.timing.warmup = o.warmup;
   eo.timing.reps = o.reps;
   eo.allowZeroInputs = o.allowZero;
+  // λ's bound is the SFU's, from the launch's occupancy (printed below).
+  OccupancyInfo occ;
+  eo.bound = lambdaBoundFn(&occ);
   eo.lambdaMaxOverride = o.lambdaMax;
   Expected<std::unique_ptr<KernelEvaluator>> evx =
       KernelEvaluator::create(**mod, std::move(specs), eo);
@@ -215,7 +219,6 @@ int run(int argc, char **argv) {
   KernelEvaluator &ev = **evx;
   const KnobInfo *knob = man->findKnob(ev.knob());
   const DeviceInfo &dev = (*ctx)->device();
-  const OccupancyInfo &occ = ev.occupancy();
 
   std::printf("device   %s (sm_%d%d, %d SMs), CUDA driver API %d.%d\n",
               dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,

@@ -2,10 +2,13 @@
 //
 // escapeBytes keeps printable ASCII, makes everything else \xNN (and the
 // backslash \\), so escaped text is one line; isPtxIdentifier follows
-// docs/manifest.md exactly.
+// docs/manifest.md exactly, by approx/Common/PtxIdentifier.h, the rule the
+// compiler checks too (narrower there: what it can emit).
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/core/Text.h"
+
+#include "approx/Common/PtxIdentifier.h"
 
 #include <gtest/gtest.h>
 
@@ -46,4 +49,28 @@ TEST(Text, PtxIdentifiers) {
   EXPECT_TRUE(isPtxIdentifier(std::string(1024, 'a')));
   EXPECT_FALSE(isPtxIdentifier(std::string(1025, 'a')));
   EXPECT_TRUE(isPtxIdentifier("_" + std::string(1023, '1')));
+}
+
+TEST(Text, PtxIdentifierRuleIsTheCompilers) {
+  using approx::ptx::checkName;
+  using approx::ptx::NameProblem;
+  using approx::ptx::NameRule;
+  for (const char *name : {"a", "%r1", "WARP_SZ", "_", "%", "1a", "a-b", ""})
+    EXPECT_EQ(isPtxIdentifier(name), checkName(name, NameRule::Ptx).ok())
+        << name;
+  // What the compiler emits is narrower: no leading %, no WARP_SZ.
+  EXPECT_EQ(checkName("%r1", NameRule::Emitted).problem, NameProblem::BadFirst);
+  EXPECT_EQ(checkName("WARP_SZ", NameRule::Emitted).problem,
+            NameProblem::Reserved);
+  EXPECT_TRUE(checkName("WARP_SZ", NameRule::Ptx).ok());
+  // The first problem, in order, and where it is.
+  EXPECT_EQ(checkName("").problem, NameProblem::Empty);
+  EXPECT_EQ(checkName(std::string(1025, 'a')).problem, NameProblem::TooLong);
+  EXPECT_EQ(checkName("9-").problem, NameProblem::StartsWithDigit);
+  EXPECT_EQ(checkName("-a").problem, NameProblem::BadFirst);
+  approx::ptx::NameCheck c = checkName("ab.c-");
+  EXPECT_EQ(c.problem, NameProblem::BadChar);
+  EXPECT_EQ(c.at, 2u);
+  EXPECT_EQ(checkName("$").problem, NameProblem::Lone);
+  EXPECT_EQ(checkName("%", NameRule::Emitted).problem, NameProblem::BadFirst);
 }

@@ -10,6 +10,7 @@
 #include "FakeDriver.h"
 #include "TestModule.h"
 
+#include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 
 #include <gtest/gtest.h>
@@ -78,6 +79,7 @@ protected:
     o.launch.block.x = 256;
     o.timing.warmup = 1;
     o.timing.reps = 3;
+    o.bound = lambdaBoundFn(&occ); // the SFU's λ bound, as approx-tune's
     return o;
   }
 
@@ -102,6 +104,7 @@ protected:
   }
 
   FakeDriver &f = FakeDriver::get();
+  OccupancyInfo occ; ///< the last bound computed (options())
   std::shared_ptr<Context> ctx;
   std::unique_ptr<Module> mod;
   std::string dir;
@@ -117,7 +120,7 @@ TEST_F(KernelEvaluatorTest, TunesAGlobalKnobOverTheCurveItMeasures) {
   ASSERT_TRUE(ev.isOk()) << ev.status().toString();
   EXPECT_EQ((*ev)->knob(), "lambda"); // the knob with a warp slot
   EXPECT_EQ((*ev)->lambdaMax(), 64);
-  EXPECT_EQ((*ev)->occupancy().residentWarpsPerSM, 64);
+  EXPECT_EQ(occ.residentWarpsPerSM, 64);
   Expected<TunePoint> p = (*ev)->evaluate(20);
   ASSERT_TRUE(p.isOk()) << p.status().toString();
   EXPECT_NEAR(p->error, 0.020, 1e-6); // mean relative error of the scaling

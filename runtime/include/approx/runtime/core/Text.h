@@ -3,7 +3,8 @@
 // Names come from a manifest, i.e. from a file: before one reaches a terminal
 // or an error message it is escaped so that it cannot break the one-line
 // error convention or smuggle control sequences. `isPtxIdentifier` is the
-// rule docs/manifest.md gives for kernel and knob names.
+// rule docs/manifest.md gives for kernel and knob names, the one the
+// compiler checks too (approx/Common/PtxIdentifier.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_CORE_TEXT_H
@@ -24,12 +25,10 @@ std::string escapeBytes(const std::string &s);
 /// so that a message stays one readable line.
 std::string quote(const std::string &s);
 
-/// The longest name docs/manifest.md allows for a PTX identifier.
-constexpr size_t kMaxPtxIdentifierLength = 1024;
-
 /// True when `s` is a PTX identifier as docs/manifest.md states it:
-/// `[A-Za-z][A-Za-z0-9_$]*` or `[_$%][A-Za-z0-9_$]+`, at most
-/// kMaxPtxIdentifierLength characters.
+/// `[A-Za-z][A-Za-z0-9_$]*` or `[_$%][A-Za-z0-9_$]+`, at most 1024
+/// characters (approx::ptx::checkName with NameRule::Ptx; declared here so
+/// that the runtime's public headers need only runtime/include).
 bool isPtxIdentifier(const std::string &s);
 
 } // namespace approx::rt

@@ -5,7 +5,9 @@
 // can occur changes nothing, so the tuners search [0, λmax] only. λmax
 // depends on where the id comes from (the manifest knob's `warp_slot`) and on
 // the launch's occupancy. `computeOccupancy` is the pure arithmetic (unit
-// tested); `lambdaBound` asks the driver for a kernel's occupancy.
+// tested); `lambdaBound` asks the driver for a kernel's occupancy;
+// `lambdaBoundFn` hands it to the generic KernelEvaluator (runtime/tune) as
+// the knob's bound.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_RUNTIME_SFU_OCCUPANCY_H
@@ -14,6 +16,8 @@
 #include "approx/runtime/core/Runtime.h"
 
 #include <cstdint>
+#include <functional>
+#include <string>
 
 namespace approx::rt {
 
@@ -56,6 +60,14 @@ OccupancyInfo computeOccupancy(const OccupancyParams &p);
 Expected<OccupancyInfo> lambdaBound(Module &module, const std::string &kernel,
                                     const LaunchConfig &cfg,
                                     const std::string &knob);
+
+/// lambdaBound as a knob bound for KernelEvaluator (EvaluatorOptions::bound,
+/// tune's KnobBound: the same signature, spelled out so that this technique
+/// needs no tune header): returns λmax. When `info` is given, the occupancy
+/// behind it is stored there too; it must outlive the calls.
+std::function<Expected<int64_t>(Module &, const std::string &,
+                                const LaunchConfig &, const std::string &)>
+lambdaBoundFn(OccupancyInfo *info = nullptr);
 
 } // namespace approx::rt
 

@@ -12,6 +12,9 @@
 //     taken on first need) under the chosen Metric;
 //   - T(λ) is the median of TimingOptions.reps CUDA-event timings after
 //     warm-up; the outputs of the last timed run give E(λ);
+//   - λ is searched in [0, λmax]: the knob's max, or the tighter bound a
+//     technique supplies for the launch (EvaluatorOptions::bound; the SFU's
+//     comes from the occupancy, approx/runtime/sfu/Occupancy.h);
 //   - every argument is checked and every buffer sized (overflow, free
 //     device memory) before anything is allocated;
 //   - after a sticky device fault (isStickyFault) nothing is launched again:
@@ -22,12 +25,12 @@
 #ifndef APPROX_RUNTIME_KERNELEVALUATOR_H
 #define APPROX_RUNTIME_KERNELEVALUATOR_H
 
-#include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/core/Runtime.h"
-#include "approx/runtime/sfu/Occupancy.h"
+#include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
 
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -66,6 +69,14 @@ struct ArgSpec {
   bool compared() const { return role == Role::Out || role == Role::InOut; }
 };
 
+/// The largest value of `knob` worth measuring for one launch of `kernel`
+/// (values past it change nothing), or an error. A technique knows its
+/// knobs' bounds; tune does not: e.g. the SFU's lambdaBoundFn()
+/// (approx/runtime/sfu/Occupancy.h).
+using KnobBound = std::function<Expected<int64_t>(
+    Module &module, const std::string &kernel, const LaunchConfig &launch,
+    const std::string &knob)>;
+
 /// What KernelEvaluator runs and how it measures.
 struct EvaluatorOptions {
   std::string kernel; ///< a kernel or a dispatched logical name
@@ -78,7 +89,10 @@ struct EvaluatorOptions {
   bool allowZeroInputs = false;            ///< permit all-zero inputs
   /// Fail when the λ=0 run leaves poisoned output elements (unwritten).
   bool requireAllWritten = true;
-  /// >= 0: overrides the occupancy bound (still capped by the knob's max).
+  /// The knob's bound for this launch, asked once by create() (after the
+  /// knob is chosen) and capped by the knob's max; empty: the knob's max.
+  KnobBound bound;
+  /// >= 0: overrides the bound (still capped by the knob's max).
   int64_t lambdaMaxOverride = -1;
   /// Cache points so a λ is measured once across several tuners.
   bool cache = true;
@@ -88,14 +102,14 @@ struct EvaluatorOptions {
 class KernelEvaluator : public Evaluator {
 public:
   /// Checks `args` against the kernel, sizes and allocates the buffers,
-  /// uploads inputs and computes λmax (sfu/Occupancy.h).
+  /// uploads inputs and computes λmax (EvaluatorOptions::bound).
   static Expected<std::unique_ptr<KernelEvaluator>>
   create(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
 
   /// T(λ) (median of the timed launches) and E(λ) against the reference;
   /// cached per λ when options().cache.
   Expected<TunePoint> evaluate(int64_t lambda) override;
-  /// The λ bound: the occupancy's (sfu/Occupancy.h) or the override.
+  /// The λ bound: the options' bound, the knob's max or the override.
   int64_t lambdaMax() const override { return lambdaMax_; }
   /// Ok, or the sticky device fault that stopped this evaluator.
   Status health() const override { return fault_.isOk() ? fault_ : stopped(); }
@@ -108,8 +122,6 @@ public:
   /// All built-in metrics of the outputs at λ against the reference.
   Expected<ErrorStats> statsAt(int64_t lambda);
 
-  /// The launch's occupancy and λ bound.
-  const OccupancyInfo &occupancy() const { return occ_; }
   /// The knob tuned (chosen by create() when the options named none).
   const std::string &knob() const { return opts_.knob; }
   /// Kernel launches made so far.
@@ -137,7 +149,6 @@ private:
   std::vector<DeviceBuffer> work_;     // per arg (empty for scalars)
   std::vector<DeviceBuffer> pristine_; // per arg (In/InOut only)
   std::vector<Arg> args_;
-  OccupancyInfo occ_;
   int64_t lambdaMax_ = 0;
   bool haveRef_ = false;
   std::vector<double> ref_;

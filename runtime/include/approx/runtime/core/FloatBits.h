@@ -6,17 +6,18 @@
 // binary64 to a narrower format (round to nearest, ties to even, once, with
 // the target's subnormals and overflow to infinity). NaNs come out quiet
 // with the top payload bits that fit, as x86's conversion instructions do.
-// The host conversion's scalar path (runtime/precision/Scalar.cpp) and the
-// launch-argument encoders (core/Args.h: f16 and bf16 scalars) both use
-// these, so the runtime rounds one way everywhere.
+// The launch-argument encoders (core/Args.h: f16 and bf16 scalars) and the
+// precision technique's scalar conversion path (runtime/precision/Scalar.cpp)
+// both use these, so the runtime rounds one way everywhere; core holds them
+// because core needs them and core includes no technique.
 //
 //===----------------------------------------------------------------------===//
-#ifndef APPROX_RUNTIME_PRECISION_FLOATBITS_H
-#define APPROX_RUNTIME_PRECISION_FLOATBITS_H
+#ifndef APPROX_RUNTIME_CORE_FLOATBITS_H
+#define APPROX_RUNTIME_CORE_FLOATBITS_H
 
 #include <cstdint>
 
-namespace approx::rt::precision {
+namespace approx::rt::floatbits {
 
 constexpr uint64_t kF64Frac = (uint64_t(1) << 52) - 1;
 constexpr uint64_t kF64Inf = uint64_t(0x7ff) << 52;
@@ -90,6 +91,6 @@ template <int M, int E> inline uint32_t roundFromF64(uint64_t x) {
   return bits >= kInf ? sign | kInf : sign | uint32_t(bits);
 }
 
-} // namespace approx::rt::precision
+} // namespace approx::rt::floatbits
 
-#endif // APPROX_RUNTIME_PRECISION_FLOATBITS_H
+#endif // APPROX_RUNTIME_CORE_FLOATBITS_H
