@@ -414,9 +414,13 @@ public:
         desc);
   }
 
-  /// Marks `opt` required: "NAME is required" when it is not given.
+  /// Marks `opt` required: "NAME is required" when it is not given, and
+  /// "(required)" in CLI11's --help. (CLI11's own required() would report
+  /// a missing option before an unexpected one.)
   CLI::Option *required(CLI::Option *opt) {
     required_.push_back(opt);
+    const std::string &d = opt->get_description();
+    opt->description(d.empty() ? "required" : d + " (required)");
     return opt;
   }
 
