@@ -5,8 +5,8 @@
 # prepare), approx-cc's PTX of examples/cuda/box_muller.cu, the accuracy kernels (bench/accuracy/gen-kernels.py), and a
 # GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py),
 # the LNS examples, the perforation check kernels
-# (test/runtime/perforation/Inputs), the PolyBench/GPU apps and the mgpu
-# precision example. Run after scripts/setup.sh.
+# (test/runtime/perforation/Inputs), the PolyBench/GPU apps, the mgpu
+# precision example and CLI11's headers. Run after scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
@@ -58,5 +58,10 @@ rm -rf .carry/precision-mgpu
 bash examples/precision/mgpu/build.sh compile .carry/precision-mgpu
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
+fi
+# CLI11's headers (every tool's command line, cmake/ApproxCli.cmake): the
+# GPU machine has no libcli11-dev.
+if [ ! -d .carry/cli11/CLI ] && [ -d /usr/include/CLI ]; then
+  mkdir -p .carry/cli11 && cp -r /usr/include/CLI .carry/cli11/
 fi
 du -sh .carry

@@ -5,7 +5,7 @@ Reads run-apps JSON files (one or more, e.g. the two halves of a run) and
 prints the markdown tables of docs/benchmarks.md; with --svg-dir, draws
   apps-curves.svg   T(λ)/T(0) and E(λ)/E(λmax) per app (Figure 4 analog)
   apps-speedup.svg  speedup at QoS_ratio 0.8: SFU, SMP, HEU, OMG (Figure 10)
-Plain SVG, no plotting library needed.
+Plain SVG from bench/lib/svgplot.py, no plotting library needed.
 
   bench/apps/report.py RESULTS.json... [--set hw] [--svg-dir DIR] [--tag T]
 """
@@ -14,6 +14,9 @@ import json
 import math
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 
 
 def load(paths):
@@ -101,64 +104,53 @@ def slots_table(apps, sets):
 
 
 def svg_curves(apps, main, path, title):
+    """One small panel per app: T(λ)/T(0) and E(λ)/E(λmax), each scaled to
+    its panel (5% headroom), against λ."""
     cols, w, h, pad = 6, 170, 120, 28
     rows = (len(apps) + cols - 1) // cols
-    W, H = cols * w, rows * h + 40
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="10">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="8" y="16" font-size="12">{title}: T(λ)/T(0) (black) and E(λ)/E(λmax) (red) against λ</text>']
+    fig = Figure(cols * w, rows * h + 40,
+                 f"{title}: T(λ)/T(0) (black) and E(λ)/E(λmax) (red) against λ",
+                 font_size=10)
     for i, a in enumerate(apps):
         s = a["sets"].get(main)
         if not s:
             continue
-        x0, y0 = (i % cols) * w + pad, (i // cols) * h + 40
-        pw, ph = w - pad - 8, h - 40
         t = [num(x) for x in s["time_ms"]]
         e = [num(x) for x in s["error"]]
         lm = len(t) - 1
         em = max(e[-1], 1e-300)
-        o.append(f'<rect x="{x0}" y="{y0}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>')
-        o.append(f'<text x="{x0}" y="{y0-4}">{a["abbr"].upper()} ({a["domain"]})</text>')
-        o.append(f'<text x="{x0}" y="{y0+ph+12}">0</text><text x="{x0+pw-12}" y="{y0+ph+12}">{lm}</text>')
+        x0, y0 = (i % cols) * w + pad, (i // cols) * h + 40
+        ax = fig.axes(rect=(x0, y0, w - pad - 8, h - 40), frame="box",
+                      title=f"{a['abbr'].upper()} ({a['domain']})",
+                      x=dict(lo=0, hi=max(lm, 1), ticks=[0, lm]),
+                      y=dict(lo=0, hi=1, ticks=[]))
         for vals, color, scale in ((t, "black", t[0] * 1.05), (e, "#c00", em * 1.05)):
-            pts = " ".join(f"{x0 + pw * l / max(lm, 1):.1f},{y0 + ph - ph * min(v / scale, 1.0):.1f}"
-                           for l, v in enumerate(vals) if math.isfinite(v))
-            o.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.2" points="{pts}"/>')
-    o.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(o))
+            ax.line(range(len(vals)), [v / scale for v in vals], color=color,
+                    width=1.2, clip=True)
+    fig.save(path)
 
 
 def svg_speedup(apps, main, path, title):
+    """Speedup over λ = 0 per app and their geometric mean: pure SFU, SMP,
+    HEU, OMG."""
     names = [a for a in apps if main in a["sets"]]
-    bw, gap = 7, 10
     series = [("SFU", "#444"), ("SMP", "#8ab"), ("HEU", "#c63"), ("OMG", "#396")]
-    gw = bw * len(series) + gap
-    W, H, top, base = 60 + gw * (len(names) + 1), 260, 30, 220
     vals = []
     for a in names:
         s = a["sets"][main]
         t = [num(x) for x in s["time_ms"]]
         vals.append([t[0] / t[-1]] + [t[0] / s["tune"][m]["time_ms"] for m in ("SMP", "HEU", "OMG")])
     vals.append([geomean([v[k] for v in vals]) for k in range(4)])
+    labels = [a["abbr"].upper() for a in names] + ["GEO"]
     ymax = max(max(v) for v in vals) * 1.1
-    y = lambda v: base - (base - top) * v / ymax
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="10">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="8" y="16" font-size="12">{title}: speedup over λ = 0 at QoS_ratio 0.8</text>']
-    for k in range(0, int(ymax) + 1):
-        o.append(f'<line x1="50" x2="{W-5}" y1="{y(k):.1f}" y2="{y(k):.1f}" stroke="#ddd"/><text x="30" y="{y(k)+3:.1f}">{k}x</text>')
-    for i, v in enumerate(vals):
-        x = 55 + i * gw
-        label = names[i]["abbr"].upper() if i < len(names) else "GEO"
-        for k, (name, color) in enumerate(series):
-            o.append(f'<rect x="{x + k*bw}" y="{y(v[k]):.1f}" width="{bw-1}" height="{base - y(v[k]):.1f}" fill="{color}"/>')
-        o.append(f'<text x="{x}" y="{base+12}">{label}</text>')
-    for k, (name, color) in enumerate(series):
-        o.append(f'<rect x="{60 + 60*k}" y="{H-18}" width="10" height="10" fill="{color}"/><text x="{74 + 60*k}" y="{H-9}">{name}</text>')
-    o.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(o))
+    fig = Figure(60 + (7 * len(series) + 10) * (len(vals) + 1), 280,
+                 f"{title}: speedup over λ = 0 at QoS_ratio 0.8", font_size=10)
+    ax = fig.axes(y=dict(lo=0, hi=ymax, grid=True, step=1,
+                         fmt=lambda k: "%gx" % k))
+    ax.bars(labels, series, vals,
+            tooltips=[[f"{g} {n}: {v:.2f}x" for (n, _), v in zip(series, row)]
+                      for g, row in zip(labels, vals)])
+    fig.save(path)
 
 
 def main():

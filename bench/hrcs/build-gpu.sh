@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 out=${1:?usage: build-gpu.sh OUT_DIR}
 mkdir -p "$out"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-flags=(-O3 -std=c++17 -arch=sm_90 -DAPPROX_HRCS_HAS_CUDA -Ihrcs/include
+flags=(-O3 -std=c++17 -arch=sm_90 -DAPPROX_HRCS_HAS_CUDA -Iinclude -Ihrcs/include
        -Iaccuracy/include -Xcompiler -Wall)
 # MPFR and GMP as archives (the GPU machine has neither).
 libs=("$(g++ -print-file-name=libmpfr.a)" "$(g++ -print-file-name=libgmp.a)" -lpthread)

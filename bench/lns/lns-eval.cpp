@@ -4,30 +4,37 @@
 // "x sb db" line per input. For bench/lns/xlns-check.py.
 //
 // usage: lns-eval texture2|texture3|texture1|horner K [DEGREE] < inputs
+// (K and DEGREE decimal; the table builders check their ranges; a bad
+// command line is one line and exit status 2, approx/Support/Cli.h)
 #include "LnsTables.h"
 
+#include "approx/Support/Cli.h"
+
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 int main(int argc, char **argv) {
   namespace lns = approx::lns;
-  if (argc < 3) {
-    std::fprintf(
-        stderr,
-        "usage: lns-eval texture2|texture3|texture1|horner K [DEGREE]\n");
-    return 2;
-  }
-  std::string impl = argv[1];
-  unsigned k = unsigned(std::atoi(argv[2]));
-  unsigned degree = argc > 3 ? unsigned(std::atoi(argv[3])) : 5;
+  namespace cli = approx::cli;
+  std::string impl;
+  unsigned k = 0, degree = 5;
+  cli::CommandLine cl{cli::Tool{"lns-eval"},
+                      "sb and db of the inputs on stdin, as the GPU computes "
+                      "them with a table"};
+  cl.required(cl.choice("IMPL", impl,
+                        {"texture2", "texture3", "texture1", "horner"},
+                        "texture2, texture3, texture1 or horner"));
+  cl.required(cl.unsignedInteger("K", k, 0, UINT32_MAX, "segments per unit"));
+  cl.unsignedInteger("DEGREE", degree, 0, UINT32_MAX,
+                     "horner's degree (default 5)");
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
   lns::LnsTable t;
   std::string error;
   bool ok = impl == "texture2"   ? lns::buildTexture2(k, t, &error)
             : impl == "texture3" ? lns::buildTexture3(k, t, &error)
             : impl == "texture1" ? lns::buildTexture1(k, t, &error)
-            : impl == "horner"   ? lns::buildHorner(k, degree, t, &error)
-                                 : (error = "unknown impl " + impl, false);
+                                 : lns::buildHorner(k, degree, t, &error);
   if (!ok) {
     std::fprintf(stderr, "lns-eval: %s\n", error.c_str());
     return 1;

@@ -7,12 +7,17 @@ LNS_JSON is lns-bench's --json output (bench/lns/run-lns.sh). Prints the
 accuracy table and Table 1 as markdown; draws the worst-case error of sb
 against the input precision f (the paper's Figure 3) for texture1, texture2
 and texture3, with the SFU, precise and Horner levels as flat lines, on a
-log scale, to SVG_OUT (default lns-figure3.svg). No plotting library
-needed. Rows a run lacks (an older JSON without texture3) are left out.
+log scale, to SVG_OUT (default lns-figure3.svg), with bench/lib/svgplot.py
+(no plotting library needed). Rows a run lacks (an older JSON without
+texture3) are left out.
 """
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 
 
 def svg_figure3(acc, path):
@@ -25,46 +30,27 @@ def svg_figure3(acc, path):
             series.setdefault(kind, []).append((row["f"], float(row["grid"][0])))
         else:
             flat[name] = float(row["grid"][0])
-    w, h, left, bottom, top, right = 640, 400, 70, 50, 20, 150
     fs = [f for s in series.values() for f, _ in s]
-    fmin, fmax = min(fs), max(fs)
     ys = [e for s in series.values() for _, e in s] + list(flat.values())
     lo = math.floor(math.log2(min(ys))) - 1
     hi = math.ceil(math.log2(max(ys))) + 1
-
-    def px(f):
-        return left + (f - fmin) / (fmax - fmin) * (w - left - right)
-
-    def py(e):
-        return top + (hi - math.log2(e)) / (hi - lo) * (h - top - bottom)
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">' % (w, h),
-           '<rect width="100%" height="100%" fill="white"/>']
-    for b in range(lo, hi + 1, 2):
-        y = py(2.0 ** b)
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, y, w - right, y))
-        out.append('<text x="%d" y="%.1f" text-anchor="end">2^%d</text>' % (left - 5, y + 4, b))
-    for f in sorted(set(fs)):
-        out.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (px(f), h - bottom + 18, f))
-    out.append('<text x="%d" y="%d" text-anchor="middle">input precision f (k = 2^(f-8) segments per unit)</text>'
-               % ((left + w - right) // 2, h - 10))
-    out.append('<text x="15" y="%d" transform="rotate(-90 15 %d)" text-anchor="middle">max |sb error|</text>'
-               % (h // 2, h // 2))
+    fig = Figure(640, 400, font_size=12)
+    ax = fig.axes(rect=(70, 20, 640 - 70 - 150, 400 - 20 - 60),
+                  xlabel="input precision f (k = 2^(f-8) segments per unit)",
+                  ylabel="max |sb error|",
+                  x=dict(lo=min(fs), hi=max(fs), ticks=sorted(set(fs)),
+                         fmt=lambda f: "%d" % f),
+                  y=dict(scale="log2", lo=2.0 ** lo, hi=2.0 ** hi, grid=True,
+                         ticks=[2.0 ** b for b in range(lo, hi + 1, 2)]))
     colours = {"texture2": "#c0392b", "texture1": "#2471a3", "texture3": "#1e8449"}
-    for i, (kind, pts) in enumerate(sorted(series.items())):
+    for kind, pts in sorted(series.items()):
         pts.sort()
-        d = " ".join("%.1f,%.1f" % (px(f), py(e)) for f, e in pts)
-        c = colours.get(kind, "#333")
-        out.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>' % (d, c))
-        for f, e in pts:
-            out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (px(f), py(e), c))
-        out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (w - right + 10, top + 15 + 18 * i, c, kind))
-    for j, (name, e) in enumerate(sorted(flat.items())):
-        y = py(e)
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#777" stroke-dasharray="4 3"/>' % (left, y, w - right, y))
-        out.append('<text x="%d" y="%.1f" fill="#555">%s</text>' % (w - right + 10, y + 4, name))
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+        ax.line([f for f, _ in pts], [e for _, e in pts], color=colours.get(kind, "#333"),
+                radius=3, label=kind)
+    for name, e in sorted(flat.items()):
+        ax.hline(e, color="#777", dash="4 3", label=name, anchor="outside")
+    ax.legend("right")
+    fig.save(path)
 
 
 def main():

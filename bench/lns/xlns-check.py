@@ -24,7 +24,9 @@ root = os.path.dirname(os.path.abspath(__file__))
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 exe = os.path.join(build, "lns-eval")
 lib = os.path.join(build, "passes", "lns", "math", "libapprox_lns_math.a")
-subprocess.run(["c++", "-O2", "-std=c++17", "-I" + os.path.join(root, "..", "..", "passes", "lns", "math"),
+src = os.path.join(root, "..", "..")
+subprocess.run(["c++", "-O2", "-std=c++17", "-I" + os.path.join(src, "passes", "lns", "math"),
+                "-I" + os.path.join(src, "include"), "-I" + os.path.join(src, ".carry", "cli11"),
                 os.path.join(root, "lns-eval.cpp"), lib, "-o", exe], check=True)
 
 rng = np.random.default_rng(20261122)

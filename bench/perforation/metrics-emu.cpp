@@ -5,8 +5,9 @@
 // perforation-bench's test pairs, and pb_gather with the CPU mirror tiling.
 // A check for whoever edits metrics.cu (not built by run.sh or CMake):
 //
-//   g++ -std=c++20 -O1 -Iruntime/include bench/perforation/metrics-emu.cpp
-//       BUILD/runtime/libapprox_runtime.a -ldl -pthread -o /tmp/metrics-emu
+//   g++ -std=c++20 -O1 -Iinclude -Iruntime/include -I.carry/cli11
+//       bench/perforation/metrics-emu.cpp BUILD/runtime/libapprox_runtime.a
+//       -ldl -pthread -o /tmp/metrics-emu
 //   /tmp/metrics-emu [IMAGE_DIR]
 //
 // (A race the barrier schedule does not expose can still pass here; the
@@ -98,9 +99,18 @@ ErrorStats emuCompare(const std::vector<float> &ref,
 } // namespace
 
 int main(int argc, char **argv) {
+  std::string imageDir;
+  approx::cli::CommandLine cl{
+      approx::cli::Tool{"metrics-emu"},
+      "metrics.cu's kernels on CPU threads against ImageMetrics.h"};
+  cl.text("IMAGE_DIR", imageDir,
+          "photographs (camera.npy) besides the "
+          "synthetic pairs");
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
   std::vector<Image> photos;
-  if (argc > 1)
-    photos.push_back(readImage(std::string(argv[1]) + "/camera.npy", "camera"));
+  if (!imageDir.empty())
+    photos.push_back(readImage(imageDir + "/camera.npy", "camera"));
   int failed = 0;
   for (const TestPair &p : testPairs(photos, 0))
     for (unsigned blocks : {1u, 3u}) {

@@ -89,6 +89,9 @@
 //        perforation-bench --self-test [IMAGE_DIR] [--json DEMO_PATH]
 //          (CPU only: the checks above without the GPU; with --json, the
 //          tables and JSON of made-up results, to check report.py)
+// The command line is approx/Support/Cli.h's: a bad one is one line and
+// exit status 2 before anything runs.
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/perforation/Reference.h"
 #include "approx/runtime/perforation/Tuner.h"
@@ -1098,15 +1101,6 @@ std::string num(double v, int prec = 4) {
   return buf;
 }
 
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, sep);)
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
-
 /// The primary metric of `e` for `ex`; +inf when the output was unwritten
 /// or not finite (a wrong version is never "accurate").
 double primaryOf(const Example &ex, const ErrorStats &e) {
@@ -1422,77 +1416,71 @@ Results demoResults() {
 } // namespace
 
 int main(int argc, char **argv) {
-  const char *usage =
-      "usage: perforation-bench KERNEL_DIR IMAGE_DIR [--sizes 1024,8192,16384] "
-      "[--error-sizes LIST] [--error-size 1024] [--ssim-max N] [--reps 20] "
-      "[--examples a,b] [--json PATH]\n"
-      "       perforation-bench --self-test [IMAGE_DIR] [--json DEMO_PATH]";
+  namespace cli = approx::cli;
   auto tStart = std::chrono::steady_clock::now();
-  if (argc >= 2 && std::string(argv[1]) == "--self-test") {
-    std::vector<Image> photos;
-    std::string demoJson;
-    for (int i = 2; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a == "--json" && i + 1 < argc)
-        demoJson = argv[++i];
-      else
-        photos.push_back(readImage(a + "/camera.npy", "camera"));
-    }
-    selfTest(photos, true);
-    if (!demoJson.empty()) {
-      Results R = demoResults();
-      writeResults(R, demoJson);
-    }
-    return 0;
-  }
-  if (argc < 3)
-    die(usage);
-  std::string kdir = argv[1], idir = argv[2], jsonPath;
+  std::vector<std::string> dirs;
+  bool selfTestOnly = false;
+  std::string jsonPath;
   std::vector<int64_t> sizes = {1024, 8192, 16384}, errorSizes;
-  bool errorSizesGiven = false;
   int64_t errorSize = 1024, ssimMax = 32768;
   std::vector<std::string> only;
   TimingOptions timing;
-  for (int i = 3; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc)
-        die(a + " needs a value");
-      return argv[++i];
-    };
-    auto sizeList = [&](const std::string &s) {
-      std::vector<int64_t> v;
-      for (const std::string &x : split(s, ','))
-        v.push_back(std::stoll(x));
-      return v;
-    };
-    if (a == "--sizes")
-      sizes = sizeList(next());
-    else if (a == "--error-sizes")
-      errorSizes = sizeList(next()), errorSizesGiven = true;
-    else if (a == "--error-size")
-      errorSize = std::stoll(next());
-    else if (a == "--ssim-max")
-      ssimMax = std::stoll(next());
-    else if (a == "--reps")
-      timing.reps = std::stoi(next());
-    else if (a == "--examples")
-      only = split(next(), ',');
-    else if (a == "--json")
-      jsonPath = next();
-    else
-      die("unknown option " + a + "\n" + usage);
+  cli::CommandLine cl{
+      cli::Tool{"perforation-bench"},
+      "The perforation benchmark: KERNEL_DIR IMAGE_DIR [options], or "
+      "--self-test [IMAGE_DIR] [--json DEMO_PATH] (CPU only: the checks "
+      "without the GPU; with --json, the tables and JSON of made-up "
+      "results, to check report.py)."};
+  cl.positionals("DIR", dirs,
+                 "KERNEL_DIR IMAGE_DIR, or IMAGE_DIR with "
+                 "--self-test");
+  cl.flag("--self-test", selfTestOnly, "the CPU checks only");
+  auto sizeList = [&](const char *name, std::vector<int64_t> &target,
+                      int64_t lo, const char *desc) {
+    return cl.value(
+        name,
+        [&target, name, lo](const std::string &v) {
+          target = cli::parseList(v, name, [&](const std::string &x) {
+            return cli::parseInt(x, name, lo, 32768);
+          });
+        },
+        desc, "N,...");
+  };
+  sizeList("--sizes", sizes, 1, "timed sizes (N x N), 1 to 32768");
+  CLI::Option *errorSizesOpt = sizeList(
+      "--error-sizes", errorSizes, 11,
+      "sizes whose errors are measured, 11 to 32768 (default --sizes)");
+  cl.integer("--error-size", errorSize, 11, 32768,
+             "the size of the error tables");
+  cl.integer("--ssim-max", ssimMax, 1, 32768,
+             "SSIM at error sizes up to this (default all)");
+  cl.integer("--reps", timing.reps, 1, 1000000, "timed launches (median)");
+  cl.value(
+      "--examples",
+      [&](const std::string &v) { only = cli::splitList(v, "--examples"); },
+      "only these examples (a,b)");
+  cl.text("--json", jsonPath, "the results (with --self-test: made-up ones)");
+  cl.check([&] {
+    if (selfTestOnly ? dirs.size() > 1 : dirs.size() != 2)
+      cli::usageError(selfTestOnly ? "--self-test takes at most one IMAGE_DIR"
+                                   : "give KERNEL_DIR and IMAGE_DIR");
+  });
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
+  if (selfTestOnly) {
+    std::vector<Image> photos;
+    if (!dirs.empty())
+      photos.push_back(readImage(dirs[0] + "/camera.npy", "camera"));
+    selfTest(photos, true);
+    if (!jsonPath.empty()) {
+      Results R = demoResults();
+      writeResults(R, jsonPath);
+    }
+    return 0;
   }
-  if (!errorSizesGiven)
+  const std::string kdir = dirs[0], idir = dirs[1];
+  if (!errorSizesOpt->count())
     errorSizes = sizes;
-  for (int64_t s : sizes)
-    if (s < 1 || s > 32768)
-      die("size " + std::to_string(s) + " out of [1, 32768]");
-  for (int64_t s : errorSizes)
-    if (s < 11 || s > 32768)
-      die("error size " + std::to_string(s) + " out of [11, 32768]");
-  if (errorSize < 11 || errorSize > 32768)
-    die("--error-size out of [11, 32768]");
 
   // Photographs: every *.npy of IMAGE_DIR.
   std::vector<Image> photos;

@@ -32,6 +32,9 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
+
 BOUNDS = [0.01, 0.05, 0.10]  # QoS: primary error at most 1%, 5%, 10%
 
 
@@ -110,46 +113,27 @@ def pareto(points):
 
 
 def svg(path, title, points, front):
-    W, H, L, B = 640, 420, 70, 50
+    """Error (log) against speedup: every version a dot (its label as the
+    tooltip), the front joined and labelled."""
     finite = [p for p in points if not math.isinf(p[1])]
     xs = [p[0] for p in finite] or [1.0]
     ys = [max(p[1], 1e-6) for p in finite] or [1e-6]
-    x0, x1 = min(xs + [1.0]) * 0.95, max(xs) * 1.05
-    y0, y1 = math.log10(min(ys)) - 0.2, math.log10(max(ys)) + 0.2
-
-    def X(v):
-        return L + (v - x0) / (x1 - x0) * (W - L - 20)
-
-    def Y(v):
-        return H - B - (math.log10(max(v, 1e-6)) - y0) / (y1 - y0) * (H - B - 30)
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<text x="{W / 2}" y="18" text-anchor="middle" font-size="13">{title}</text>',
-           f'<line x1="{L}" y1="{H - B}" x2="{W - 20}" y2="{H - B}" stroke="black"/>',
-           f'<line x1="{L}" y1="{H - B}" x2="{L}" y2="30" stroke="black"/>',
-           f'<text x="{W / 2}" y="{H - 12}" text-anchor="middle">speedup over the baseline</text>',
-           f'<text x="16" y="{H / 2}" transform="rotate(-90 16 {H / 2})" '
-           f'text-anchor="middle">median error (log)</text>']
-    for k in range(6):
-        v = x0 + (x1 - x0) * k / 5
-        out.append(f'<text x="{X(v)}" y="{H - B + 15}" text-anchor="middle">{v:.2f}</text>')
-    for e in range(math.floor(y0), math.ceil(y1) + 1):
-        if y0 <= e <= y1:
-            out.append(f'<text x="{L - 5}" y="{Y(10 ** e) + 4}" text-anchor="end">1e{e}</text>')
+    fig = Figure(640, 420, title)
+    ax = fig.axes(xlabel="speedup over the baseline", ylabel="median error (log)",
+                  x=dict(lo=min(xs + [1.0]) * 0.95, hi=max(xs) * 1.05),
+                  y=dict(scale="log10", lo=10 ** (math.log10(min(ys)) - 0.2),
+                         hi=10 ** (math.log10(max(ys)) + 0.2)))
     shown = [p for p in front if not math.isinf(p[1])]
-    out.append('<polyline fill="none" stroke="#c33" stroke-width="1.5" points="' +
-               " ".join(f"{X(p[0]):.1f},{Y(p[1]):.1f}" for p in shown) + '"/>')
-    for p in finite:
-        on = p in front
-        out.append(f'<circle cx="{X(p[0]):.1f}" cy="{Y(p[1]):.1f}" r="{4 if on else 2.5}" '
-                   f'fill="{"#c33" if on else "#69c"}"><title>{p[2]}</title></circle>')
-        if on:
-            out.append(f'<text x="{X(p[0]) + 6:.1f}" y="{Y(p[1]) - 4:.1f}">{p[2]}</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out))
+    ax.line([p[0] for p in shown], [max(p[1], 1e-6) for p in shown],
+            color="#c33", width=1.5, label="Pareto front")
+    rest = [p for p in finite if p not in front]
+    ax.scatter([p[0] for p in rest], [max(p[1], 1e-6) for p in rest],
+               color="#69c", radius=2.5, tooltips=[p[2] for p in rest],
+               label="other versions")
+    ax.scatter([p[0] for p in shown], [max(p[1], 1e-6) for p in shown],
+               color="#c33", radius=4, tooltips=[p[2] for p in shown],
+               labels=[p[2] for p in shown])
+    fig.save(path)
 
 
 def summary(data):

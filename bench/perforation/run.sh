@@ -15,7 +15,9 @@ DATA=${DATA:-.carry/perforation-bench}
 mkdir -p "$OUT"
 start=$(date +%s)
 bash bench/build-runtime.sh "$BUILD" || exit 2
-g++ -O2 -std=c++17 -Wall -Iruntime/include bench/perforation/perforation-bench.cpp \
+# CLI11's headers: Debian's, else the copy gpu-prepare.sh carries.
+g++ -O2 -std=c++17 -Wall -Iinclude -Iruntime/include -I.carry/cli11 \
+  bench/perforation/perforation-bench.cpp \
   "$BUILD/runtime/libapprox_runtime.a" -ldl -pthread \
   -o "$BUILD/perforation-bench" || exit 2
 echo "build: $(( $(date +%s) - start )) s"

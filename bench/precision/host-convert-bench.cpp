@@ -13,6 +13,9 @@
 //
 //   host-convert-bench [--sizes 64K,1M,16M,256M] [--threads 1,2]
 //                      [--isa scalar,avx2] [--reps 5] [--no-stats]
+//
+// A bad command line is one line and exit status 2 (approx/Support/Cli.h).
+#include "approx/Support/Cli.h"
 #include "approx/runtime/precision/HostConvert.h"
 
 #include <algorithm>
@@ -29,50 +32,12 @@ using namespace approx::rt::precision;
 
 namespace {
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= s.size()) {
-    size_t comma = s.find(',', pos);
-    if (comma == std::string::npos)
-      comma = s.size();
-    out.push_back(s.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  return out;
-}
-
-/// "64K", "16M", "1G" or a plain byte count.
-size_t parseSize(const std::string &s) {
-  char *end = nullptr;
-  size_t v = std::strtoull(s.c_str(), &end, 10);
-  switch (*end) {
-  case 'K':
-    return v << 10;
-  case 'M':
-    return v << 20;
-  case 'G':
-    return v << 30;
-  default:
-    return v;
-  }
-}
-
 std::string sizeName(size_t bytes) {
   if (bytes >= (size_t(1) << 30) && bytes % (size_t(1) << 30) == 0)
     return std::to_string(bytes >> 30) + " GiB";
   if (bytes >= (size_t(1) << 20) && bytes % (size_t(1) << 20) == 0)
     return std::to_string(bytes >> 20) + " MiB";
   return std::to_string(bytes >> 10) + " KiB";
-}
-
-[[noreturn]] void usage(const char *msg) {
-  std::fprintf(stderr,
-               "host-convert-bench: %s\nusage: host-convert-bench [--sizes "
-               "64K,1M,16M,256M] [--threads 1,2] [--isa scalar,avx2] "
-               "[--reps 5] [--no-stats]\n",
-               msg);
-  std::exit(2);
 }
 
 } // namespace
@@ -85,33 +50,44 @@ int main(int argc, char **argv) {
                                            ConvertOptions::Avx2};
   int reps = 5;
   bool wantStats = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool hasValue = i + 1 < argc;
-    if (a == "--sizes" && hasValue) {
-      sizes.clear();
-      for (const std::string &s : split(argv[++i]))
-        sizes.push_back(parseSize(s));
-    } else if (a == "--threads" && hasValue) {
-      threads.clear();
-      for (const std::string &s : split(argv[++i]))
-        threads.push_back(unsigned(std::strtoul(s.c_str(), nullptr, 10)));
-    } else if (a == "--isa" && hasValue) {
-      isas.clear();
-      for (const std::string &s : split(argv[++i])) {
-        Expected<ConvertOptions::Isa> isa = parseIsa(s);
-        if (!isa)
-          usage(isa.status().message().c_str());
-        isas.push_back(*isa);
-      }
-    } else if (a == "--reps" && hasValue) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--no-stats") {
-      wantStats = false;
-    } else {
-      usage(("unknown argument " + a).c_str());
-    }
-  }
+  namespace cli = approx::cli;
+  cli::CommandLine cl{cli::Tool{"host-convert-bench"},
+                      "Throughput of approx::rt::precision::convert on this "
+                      "host (GB/s, source + destination bytes)."};
+  cl.value(
+      "--sizes",
+      [&](const std::string &v) {
+        sizes = cli::parseList(v, "--sizes", [](const std::string &x) {
+          return size_t(cli::parseSize(x, "--sizes", 1024, uint64_t(64) << 30));
+        });
+      },
+      "source array sizes, 1K to 64G (suffix K, M or G; default "
+      "64K,1M,16M,256M)");
+  cl.value(
+      "--threads",
+      [&](const std::string &v) {
+        threads = cli::parseList(v, "--threads", [](const std::string &x) {
+          return unsigned(cli::parseInt(x, "--threads", 1, 1024));
+        });
+      },
+      "thread counts, 1 to 1024 (default 1,2)");
+  cl.value(
+      "--isa",
+      [&](const std::string &v) {
+        isas = cli::parseList(v, "--isa", [](const std::string &x) {
+          Expected<ConvertOptions::Isa> isa = parseIsa(x);
+          if (!isa)
+            cli::usageError("--isa: " + isa.status().message());
+          return *isa;
+        });
+      },
+      "code paths (default scalar,avx2)");
+  cl.integer("--reps", reps, 1, 1000000, "timed calls per cell (median)");
+  bool noStats = false;
+  cl.flag("--no-stats", noStats, "leave the overflow statistics out");
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
+  wantStats = !noStats;
 
   const ScalarType types[] = {ScalarType::F64, ScalarType::F32, ScalarType::F16,
                               ScalarType::BF16};

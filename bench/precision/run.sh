@@ -13,7 +13,8 @@ cd "$(dirname "$0")/../.."
 bench/build-runtime.sh "$BUILD"
 mkdir -p "$BUILD/bench/precision"
 BIN=$BUILD/bench/precision/host-convert-bench
-${CXX:-c++} -std=c++17 -O2 -Wall -Wextra -Iruntime/include \
+# CLI11's headers: Debian's, else the copy gpu-prepare.sh carries.
+${CXX:-c++} -std=c++17 -O2 -Wall -Wextra -Iinclude -Iruntime/include -I.carry/cli11 \
   bench/precision/host-convert-bench.cpp "$BUILD/runtime/libapprox_runtime.a" \
   -pthread -ldl -o "$BIN"
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')

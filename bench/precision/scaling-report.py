@@ -26,9 +26,8 @@ prints markdown:
   (e) the machine (database: GPU, driver, PCIe link, CPU) and the run.
 
 and writes a bar chart of the speedups at TOQ 0.9 (four strategies per app
-and input) to --svg (default OUT_DIR/speedup-toq0.9.svg), by hand: no
-matplotlib (bench/perforation/report.py draws scatter plots only; nothing
-there fits bars).
+and input) to --svg (default OUT_DIR/speedup-toq0.9.svg) with
+bench/lib/svgplot.py: no matplotlib.
 
 Byte-ratio goal (d, second line):
   T64(o)  the object's measured f64 transfer time: the sum of its profile
@@ -67,6 +66,9 @@ import math
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 
 STRATEGIES = ["in-kernel", "pfp", "prescaler", "ours"]
 LABELS = {"in-kernel": "in-kernel", "pfp": "PFP", "prescaler": "PreScaler",
@@ -418,58 +420,32 @@ def machine(out_dir, db_path, reports):
 
 
 def svg_bars(path, reports, toq):
+    """Speedups at `toq`: one group of bars per app x input, one bar per
+    strategy (its value as the tooltip); the dashed line is f64's 1x."""
     groups = []
     for r in reports:
         vals = [entry(r, k, toq) for k in STRATEGIES]
         if any(v is not None for v in vals):
             app, inp = row_label(r)
             groups.append((f"{app} {inp[:3]}", vals))
-    W, H, L, B, T = max(480, 90 + 64 * len(groups)), 380, 60, 90, 40
     top = max([v["speedup"] for _, vs in groups for v in vs if v] + [1.0]) * 1.1
-    bw = (W - L - 20) / max(len(groups), 1)
-
-    def Y(v):
-        return H - B - v / top * (H - B - T)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<text x="{W / 2}" y="18" text-anchor="middle" font-size="13">'
-           f'Whole-program speedup over f64, TOQ {toq:g}</text>',
-           f'<line x1="{L}" y1="{H - B}" x2="{W - 20}" y2="{H - B}" stroke="black"/>',
-           f'<line x1="{L}" y1="{H - B}" x2="{L}" y2="{T}" stroke="black"/>',
-           f'<text x="16" y="{(H - B + T) / 2}" transform="rotate(-90 16 '
-           f'{(H - B + T) / 2})" text-anchor="middle">speedup (x)</text>']
     step = 0.5 if top <= 4 else 1.0 if top <= 10 else 5.0
-    v = 0.0
-    while v <= top:
-        out.append(f'<line x1="{L - 4}" y1="{Y(v):.1f}" x2="{W - 20}" y2="{Y(v):.1f}" '
-                   f'stroke="#eee"/>')
-        out.append(f'<text x="{L - 6}" y="{Y(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
-        v += step
-    out.append(f'<line x1="{L}" y1="{Y(1):.1f}" x2="{W - 20}" y2="{Y(1):.1f}" '
-               f'stroke="black" stroke-dasharray="4,3"/>')
-    for i, (label, vals) in enumerate(groups):
-        x0 = L + i * bw + bw * 0.1
-        w = bw * 0.8 / len(STRATEGIES)
-        for j, (k, e) in enumerate(zip(STRATEGIES, vals)):
-            if e is None:
-                continue
-            x = x0 + j * w
-            y = Y(e["speedup"])
-            mark = "" if e["verified"]["pass"] else " (below the TOQ)"
-            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
-                       f'height="{H - B - y:.1f}" fill="{COLOURS[k]}"><title>{label} '
-                       f'{LABELS[k]}: {e["speedup"]:.3f}x{mark}</title></rect>')
-        cx = L + i * bw + bw / 2
-        out.append(f'<text x="{cx:.1f}" y="{H - B + 12}" text-anchor="end" '
-                   f'transform="rotate(-45 {cx:.1f} {H - B + 12})">{label}</text>')
-    for j, k in enumerate(STRATEGIES):
-        x = L + 10 + j * 95
-        out.append(f'<rect x="{x}" y="26" width="10" height="10" fill="{COLOURS[k]}"/>')
-        out.append(f'<text x="{x + 14}" y="35">{LABELS[k]}</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+    fig = Figure(max(480, 90 + 64 * len(groups)), 380,
+                 f"Whole-program speedup over f64, TOQ {toq:g}")
+    ax = fig.axes(rect=(60, 54, max(480, 90 + 64 * len(groups)) - 80, 380 - 54 - 90),
+                  ylabel="speedup (x)", y=dict(lo=0, hi=top, step=step, grid=True))
+    tips = []
+    for label, vals in groups:
+        tips.append([None if e is None else
+                     f"{label} {LABELS[k]}: {e['speedup']:.3f}x"
+                     + ("" if e["verified"]["pass"] else " (below the TOQ)")
+                     for k, e in zip(STRATEGIES, vals)])
+    ax.bars([g for g, _ in groups], [(LABELS[k], COLOURS[k]) for k in STRATEGIES],
+            [[None if e is None else e["speedup"] for e in vals] for _, vals in groups],
+            tooltips=tips, rotate=-45)
+    ax.hline(1.0, color="black", dash="4,3")
+    ax.legend("top")
+    fig.save(path)
     return len(groups)
 
 

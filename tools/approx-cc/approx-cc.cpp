@@ -1,11 +1,13 @@
 //===- approx-cc.cpp - the CUDA front door --------------------------------===//
 //
-// approx-cc FILE.cu -o DIR [--name NAME] [--chip sm_90] [-- approx-to-ptx
-// options]: compiles the device code of an unmodified CUDA file with clang,
-// imports the LLVM IR as MLIR, raises it (kernels to gpu.func, libdevice
-// calls to math ops) and runs approx-to-ptx, which writes DIR/NAME.ptx and
-// DIR/NAME.manifest.json all-or-nothing. Each failure is one line naming the
-// cause; nothing is written then.
+// approx-cc FILE.cu -o DIR [--name NAME] [--chip sm_90] [--approx-options
+// "approx-to-ptx options"]: compiles the device code of an unmodified CUDA
+// file with clang, imports the LLVM IR as MLIR, raises it (kernels to
+// gpu.func, libdevice calls to math ops) and runs approx-to-ptx, which
+// writes DIR/NAME.ptx and DIR/NAME.manifest.json all-or-nothing. Each
+// failure is one line naming the cause; nothing is written then. A bad
+// command line is one line and exit status 2 (approx/Support/Cli.h, CLI11);
+// any other failure exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +26,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -35,9 +36,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "CommandLine.h"
+#include "HostHeader.h"
 #include <cstdlib>
 #include <unistd.h>
-#include "HostHeader.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,50 +49,9 @@
 #include <string>
 
 using namespace mlir;
-namespace cl = llvm::cl;
 
-static cl::OptionCategory category("approx-cc options");
-static cl::opt<std::string> input(cl::Positional, cl::desc("<file.cu>"),
-                                  cl::Required, cl::cat(category));
-static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
-                                      cl::value_desc("dir"), cl::Required,
-                                      cl::cat(category));
-static cl::opt<std::string>
-    name("name",
-         cl::desc("Output name: DIR/NAME.ptx, DIR/NAME.manifest.json, and the "
-                  "gpu.module (default: the input's stem)"),
-         cl::cat(category));
-static cl::opt<std::string> chip("chip", cl::desc("Target SM"),
-                                 cl::init("sm_90"), cl::cat(category));
-static cl::opt<std::string>
-    clangPath("clang",
-              cl::desc("CUDA device compiler (default: APPROX_CLANG, the "
-                       "build's clang++-22, then clang++-22 on PATH)"),
-              cl::cat(category));
-static cl::opt<std::string>
-    cudaPath("cuda-path",
-             cl::desc("CUDA toolkit root for clang (default: CUDA_PATH, then "
-                      "the build's toolkit)"),
-             cl::cat(category));
-static cl::list<std::string> includes("I", cl::desc("Include directory"),
-                                      cl::Prefix, cl::cat(category));
-static cl::list<std::string> defines("D", cl::desc("Macro definition"),
-                                     cl::Prefix, cl::cat(category));
-static cl::opt<std::string>
-    pipelineOptions("approx-options",
-                    cl::desc("More approx-to-ptx options, as one string "
-                             "(\"knob=lambda functions=exp,sin\"; see "
-                             "docs/pipeline.md)"),
-                    cl::cat(category));
-static cl::opt<bool> emitHeader(
-    "emit-header",
-    cl::desc("Also write DIR/NAME.h: typed C++ wrappers over the runtime "
-             "(load, set each knob, launch each kernel)"),
-    cl::cat(category));
-static cl::opt<bool> keepIR("emit-raised",
-                            cl::desc("Also write DIR/NAME.raised.mlir, the "
-                                     "module approx-to-ptx starts from"),
-                            cl::cat(category));
+/// The command line (CommandLine.h), read once in main().
+static approxcc::Options opts;
 
 [[noreturn]] static void die(const llvm::Twine &msg) {
   llvm::errs() << "approx-cc: error: " << msg << "\n";
@@ -139,8 +100,8 @@ static void writeHeader(const std::string &dir, const std::string &base,
 
 /// The clang to run: option, APPROX_CLANG, the build's, PATH.
 static std::string findClang() {
-  if (!clangPath.empty())
-    return clangPath;
+  if (!opts.clangPath.empty())
+    return opts.clangPath;
   if (const char *env = std::getenv("APPROX_CLANG"); env && *env)
     return env;
   if (llvm::StringRef(APPROX_DEFAULT_CLANG).size() &&
@@ -152,8 +113,8 @@ static std::string findClang() {
 }
 
 static std::string findCudaRoot() {
-  if (!cudaPath.empty())
-    return cudaPath;
+  if (!opts.cudaPath.empty())
+    return opts.cudaPath;
   if (const char *env = std::getenv("CUDA_PATH"); env && *env)
     return env;
   return APPROX_DEFAULT_CUDA_ROOT;
@@ -200,17 +161,26 @@ static void compileDevice(const std::string &clang, const std::string &cuda,
   if (llvm::sys::fs::createTemporaryFile("approx-cc", "ll", ll.path) ||
       llvm::sys::fs::createTemporaryFile("approx-cc", "log", log.path))
     die("cannot create a temporary file");
-  std::vector<std::string> args = {
-      clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + chip,
-      "-nocudalib", "--cuda-path=" + cuda, "-O1", "-gline-tables-only",
-      "-Wno-unknown-cuda-version", "-S", "-emit-llvm", "-o",
-      std::string(ll.path)};
-  for (const std::string &i : includes)
+  std::vector<std::string> args = {clang,
+                                   "-x",
+                                   "cuda",
+                                   "--cuda-device-only",
+                                   "--cuda-gpu-arch=" + opts.chip,
+                                   "-nocudalib",
+                                   "--cuda-path=" + cuda,
+                                   "-O1",
+                                   "-gline-tables-only",
+                                   "-Wno-unknown-cuda-version",
+                                   "-S",
+                                   "-emit-llvm",
+                                   "-o",
+                                   std::string(ll.path)};
+  for (const std::string &i : opts.includes)
     args.push_back("-I" + i);
-  for (const std::string &d : defines)
+  for (const std::string &d : opts.defines)
     args.push_back("-D" + d);
   args.push_back("--");
-  args.push_back(input);
+  args.push_back(opts.input);
   llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), log.path.str(), log.path.str()};
@@ -222,9 +192,9 @@ static void compileDevice(const std::string &clang, const std::string &cuda,
     std::string first = text ? firstError((*text)->getBuffer()) : "";
     if (first.empty())
       die("clang " + approx::quoteName(clang) + " failed on " +
-          approx::quoteName(input) + " without a message (" +
+          approx::quoteName(opts.input) + " without a message (" +
           (err.empty() ? "exit status " + std::to_string(rc) : err) + ")");
-    die("clang rejected " + approx::quoteName(input) + ": " + first);
+    die("clang rejected " + approx::quoteName(opts.input) + ": " + first);
   }
 }
 
@@ -286,24 +256,22 @@ static void simplifyLocations(ModuleOp module, StringRef inputFile) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "approx-cc: tunable approximate PTX + manifest from a CUDA file\n");
+  if (int status = approxcc::parseCommandLine(argc, argv, opts); status >= 0)
+    return status;
 
-  if (!llvm::sys::fs::is_regular_file(input))
-    die("input " + approx::quoteName(input) + " is not a regular file");
-  if (!llvm::sys::fs::is_directory(outputDir))
-    die("output directory " + approx::quoteName(outputDir) +
+  if (!llvm::sys::fs::is_regular_file(opts.input))
+    die("input " + approx::quoteName(opts.input) + " is not a regular file");
+  if (!llvm::sys::fs::is_directory(opts.outputDir))
+    die("output directory " + approx::quoteName(opts.outputDir) +
         " does not exist or is not a directory");
   std::string base =
-      name.empty() ? llvm::sys::path::stem(input).str() : name.getValue();
+      opts.name.empty() ? llvm::sys::path::stem(opts.input).str() : opts.name;
   std::string why;
   if (!approx::isValidPtxIdentifier(base, &why))
-    die((name.empty() ? "the input's stem " : "--name ") +
+    die((opts.name.empty() ? "the input's stem " : "--name ") +
         approx::quoteName(base) + " cannot name the module: it " + why +
-        (name.empty() ? "; pass --name" : ""));
-  for (char c : pipelineOptions.getValue())
+        (opts.name.empty() ? "; pass --name" : ""));
+  for (char c : opts.pipelineOptions)
     if (c == '{' || c == '}')
       die("--approx-options may not hold braces");
   std::string clang = findClang();
@@ -350,7 +318,7 @@ int main(int argc, char **argv) {
   }
   if (!module)
     die("cannot import clang's LLVM IR into MLIR");
-  simplifyLocations(*module, input);
+  simplifyLocations(*module, opts.input);
 
   PassManager pm(&context);
   std::string pipeline =
@@ -364,17 +332,17 @@ int main(int argc, char **argv) {
   // to NAME.raised.mlir only once the PTX and manifest are written: a failed
   // run leaves nothing behind.
   TempFile raisedTmp;
-  std::string raised = outputDir + "/" + base + ".raised.mlir";
-  if (keepIR && llvm::sys::fs::exists(raised) &&
+  std::string raised = opts.outputDir + "/" + base + ".raised.mlir";
+  if (opts.keepIR && llvm::sys::fs::exists(raised) &&
       !llvm::sys::fs::is_regular_file(raised) &&
       !llvm::sys::fs::is_symlink_file(raised))
     die(approx::quoteName(raised) + " exists and is not a regular file");
-  if (keepIR) {
+  if (opts.keepIR) {
     int fd;
     if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            outputDir + "/." + base + ".raised-%%%%%%%%.tmp", fd,
+            opts.outputDir + "/." + base + ".raised-%%%%%%%%.tmp", fd,
             raisedTmp.path))
-      die("cannot write in " + approx::quoteName(outputDir) + ": " +
+      die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
           ec.message());
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     module->print(os);
@@ -384,9 +352,9 @@ int main(int argc, char **argv) {
           os.error().message());
   }
   PassManager lower(&context);
-  std::string toPtx = "approx-to-ptx{chip=" + chip +
-                      " output-dir=" + outputDir + " name=" + base + " " +
-                      pipelineOptions + "}";
+  std::string toPtx = "approx-to-ptx{chip=" + opts.chip +
+                      " output-dir=" + opts.outputDir + " name=" + base + " " +
+                      opts.pipelineOptions + "}";
   // MLIR's option parser prints its complaint to stderr itself; catch it so
   // that the error stays one line.
   std::string parseLog;
@@ -413,14 +381,14 @@ int main(int argc, char **argv) {
   if (!parsed) {
     StringRef first = StringRef(parseLog).split('\n').first;
     first.consume_front("<Pass-Options-Parser>: ");
-    die("bad --approx-options " + approx::quoteName(pipelineOptions) + ": " +
-        approx::quoteName(first));
+    die("bad --approx-options " + approx::quoteName(opts.pipelineOptions) +
+        ": " + approx::quoteName(first));
   }
   if (failed(lower.run(*module)))
     return EXIT_FAILURE;
-  if (emitHeader)
-    writeHeader(outputDir, base, input);
-  if (keepIR) {
+  if (opts.emitHeader)
+    writeHeader(opts.outputDir, base, opts.input);
+  if (opts.keepIR) {
     if (std::error_code ec = llvm::sys::fs::rename(raisedTmp.path, raised))
       die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
     raisedTmp.path.clear();

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "approx/Support/Cli.h"
 #include "approx/hrcs/Search.h"
 
 #include <cerrno>
@@ -142,70 +143,26 @@ uint32_t bitsOf(float v) {
   return b;
 }
 
-int usage(FILE *to) {
-  std::fprintf(to,
-               "usage: %s --function exp|exp2|log|log2 [--threads T] -o FILE\n"
-               "  Writes the hard cases of the correctly rounded binary32 "
-               "form:\n  every x whose f(x) is within 2^-24 ulp (25-bit grid) "
-               "of a\n  round-to-nearest midpoint, with its rounded result.\n",
-               kTool);
-  return to == stdout ? 0 : 2;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   std::string fn, out;
   int threads = 1;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &v) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "%s: %s needs a value\n", kTool, a.c_str());
-        return false;
-      }
-      v = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--help" || a == "-h")
-      return usage(stdout);
-    if (a == "--function") {
-      if (!value(fn))
-        return 2;
-    } else if (a == "-o") {
-      if (!value(out))
-        return 2;
-    } else if (a == "--threads") {
-      if (!value(v))
-        return 2;
-      char *end = nullptr;
-      errno = 0;
-      long t = std::strtol(v.c_str(), &end, 10);
-      if (errno || *end || t < 1 || t > 1024) {
-        std::fprintf(stderr, "%s: --threads '%s' is not in 1..1024\n", kTool,
-                     v.c_str());
-        return 2;
-      }
-      threads = (int)t;
-    } else {
-      std::fprintf(stderr, "%s: unknown option '%s'\n", kTool, a.c_str());
-      return 2;
-    }
-  }
+  approx::cli::CommandLine cl{
+      approx::cli::Tool{kTool},
+      "Writes the hard cases of the correctly rounded binary32 form: every x "
+      "whose f(x) is within 2^-24 ulp (25-bit grid) of a round-to-nearest "
+      "midpoint, with its rounded result."};
+  cl.required(cl.text("--function", fn, "exp, exp2, log or log2"));
+  cl.required(
+      cl.text("-o", out, "the table to write (FILE.tmp, renamed at the end)"));
+  cl.integer("--threads", threads, 1, 1024, "search threads (default 1)");
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
   std::vector<Domain> doms;
-  if (fn.empty() || out.empty()) {
-    std::fprintf(stderr, "%s: --function and -o are required (see --help)\n",
-                 kTool);
-    return 2;
-  }
-  if (!domains(fn, doms)) {
-    std::fprintf(stderr,
-                 "%s: no correctly rounded form for '%s' (exp, exp2, log, "
-                 "log2)\n",
-                 kTool, fn.c_str());
-    return 2;
-  }
+  if (!domains(fn, doms))
+    return cl.fail("no correctly rounded form for " + approx::cli::quote(fn) +
+                   " (exp, exp2, log, log2)");
   const Function *f = lookupFunction(fn);
   // The output first (FILE.tmp, renamed at the end): a bad path fails now,
   // not after the search; a failed run removes it.

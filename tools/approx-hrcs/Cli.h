@@ -21,8 +21,9 @@ struct Cli {
   std::vector<int> devices;
 };
 
-/// Parses argv into `c`. Returns -1 to go on, else the exit status (0 after
-/// --help; 2 after a one-line error on stderr, prefixed with `tool`).
+/// Parses argv into `c` (approx/Support/Cli.h). Returns -1 to go on, else
+/// the exit status (0 after --help; 2 after a one-line error on stderr,
+/// prefixed with `tool`).
 int parseCli(int argc, char **argv, const char *tool, Cli &c);
 
 /// The backend `c` asks for, on CUDA device `device`; nullptr after a

@@ -34,7 +34,7 @@
 #include "approx/hrcs/GpuSearch.h"
 #endif
 
-#include <CLI/CLI.hpp>
+#include "approx/Support/Cli.h"
 
 #include <algorithm>
 #include <chrono>
@@ -627,62 +627,72 @@ bool parseBinade(const std::string &s, Binade &b) {
 
 int main(int argc, char **argv) {
   Options o;
-  CLI::App app{"The hard-to-round search against an independent brute-force "
-               "oracle, by exact set equality (docs/hrcs.md)",
-               kTool};
-  app.add_option("--functions", o.functions, "exp, exp2, log, log2, sin, cos")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"exp", "exp2", "log", "log2", "sin", "cos"}));
-  app.add_option("--binades", o.binades,
-                 "all | sampled | FN:SIGN:E,... (e.g. exp:-:5 is "
-                 "(-64, -32])");
-  app.add_option("--epsilons", o.epsilons, "k of eps = 2^-k")
-      ->delimiter(',')
-      ->check(CLI::Range(2, 60));
-  app.add_option("--splits", o.splits, "phase-2 splits")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--algorithms", o.algorithms, "lefevre, regular, auto")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"lefevre", "regular", "auto"}));
-  app.add_option("--precision", o.q, "boundary precision q (default 25)")
-      ->check(CLI::Range(2, 53));
-  app.add_option("--backend", o.backend, "cpu | gpu")
-      ->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--threads", o.threads, "CPU threads")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--devices", o.devices, "CUDA devices, shared out among the workers")
-      ->delimiter(',')
-      ->check(CLI::Range(0, 63));
-  app.add_option("--dense-limit", o.denseLimit,
-                 "cells with more true cases are sampled")
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 24));
-  app.add_option("--json", o.json, "every comparison, as JSON");
-  app.add_option("--cells", o.cellsPath,
-                 "each comparison as a JSON line as soon as its binade is "
-                 "done (kept if the run is stopped)");
-  app.add_option("--random", o.random, "draw N random plans and domains")
-      ->check(CLI::Range(1, 1000000));
-  app.add_option("--seed", o.seed, "seed of --random");
-  app.add_flag("--verbose", o.verbose, "a line per comparison");
-  app.add_option("--time-limit", o.timeLimit,
-                 "start no binade after this many seconds (the report says "
-                 "which were not run)")
-      ->check(CLI::Range(0.0, 1e7));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "%s: %s\n", kTool, e.what());
-    return 2;
-  }
-  for (int s : o.splits)
-    if (s & (s - 1)) {
-      std::fprintf(stderr, "%s: --splits: %d is not a power of two\n", kTool,
-                   s);
-      return 2;
-    }
+  cli::CommandLine cl{cli::Tool{kTool},
+                      "The hard-to-round search against an independent "
+                      "brute-force oracle, by exact set equality "
+                      "(docs/hrcs.md)"};
+  const std::vector<std::string> kFunctions{"exp",  "exp2", "log",
+                                            "log2", "sin",  "cos"};
+  cl.value(
+      "--functions",
+      [&](const std::string &v) {
+        o.functions =
+            cli::parseList(v, "--functions", [&](const std::string &f) {
+              return cli::parseChoice(f, "--functions", kFunctions);
+            });
+      },
+      "exp, exp2, log, log2, sin, cos (comma-separated)");
+  cl.text("--binades", o.binades,
+          "all | sampled | FN:SIGN:E,... (e.g. exp:-:5 is (-64, -32])");
+  auto intList = [&](const char *name, std::vector<int> &target, int lo, int hi,
+                     const char *desc) {
+    cl.value(
+        name,
+        [&target, name, lo, hi](const std::string &v) {
+          target = cli::parseList(v, name, [&](const std::string &x) {
+            return int(cli::parseInt(x, name, lo, hi));
+          });
+        },
+        desc, "INT,...");
+  };
+  intList("--epsilons", o.epsilons, 2, 60, "k of eps = 2^-k");
+  intList("--splits", o.splits, 1, 1024, "phase-2 splits (powers of two)");
+  cl.value(
+      "--algorithms",
+      [&](const std::string &v) {
+        o.algorithms =
+            cli::parseList(v, "--algorithms", [](const std::string &a) {
+              return cli::parseChoice(a, "--algorithms",
+                                      {"lefevre", "regular", "auto"});
+            });
+      },
+      "lefevre, regular, auto");
+  cl.integer("--precision", o.q, 2, 53, "boundary precision q (default 25)");
+  cl.choice("--backend", o.backend, {"cpu", "gpu"}, "cpu | gpu");
+  cl.integer("--threads", o.threads, 1, 1024, "CPU threads");
+  intList("--devices", o.devices, 0, 63,
+          "CUDA devices, shared out among the workers");
+  cl.unsignedInteger("--dense-limit", o.denseLimit, 1, uint64_t(1) << 24,
+                     "cells with more true cases are sampled");
+  cl.text("--json", o.json, "every comparison, as JSON");
+  cl.text("--cells", o.cellsPath,
+          "each comparison as a JSON line as soon as its binade is done "
+          "(kept if the run is stopped)");
+  cl.integer("--random", o.random, 1, 1000000,
+             "draw N random plans and domains");
+  cl.unsignedInteger("--seed", o.seed, 0, UINT32_MAX, "seed of --random");
+  cl.flag("--verbose", o.verbose, "a line per comparison");
+  cl.number("--time-limit", o.timeLimit, 0.0, 1e7,
+            "start no binade after this many seconds (the report says which "
+            "were not run)");
+  cl.check([&] {
+    for (int s : o.splits)
+      if (s & (s - 1))
+        cli::usageError("--splits: " + std::to_string(s) +
+                        " is not a power of two");
+  });
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
   std::vector<Binade> binades;
   if (o.random == 0) {
     for (const std::string &fn : o.functions) {
@@ -701,10 +711,8 @@ int main(int argc, char **argv) {
         Binade b;
         if (!parseBinade(item, b) || !accuracy::parseFunc(b.fn) ||
             b.e < -149 || b.e > 127) {
-          std::fprintf(stderr,
-                       "%s: --binades: '%s' is not FN:SIGN:E (e.g. exp:-:5)\n",
-                       kTool, item.c_str());
-          return 2;
+          return cl.fail("--binades: " + cli::quote(item) +
+                         " is not FN:SIGN:E (e.g. exp:-:5)");
         }
         binades.push_back(b);
       }

@@ -35,10 +35,7 @@ int main(int argc, char **argv) {
   const SearchParams &sp = cli.sp;
   const RunOptions &ro = cli.ro;
   const bool check = cli.check, checkGpu = cli.checkGpu;
-  std::unique_ptr<Backend> backend =
-      makeBackends(cli, "approx-hrcs", status);
-  if (!backend)
-    return status;
+  // Every input is checked before a GPU is opened.
   Plan plan;
   std::string err;
   if (!plan.init(sp, cli.backend == "gpu", err)) {
@@ -52,6 +49,9 @@ int main(int argc, char **argv) {
                  (unsigned long long)plan.argCount());
     return 2;
   }
+  std::unique_ptr<Backend> backend = makeBackends(cli, "approx-hrcs", status);
+  if (!backend)
+    return status;
   RunResult res;
   if (!runSearch(plan, *backend, ro, res, err)) {
     std::fprintf(stderr, "approx-hrcs: %s\n", err.c_str());

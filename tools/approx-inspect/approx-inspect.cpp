@@ -17,11 +17,11 @@
 //===----------------------------------------------------------------------===//
 #include "Inspect.h"
 
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/Text.h"
 #include "approx/runtime/precision/SystemDb.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -92,78 +92,17 @@ Exit status: 0 success (--check: FILE fits this machine), 1 usage error or
 driver), 77 no CUDA driver or GPU. Every error is one line on stderr.
 )";
 
+/// A runtime error or --check's verdict: `code` is the exit status.
 struct CliError {
   int code;
   std::string message;
 };
 
-[[noreturn]] void usage(const std::string &m) { throw CliError{1, m}; }
 /// A runtime error: 77 when there is no driver or GPU (as approx-tune).
 [[noreturn]] void fail(const Status &s) {
   if (s.code() == StatusCode::Unavailable)
     throw CliError{77, "no CUDA GPU to measure: " + s.message()};
   throw CliError{2, s.message()};
-}
-
-/// A decimal size with an optional binary suffix K, M or G, in [lo, hi].
-uint64_t parseSize(const std::string &text, const std::string &what,
-                   uint64_t lo, uint64_t hi) {
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit((unsigned char)text[digits]))
-    ++digits;
-  uint64_t mult = 1;
-  std::string suffix = text.substr(digits);
-  if (suffix == "K")
-    mult = uint64_t(1) << 10;
-  else if (suffix == "M")
-    mult = uint64_t(1) << 20;
-  else if (suffix == "G")
-    mult = uint64_t(1) << 30;
-  else if (!suffix.empty())
-    digits = 0;
-  if (digits == 0)
-    usage(what + ": " + quote(text) +
-          " is not a size (decimal bytes, or with a suffix K, M or G)");
-  // More than 18 digits is out of range anyway (and could wrap strtoull).
-  uint64_t v = digits > 18
-                   ? UINT64_MAX
-                   : std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
-  if (v > hi / mult || v * mult < lo)
-    usage(what + ": " + quote(text) + " is out of range [" + sizeName(lo) +
-          ", " + sizeName(hi) + "]");
-  return v * mult;
-}
-
-int64_t parseInt(const std::string &text, const std::string &what, int64_t lo,
-                 int64_t hi) {
-  errno = 0;
-  char *end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || std::isspace((unsigned char)text[0]) ||
-      (text.size() > 1 && text[0] == '0' &&
-       std::isdigit((unsigned char)text[1])))
-    usage(what + ": " + quote(text) + " is not a decimal integer");
-  if (errno == ERANGE || v < lo || v > hi)
-    usage(what + ": " + escapeBytes(text) + " is out of range [" +
-          std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return v;
-}
-
-std::vector<std::string> splitList(const std::string &text,
-                                   const std::string &what) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  while (true) {
-    size_t c = text.find(',', b);
-    std::string item = text.substr(b, c == std::string::npos ? c : c - b);
-    if (item.empty())
-      usage(what + ": " + quote(text) + " has an empty entry");
-    out.push_back(item);
-    if (c == std::string::npos)
-      break;
-    b = c + 1;
-  }
-  return out;
 }
 
 struct Options {
@@ -178,103 +117,82 @@ struct Options {
   int pcieGen = 0, pcieWidth = 0;
 };
 
-Options parseArgs(int argc, char **argv) {
-  Options o;
-  bool help = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        usage("option " + quote(a) + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h")
-      help = true;
-    else if (a == "-o" || a == "--output")
-      o.output = value();
-    else if (a == "--check")
-      o.check = value();
-    else if (a == "--quick")
-      o.quick = true;
-    else if (a == "--verbose")
-      o.verbose = true;
-    else if (a == "--quiet")
-      o.quiet = true;
-    else if (a == "--same-card")
-      o.sameCard = true;
-    else if (a == "--device")
-      o.device = int(parseInt(value(), "--device", 0, 2147483647));
-    else if (a == "--pairs") {
-      std::string v = value();
-      Expected<std::vector<Pair>> p = parsePairs(v);
-      if (!p)
-        usage("--pairs: " + p.status().message());
-      o.pairs = *p;
-    } else if (a == "--max-bytes")
-      o.maxBytes = parseSize(value(), "--max-bytes", uint64_t(64) << 10,
-                             uint64_t(4) << 30);
-    else if (a == "--threads") {
-      o.threads.clear();
-      for (const std::string &t : splitList(value(), "--threads"))
-        o.threads.push_back(unsigned(parseInt(t, "--threads", 1, 256)));
-      std::sort(o.threads.begin(), o.threads.end());
-      o.threads.erase(std::unique(o.threads.begin(), o.threads.end()),
-                      o.threads.end());
-    } else if (a == "--chunks") {
-      o.chunks.clear();
-      for (const std::string &c : splitList(value(), "--chunks")) {
-        uint64_t b =
-            parseSize(c, "--chunks", uint64_t(64) << 10, uint64_t(256) << 20);
-        if (b & (b - 1))
-          usage("--chunks: " + quote(c) + " is not a power of two");
-        o.chunks.push_back(b);
-      }
-      std::sort(o.chunks.begin(), o.chunks.end());
-      o.chunks.erase(std::unique(o.chunks.begin(), o.chunks.end()),
-                     o.chunks.end());
-    } else if (a == "--max-seconds") {
-      std::string v = value();
-      char *end = nullptr;
-      errno = 0;
-      double s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(s))
-        usage("--max-seconds: " + quote(v) + " is not a finite number");
-      if (s < 1 || s > 86400)
-        usage("--max-seconds: " + v + " is out of range [1, 86400]");
-      o.maxSeconds = s;
-    } else if (a == "--pcie") {
-      std::string v = value();
-      size_t c = v.find(':');
-      if (c == std::string::npos)
-        usage("--pcie: " + quote(v) + " is not GEN:WIDTH (e.g. 5:16)");
-      o.pcieGen = int(parseInt(v.substr(0, c), "--pcie generation", 1, 7));
-      o.pcieWidth = int(parseInt(v.substr(c + 1), "--pcie width", 1, 32));
-      int w = o.pcieWidth;
-      if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16 && w != 32)
-        usage("--pcie: width " + std::to_string(w) +
-              " is not a PCIe link width (1, 2, 4, 8, 16, 32)");
-    } else if (!a.empty() && a[0] == '-')
-      usage("unknown option " + quote(a));
-    else
-      usage("unexpected argument " + quote(a) +
-            " (the database is named with -o FILE)");
-  }
-  if (help) {
-    std::fputs(kHelp, stdout);
-    std::exit(0);
-  }
-  if (!o.check.empty() && !o.output.empty())
-    usage("--check and -o exclude each other");
-  if (o.check.empty() && o.output.empty())
-    usage("no output: give -o FILE (or --check FILE)");
-  if (!o.check.empty() &&
-      (o.quick || o.maxBytes || !o.pairs.empty() || !o.threads.empty() ||
-       !o.chunks.empty() || o.maxSeconds > 0))
-    usage("--check takes no measuring option (--quick, --pairs, --max-bytes, "
-          "--threads, --chunks, --max-seconds)");
-  if (o.check.empty() && o.sameCard)
-    usage("--same-card goes with --check");
-  return o;
+/// Parses argv into `o`: -1 to go on, else the exit status (0 after --help,
+/// 1 after a one-line usage error).
+int parseArgs(int argc, char **argv, Options &o) {
+  namespace cli = approx::cli;
+  cli::CommandLine cl{
+      cli::Tool{"approx-inspect", 1, " (see approx-inspect --help)"},
+      "the system inspector of precision scaling", kHelp};
+  cl.text("-o,--output", o.output);
+  cl.text("--check", o.check);
+  cl.flag("--quick", o.quick);
+  cl.flag("--verbose", o.verbose);
+  cl.flag("--quiet", o.quiet);
+  cl.flag("--same-card", o.sameCard);
+  cl.integer("--device", o.device, 0, 2147483647);
+  cl.value("--pairs", [&](const std::string &v) {
+    Expected<std::vector<Pair>> p = parsePairs(v);
+    if (!p)
+      cli::usageError("--pairs: " + p.status().message());
+    o.pairs = *p;
+  });
+  cl.value("--max-bytes", [&](const std::string &v) {
+    o.maxBytes =
+        cli::parseSize(v, "--max-bytes", uint64_t(64) << 10, uint64_t(4) << 30);
+  });
+  cl.value("--threads", [&](const std::string &v) {
+    o.threads = cli::parseList(v, "--threads", [](const std::string &t) {
+      return unsigned(cli::parseInt(t, "--threads", 1, 256));
+    });
+    std::sort(o.threads.begin(), o.threads.end());
+    o.threads.erase(std::unique(o.threads.begin(), o.threads.end()),
+                    o.threads.end());
+  });
+  cl.value("--chunks", [&](const std::string &v) {
+    o.chunks = cli::parseList(v, "--chunks", [](const std::string &c) {
+      uint64_t b = cli::parseSize(c, "--chunks", uint64_t(64) << 10,
+                                  uint64_t(256) << 20);
+      if (b & (b - 1))
+        cli::usageError("--chunks: " + quote(c) + " is not a power of two");
+      return b;
+    });
+    std::sort(o.chunks.begin(), o.chunks.end());
+    o.chunks.erase(std::unique(o.chunks.begin(), o.chunks.end()),
+                   o.chunks.end());
+  });
+  cl.number("--max-seconds", o.maxSeconds, 1, 86400);
+  cl.value("--pcie", [&](const std::string &v) {
+    size_t c = v.find(':');
+    if (c == std::string::npos)
+      cli::usageError("--pcie: " + quote(v) + " is not GEN:WIDTH (e.g. 5:16)");
+    o.pcieGen = int(cli::parseInt(v.substr(0, c), "--pcie generation", 1, 7));
+    o.pcieWidth = int(cli::parseInt(v.substr(c + 1), "--pcie width", 1, 32));
+    int w = o.pcieWidth;
+    if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16 && w != 32)
+      cli::usageError("--pcie: width " + std::to_string(w) +
+                      " is not a PCIe link width (1, 2, 4, 8, 16, 32)");
+  });
+  // A stray argument is most likely the database without its -o.
+  std::vector<std::string> stray;
+  cl.positionals("ARG", stray);
+  cl.check([&] {
+    if (!stray.empty())
+      cli::usageError("unexpected argument " + quote(stray.front()) +
+                      " (the database is named with -o FILE)");
+    if (!o.check.empty() && !o.output.empty())
+      cli::usageError("--check and -o exclude each other");
+    if (o.check.empty() && o.output.empty())
+      cli::usageError("no output: give -o FILE (or --check FILE)");
+    if (!o.check.empty() &&
+        (o.quick || o.maxBytes || !o.pairs.empty() || !o.threads.empty() ||
+         !o.chunks.empty() || o.maxSeconds > 0))
+      cli::usageError("--check takes no measuring option (--quick, --pairs, "
+                      "--max-bytes, --threads, --chunks, --max-seconds)");
+    if (o.check.empty() && o.sameCard)
+      cli::usageError("--same-card goes with --check");
+  });
+  return cl.parse(argc, argv);
 }
 
 /// Refuses an output path that saveSystemDb could not replace safely: a
@@ -466,17 +384,15 @@ int runInspect(Options o) {
 
 int main(int argc, char **argv) {
   try {
-    Options o = parseArgs(argc, argv);
+    Options o;
+    if (int status = parseArgs(argc, argv, o); status >= 0)
+      return status;
     return o.check.empty() ? runInspect(o) : runCheck(o);
   } catch (const CliError &e) {
-    // Messages are built with quote(): file contents arrive escaped.
-    const std::string &m = e.message;
-    if (e.code == 1 &&
-        m.find("precision database was recorded") == std::string::npos)
-      std::fprintf(stderr, "approx-inspect: %s (see approx-inspect --help)\n",
-                   m.c_str());
-    else
-      std::fprintf(stderr, "approx-inspect: error: %s\n", m.c_str());
+    // Messages are built with quote(): file contents arrive escaped. Usage
+    // errors were reported by parseArgs; these are runtime errors and
+    // --check's verdict.
+    std::fprintf(stderr, "approx-inspect: error: %s\n", e.message.c_str());
     return e.code;
   } catch (const std::bad_alloc &) {
     std::fprintf(stderr, "approx-inspect: error: out of host memory\n");

@@ -6,10 +6,14 @@
 // against the accurate scheme's output, the Pareto front, the fastest
 // version under the QoS. Prints a table; writes JSON and an SVG. With
 // --guard-samples it also runs the sampled-tile guard (Guard.h) on the pick
-// and reports its cost. Every error is one line on stderr and exit 2.
+// and reports its cost. Every error is one line on stderr and exit 2; every
+// input (options, manifest, kernel arguments, images) is checked before the
+// GPU is opened.
 //
 //===----------------------------------------------------------------------===//
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/core/Text.h"
 #include "approx/runtime/perforation/Guard.h"
 #include "approx/runtime/perforation/Tuner.h"
 #include "approx/runtime/tune/ImageIO.h"
@@ -55,7 +59,14 @@ the fastest version whose error is at most --qos (default 0.05).
                    reference's range; ssim: 1 - SSIM (range 1)
   --guard-samples  also check the pick with N sampled tiles (Guard.h) and
                    report the guard's cost
+Ranges: --output and argument indices 0 to 4096, --reps 1 to 10000,
+--warmup 0 to 10000, --guard-samples 1 to 4096; --qos and --near-zero are
+finite and >= 0. Everything is checked before the GPU is opened; every
+error is one line on stderr and exit status 2.
 )";
+
+/// The largest argument index the options take.
+constexpr int kMaxArg = 4096;
 
 [[noreturn]] void fail(const std::string &msg) {
   std::fprintf(stderr, "approx-perforation-tune: %s\n", msg.c_str());
@@ -73,31 +84,14 @@ void must(const Status &s, const std::string &what) {
     fail(what + ": " + s.toString());
 }
 
-/// "I=REST" -> (I, REST), I a small argument index.
-std::pair<size_t, std::string> indexed(const std::string &opt,
-                                       const std::string &v) {
-  size_t eq = v.find('=');
-  char *end = nullptr;
-  unsigned long i = std::strtoul(v.c_str(), &end, 10);
-  if (eq == std::string::npos || eq == 0 || end != v.c_str() + eq || i > 4096)
-    fail(opt + " wants I=VALUE with I an argument index, got '" + v + "'");
-  return {size_t(i), v.substr(eq + 1)};
-}
-
-double number(const std::string &opt, const std::string &v) {
-  char *end = nullptr;
-  double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end || !std::isfinite(d))
-    fail(opt + " wants a number, got '" + v + "'");
-  return d;
-}
-
-int integer(const std::string &opt, const std::string &v, int lo, int hi) {
-  double d = number(opt, v);
-  if (d != std::floor(d) || d < lo || d > hi)
-    fail(opt + " wants an integer in [" + std::to_string(lo) + ", " +
-         std::to_string(hi) + "], got '" + v + "'");
-  return int(d);
+/// The kernel a launch of `name` runs with every knob at its default, from
+/// the manifest alone (Module::resolveKernel's rule, before any GPU).
+const KernelInfo *kernelOf(const Manifest &m, const std::string &name) {
+  auto [knob, dispatch] = m.findDispatch(name);
+  if (dispatch)
+    return m.findKernel(
+        dispatch->variants[size_t(knob->defaultValue - knob->min)]);
+  return m.findKernel(name);
 }
 
 void writeFile(const std::string &path, const std::string &text) {
@@ -112,79 +106,87 @@ void writeFile(const std::string &path, const std::string &text) {
 } // namespace
 
 int main(int argc, char **argv) {
+  namespace cli = approx::cli;
   std::string manifestPath, kernel, metric = "mre", jsonPath, svgPath;
+  std::vector<std::string> imageArgs, scalarArgs;
   std::map<size_t, std::string> imageFiles;
   std::map<size_t, double> scalars;
-  long output = -1;
+  int output = -1;
   std::pair<unsigned, unsigned> block{0, 0};
   double nearZero = 1e-3, qos = 0.05;
   TimingOptions timing;
   int guardSamples = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
+  cli::CommandLine cl{cli::Tool{"approx-perforation-tune"},
+                      "pick a perforation scheme on the GPU", kUsage};
+  cl.required(cl.text("MANIFEST", manifestPath));
+  cl.required(cl.text("--kernel", kernel));
+  cl.required(cl.list("--image", imageArgs));
+  cl.required(cl.integer("--output", output, 0, kMaxArg));
+  cl.list("--scalar", scalarArgs);
+  cl.value("--block", [&](const std::string &v) {
+    size_t x = v.find('x');
+    int64_t bx = 0, by = 0;
+    if (x != std::string::npos) {
+      try {
+        bx = cli::parseInt(v.substr(0, x), "--block", 1, 1024);
+        by = cli::parseInt(v.substr(x + 1), "--block", 1, 1024);
+      } catch (const cli::UsageError &) {
+        bx = 0;
+      }
     }
-    if (a.rfind("--", 0) != 0) {
-      if (!manifestPath.empty())
-        fail("more than one manifest: '" + manifestPath + "' and '" + a + "'");
-      manifestPath = a;
-      continue;
+    if (bx < 1 || bx * by > 1024)
+      cli::usageError("--block: " + cli::quote(v) +
+                      " is not XxY with 1 <= X*Y <= 1024");
+    block = {unsigned(bx), unsigned(by)};
+  });
+  cl.choice("--metric", metric, {"mre", "mean-error", "ssim"});
+  cl.number("--near-zero", nearZero, 0, HUGE_VAL);
+  cl.number("--qos", qos, 0, HUGE_VAL);
+  cl.integer("--reps", timing.reps, 1, 10000);
+  cl.integer("--warmup", timing.warmup, 0, 10000);
+  cl.integer("--guard-samples", guardSamples, 1, 4096);
+  cl.text("--json", jsonPath);
+  cl.text("--svg", svgPath);
+  cl.check([&] {
+    for (const std::string &a : imageArgs) {
+      auto [idx, file] = cli::parseIndexed(a, "--image", kMaxArg);
+      if (!imageFiles.emplace(size_t(idx), file).second)
+        cli::usageError("argument " + std::to_string(idx) + " is given twice");
     }
-    if (i + 1 >= argc)
-      fail(a + " needs a value");
-    std::string v = argv[++i];
-    if (a == "--kernel")
-      kernel = v;
-    else if (a == "--image") {
-      auto [idx, file] = indexed(a, v);
-      if (!imageFiles.emplace(idx, file).second)
-        fail("argument " + std::to_string(idx) + " is given twice");
-    } else if (a == "--scalar") {
-      auto [idx, val] = indexed(a, v);
-      if (!scalars.emplace(idx, number(a, val)).second)
-        fail("argument " + std::to_string(idx) + " is given twice");
-    } else if (a == "--output")
-      output = integer(a, v, 0, 4096);
-    else if (a == "--block") {
-      unsigned x = 0, y = 0;
-      char tail = 0;
-      if (std::sscanf(v.c_str(), "%ux%u%c", &x, &y, &tail) != 2 || x < 1 ||
-          y < 1 || uint64_t(x) * y > 1024)
-        fail("--block wants XxY with 1 <= X*Y <= 1024, got '" + v + "'");
-      block = {x, y};
-    } else if (a == "--metric") {
-      if (v != "mre" && v != "mean-error" && v != "ssim")
-        fail("--metric is mre, mean-error or ssim, not '" + v + "'");
-      metric = v;
-    } else if (a == "--near-zero")
-      nearZero = number(a, v);
-    else if (a == "--qos")
-      qos = number(a, v);
-    else if (a == "--reps")
-      timing.reps = integer(a, v, 1, 10000);
-    else if (a == "--warmup")
-      timing.warmup = integer(a, v, 0, 10000);
-    else if (a == "--guard-samples")
-      guardSamples = integer(a, v, 1, 4096);
-    else if (a == "--json")
-      jsonPath = v;
-    else if (a == "--svg")
-      svgPath = v;
-    else
-      fail("unknown option " + a + " (see --help)");
-  }
-  if (manifestPath.empty() || kernel.empty() || imageFiles.empty() || output < 0)
-    fail("a manifest, --kernel, at least one --image and --output are "
-         "required (see --help)");
-  if (nearZero < 0 || qos < 0)
-    fail("--near-zero and --qos must be >= 0");
-  if (imageFiles.count(size_t(output)) || scalars.count(size_t(output)))
-    fail("argument " + std::to_string(output) +
-         " is the output and also an input");
+    for (const std::string &a : scalarArgs) {
+      auto [idx, text] = cli::parseIndexed(a, "--scalar", kMaxArg);
+      double v = cli::parseNumber(text, "--scalar " + std::to_string(idx));
+      if (imageFiles.count(size_t(idx)) ||
+          !scalars.emplace(size_t(idx), v).second)
+        cli::usageError("argument " + std::to_string(idx) + " is given twice");
+    }
+    if (imageFiles.count(size_t(output)) || scalars.count(size_t(output)))
+      cli::usageError("argument " + std::to_string(output) +
+                      " is the output and also an input");
+  });
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
 
-  // Images first: bad files fail before the GPU is touched.
+  // Everything is checked before the GPU is touched: the manifest, its
+  // image path, the kernel, its candidates, every argument, the images.
+  Manifest manifest = must(loadManifestFile(manifestPath), "manifest");
+  must(resolveImagePath(manifest, manifest.ptx.empty(), false), "manifest");
+  std::vector<pf::Candidate> candidates =
+      must(pf::candidatesOf(manifest, kernel, {}, block), "candidates");
+  const KernelInfo *info = kernelOf(manifest, kernel);
+  if (!info)
+    fail("no kernel " + quote(kernel) + " in the manifest");
+  if (guardSamples > 0)
+    must(pf::haloOf(manifest, kernel), "guard");
+  std::vector<size_t> given{size_t(output)};
+  for (const auto &[idx, file] : imageFiles)
+    given.push_back(idx);
+  for (const auto &[idx, value] : scalars)
+    given.push_back(idx);
+  for (size_t idx : given)
+    if (idx >= info->args.size())
+      fail("argument " + std::to_string(idx) + ": kernel " + quote(kernel) +
+           " has " + std::to_string(info->args.size()) + " argument(s)");
   std::map<size_t, Image2D> images;
   int64_t H = 0, W = 0;
   for (auto &[idx, file] : imageFiles) {
@@ -196,13 +198,38 @@ int main(int argc, char **argv) {
     H = img.height, W = img.width;
     images.emplace(idx, std::move(img));
   }
+  for (size_t i = 0; i < info->args.size(); ++i) {
+    const ArgInfo &ai = info->args[i];
+    if (images.count(i) || long(i) == output) {
+      bool pointer = ai.kind == ArgInfo::Kind::Pointer;
+      if (!pointer && (ai.kind != ArgInfo::Kind::Memref || ai.rank != 2 ||
+                       ai.type != ValueType(ScalarType::F32)))
+        fail("argument " + std::to_string(i) + " of " + quote(kernel) + " is " +
+             ai.type.name() + " of rank " + std::to_string(ai.rank) +
+             "; images must be 2-D f32 memrefs or pointers");
+      if (!pointer && ((ai.shape[0] >= 0 && ai.shape[0] != H) ||
+                       (ai.shape[1] >= 0 && ai.shape[1] != W)))
+        fail("argument " + std::to_string(i) + " of " + quote(kernel) + " is " +
+             std::to_string(ai.shape[0]) + "x" + std::to_string(ai.shape[1]) +
+             ", the images " + std::to_string(H) + "x" + std::to_string(W));
+    } else if (scalars.count(i)) {
+      if (ai.kind != ArgInfo::Kind::Scalar)
+        fail("argument " + std::to_string(i) + " is not a scalar");
+      ScalarType t = ai.type.scalar;
+      bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
+                     t == ScalarType::F32 || t == ScalarType::F64;
+      double v = scalars[i];
+      if (!isFloat && (v != std::floor(v) || std::fabs(v) >= 0x1p63))
+        fail("--scalar " + std::to_string(i) + ": " + ai.type.name() +
+             " cannot hold " + std::to_string(v));
+    } else {
+      fail("argument " + std::to_string(i) + " (" + ai.type.name() + ") of " +
+           quote(kernel) + " is not given (--image, --output, --scalar)");
+    }
+  }
 
   std::shared_ptr<Context> ctx = must(Context::create(0), "GPU");
   std::unique_ptr<Module> mod = must(Module::load(ctx, manifestPath), "load");
-  std::vector<pf::Candidate> candidates =
-      must(pf::candidatesOf(mod->manifest(), kernel, {}, block), "candidates");
-  const KernelInfo *info =
-      must(mod->resolveKernel(kernel, {}), "kernel " + kernel);
   // Bind every argument.
   std::vector<DeviceBuffer> buffers;
   std::vector<Arg> args(info->args.size(), Arg::integer(0));
@@ -211,11 +238,6 @@ int main(int argc, char **argv) {
     bool isImage = images.count(i), isOut = long(i) == output;
     if (isImage || isOut) {
       bool pointer = ai.kind == ArgInfo::Kind::Pointer;
-      if (!pointer && (ai.kind != ArgInfo::Kind::Memref || ai.rank != 2 ||
-                       ai.type != ValueType(ScalarType::F32)))
-        fail("argument " + std::to_string(i) + " of '" + kernel + "' is " +
-             ai.type.name() + " of rank " + std::to_string(ai.rank) +
-             "; images must be 2-D f32 memrefs or pointers");
       std::vector<float> zero;
       const std::vector<float> &px =
           isImage ? images[i].pixels : (zero.assign(size_t(H * W), 0.0f), zero);
@@ -224,17 +246,12 @@ int main(int argc, char **argv) {
                              "upload"));
       args[i] = pointer ? Arg::pointer(buffers.back().view().ptr)
                         : Arg::memref(buffers.back().view(), {H, W});
-    } else if (scalars.count(i)) {
-      if (ai.kind != ArgInfo::Kind::Scalar)
-        fail("argument " + std::to_string(i) + " is not a scalar");
+    } else {
       ScalarType t = ai.type.scalar;
       bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
                      t == ScalarType::F32 || t == ScalarType::F64;
       args[i] = isFloat ? Arg::floating(scalars[i])
                         : Arg::integer(int64_t(scalars[i]));
-    } else {
-      fail("argument " + std::to_string(i) + " (" + ai.type.name() +
-           ") of '" + kernel + "' is not given (--image, --output, --scalar)");
     }
   }
   DeviceBuffer *out = nullptr;

@@ -8,7 +8,11 @@
 //
 //   approx-replay FILE.json... [--qos-ratio R] [--json OUT]
 //
+// A bad command line is one line and exit status 2; a file that cannot be
+// replayed is one line (`approx-replay: error: ...`) and exit status 1.
+//
 //===----------------------------------------------------------------------===//
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/Tuner.h"
@@ -18,7 +22,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -34,31 +37,15 @@ int main(int argc, char **argv) {
   std::vector<std::string> files;
   double ratio = 0.8;
   std::string outPath;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: approx-replay FILE.json... [--qos-ratio R] "
-                  "[--json OUT]\n  replays run-apps curves through SMP, HEU "
-                  "and OMG\n");
-      return 0;
-    }
-    if ((a == "--qos-ratio" || a == "--json") && i + 1 >= argc)
-      return fail(a + " needs a value");
-    if (a == "--qos-ratio") {
-      char *end = nullptr;
-      ratio = std::strtod(argv[++i], &end);
-      if (!end || *end || !(ratio >= 0 && ratio <= 1e6))
-        return fail("--qos-ratio wants a number >= 0");
-    } else if (a == "--json") {
-      outPath = argv[++i];
-    } else if (!a.empty() && a[0] == '-') {
-      return fail("unknown option '" + a + "'");
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.empty())
-    return fail("no input (usage: approx-replay FILE.json...)");
+  approx::cli::CommandLine cl{approx::cli::Tool{"approx-replay"},
+                              "Replays run-apps curves through SMP, HEU and "
+                              "OMG (no GPU needed)."};
+  cl.required(cl.positionals("FILE.json", files,
+                             "run-apps results (bench/apps/run-apps --json)"));
+  cl.number("--qos-ratio", ratio, 0, 1e6, "QoS_ratio R (default 0.8)");
+  cl.text("--json", outPath, "write each row as JSON to OUT");
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
 
   json out = json::array();
   // The table is printed only once every file replayed: an error leaves

@@ -63,6 +63,7 @@
 #include "Inspect.h"
 #include "Runner.h"
 
+#include "approx/Support/Cli.h"
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/Session.h"
 #include "approx/runtime/precision/SystemDb.h"
@@ -88,26 +89,50 @@ namespace {
 
 bool quiet = false;
 
-int usage(const std::string &msg) {
-  if (!msg.empty())
-    std::fprintf(stderr, "approx-scale: %s\n", msg.c_str());
-  std::fprintf(
-      stderr,
-      "usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q[,Q...] "
-      "[--size paper|16x|tiny] [--input default|random|image:FILE] "
-      "[--seed S] [--strategy ours|prescaler|pfp|in-kernel|all] "
-      "[--holdout-seed S2 | --holdout-image FILE2] [--reps N] "
-      "[--warmups W] [-o report.json] [--quiet]\n"
-      "       approx-scale --exec PROGRAM [--arg A]... --manifest "
-      "VARIANTS.manifest.json --db FILE --toq Q[,Q...] [--strategy ...] "
-      "[--reps N] [--warmups W] [-o report.json] [--quiet] "
-      "[--no-machine-check]\n");
-  return 2;
-}
+const char *const kHelp =
+    R"(usage: approx-scale --app NAME --ptx-dir DIR --db FILE --toq Q[,Q...]
+                    [--size paper|16x|tiny] [--input default|random|image:FILE]
+                    [--seed S] [--strategy ours|prescaler|pfp|in-kernel|all]
+                    [--holdout-seed S2 | --holdout-image FILE2] [--reps N]
+                    [--warmups W] [-o report.json] [--quiet]
+       approx-scale --exec PROGRAM [--arg A]... --manifest VARIANTS.manifest.json
+                    --db FILE --toq Q[,Q...] [--strategy ...] [--reps N]
+                    [--warmups W] [-o report.json] [--quiet]
+                    [--no-machine-check]
+
+Precision scaling (PreScaler's flow, docs/precision.md) of a PolyBench/GPU
+application (--app) or of an unmodified MLIR host program (--exec), on the
+GPU: profile in f64, search storage types per TOQ and strategy, measure.
+  --toq Q[,Q...]     target output qualities, each in (0, 1] (0.9: mean
+                     relative error <= 10%), in the order given
+  --strategy S       ours, prescaler, pfp, in-kernel or all (default ours)
+  --reps N           measured runs per configuration, median (1 to 100,
+                     default 3)
+  --warmups W        untimed runs before each (0 to 10, default 1)
+  --seed S           seed of --input random (0 to 2^64-1, default 1)
+  --holdout-seed S2  also run the chosen configuration on seed S2
+  --holdout-image F  ... or on the photograph F (--input image:FILE)
+  -o FILE            the JSON report
+  --no-machine-check (--exec) skip the database's machine check (tests)
+Every input (options, database, application, images, manifests) is checked
+before the GPU is opened. Exit status: 0, 1 on an error, 2 on a usage error
+(one line each), 77 (with the reason) where no GPU is usable.
+)";
 
 int fail(const std::string &msg) {
   std::fprintf(stderr, "approx-scale: %s\n", msg.c_str());
   return 1;
+}
+
+/// `path` loads as a manifest and, with `image`, names an image that is
+/// there: what Module::load checks that needs no GPU.
+rt::Status checkManifest(const std::string &path, bool image) {
+  rt::Expected<rt::Manifest> m = rt::loadManifestFile(path);
+  if (!m)
+    return m.status();
+  if (!image)
+    return rt::Status::ok();
+  return rt::resolveImagePath(*m, m->ptx.empty(), false).status();
 }
 
 /// Outputs of a run: the arrays read back (others empty).
@@ -138,7 +163,7 @@ struct Options {
                                        strategyName = "ours", out,
                                        holdoutImage;
   std::vector<double> toqs;
-  bool haveToq = false, haveHoldout = false;
+  bool haveHoldout = false;
   uint64_t seed = 1, holdoutSeed = 0;
   unsigned reps = 3;
   // Untimed runs before each measured configuration: the first run in a
@@ -150,7 +175,6 @@ struct Options {
   std::string program, manifest;
   std::vector<std::string> args;
   bool noMachineCheck = false;
-  std::vector<std::string> appOnly, execOnly; ///< flags given, per mode
 };
 
 /// `toqs` as "0.9,0.95".
@@ -311,6 +335,10 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
   rt::Expected<prec::SystemDb> db = prec::loadSystemDb(o.dbPath);
   if (!db)
     return fail(db.status().message());
+  // The program reads the manifest (not its image, which it embeds): a
+  // bad one is found before the GPU.
+  if (rt::Status s = checkManifest(o.manifest, false); !s)
+    return fail(s.message());
   std::string device = "unchecked (--no-machine-check)";
   if (!o.noMachineCheck) {
     std::shared_ptr<rt::Context> ctx;
@@ -474,128 +502,94 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
                       o.toqs.size(), o.out);
 }
 
+/// Parses the command line into `o` and `kinds`: -1 to go on, else the
+/// exit status (0 after --help, 2 after a one-line usage error).
+int parseOptions(int argc, char **argv, Options &o,
+                 std::vector<prec::StrategyKind> &kinds) {
+  namespace cli = approx::cli;
+  cli::CommandLine cl{cli::Tool{"approx-scale"}, "precision scaling", kHelp};
+  std::vector<CLI::Option *> appOnly, execOnly;
+  appOnly.push_back(cl.text("--app", o.appName));
+  appOnly.push_back(cl.text("--ptx-dir", o.ptxDir));
+  appOnly.push_back(cl.text("--size", o.sizeName));
+  appOnly.push_back(cl.text("--input", o.input));
+  appOnly.push_back(cl.unsignedInteger("--seed", o.seed));
+  CLI::Option *holdoutSeed =
+      cl.unsignedInteger("--holdout-seed", o.holdoutSeed);
+  appOnly.push_back(holdoutSeed);
+  appOnly.push_back(cl.text("--holdout-image", o.holdoutImage));
+  CLI::Option *exec = cl.text("--exec", o.program);
+  execOnly.push_back(exec);
+  execOnly.push_back(cl.list("--arg", o.args));
+  execOnly.push_back(cl.text("--manifest", o.manifest));
+  execOnly.push_back(cl.flag("--no-machine-check", o.noMachineCheck));
+  cl.text("--db", o.dbPath);
+  // One TOQ or a comma-separated list: one profile, trials shared.
+  CLI::Option *toq = cl.value("--toq", [&](const std::string &v) {
+    o.toqs = cli::parseList(v, "--toq", [](const std::string &q) {
+      return cli::parseNumber(q, "--toq");
+    });
+  });
+  cl.text("--strategy", o.strategyName);
+  // Every measured run (profile, trial, held-out): --warmups untimed runs,
+  // then the median of --reps.
+  cl.integer("--reps", o.reps, 1, 100);
+  cl.integer("--warmups", o.warmups, 0, 10);
+  cl.text("-o", o.out);
+  cl.flag("--quiet", quiet);
+  cl.check([&] {
+    auto given = [](const std::vector<CLI::Option *> &opts) -> CLI::Option * {
+      for (CLI::Option *opt : opts)
+        if (opt->count())
+          return opt;
+      return nullptr;
+    };
+    const bool isExec = exec->count() > 0;
+    if (CLI::Option *a = given(appOnly); isExec && a)
+      cli::usageError("--exec does not take " + a->get_name() +
+                      " (an --app option)");
+    if (CLI::Option *e = given(execOnly); !isExec && e)
+      cli::usageError(e->get_name() + " needs --exec PROGRAM");
+    if (isExec && (o.manifest.empty() || o.dbPath.empty() || !toq->count()))
+      cli::usageError("--exec needs --manifest, --db and --toq");
+    if (!isExec && (o.appName.empty() || o.ptxDir.empty() || o.dbPath.empty() ||
+                    !toq->count()))
+      cli::usageError("--app, --ptx-dir, --db and --toq are required");
+    for (double q : o.toqs)
+      if (!(q > 0 && q <= 1))
+        cli::usageError("TOQ " + std::to_string(q) +
+                        " is not in (0, 1] (0.9: mean relative error <= 10%)");
+    if (o.strategyName == "all") {
+      kinds = {prec::StrategyKind::Ours, prec::StrategyKind::PreScaler,
+               prec::StrategyKind::Pfp, prec::StrategyKind::InKernel};
+    } else {
+      rt::Expected<prec::StrategyKind> k = prec::parseStrategy(o.strategyName);
+      if (!k)
+        cli::usageError(k.status().message());
+      kinds = {*k};
+    }
+    o.haveHoldout = holdoutSeed->count() > 0;
+  });
+  return cl.parse(argc, argv);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *flag) -> std::string {
-      if (i + 1 >= argc) {
-        usage(std::string(flag) + " needs a value");
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--app" || a == "--ptx-dir" || a == "--size" || a == "--input" ||
-        a == "--seed" || a == "--holdout-seed" || a == "--holdout-image")
-      o.appOnly.push_back(a);
-    if (a == "--exec" || a == "--arg" || a == "--manifest" ||
-        a == "--no-machine-check")
-      o.execOnly.push_back(a);
-    if (a == "--app")
-      o.appName = value("--app");
-    else if (a == "--ptx-dir")
-      o.ptxDir = value("--ptx-dir");
-    else if (a == "--exec")
-      o.program = value("--exec");
-    else if (a == "--arg")
-      o.args.push_back(value("--arg"));
-    else if (a == "--manifest")
-      o.manifest = value("--manifest");
-    else if (a == "--no-machine-check")
-      o.noMachineCheck = true;
-    else if (a == "--db")
-      o.dbPath = value("--db");
-    else if (a == "--toq") {
-      // One TOQ or a comma-separated list: one profile, trials shared.
-      std::string list = value("--toq");
-      size_t pos = 0;
-      o.toqs.clear();
-      while (true) {
-        size_t comma = list.find(',', pos);
-        std::string v = list.substr(
-            pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        char *end = nullptr;
-        double q = std::strtod(v.c_str(), &end);
-        if (v.empty() || end == v.c_str() || *end)
-          return usage("--toq '" + v + "' is not a number");
-        o.toqs.push_back(q);
-        if (comma == std::string::npos)
-          break;
-        pos = comma + 1;
-      }
-      o.haveToq = true;
-    } else if (a == "--size")
-      o.sizeName = value("--size");
-    else if (a == "--input")
-      o.input = value("--input");
-    else if (a == "--seed")
-      o.seed = std::strtoull(value("--seed").c_str(), nullptr, 0);
-    else if (a == "--strategy")
-      o.strategyName = value("--strategy");
-    else if (a == "--holdout-seed") {
-      o.holdoutSeed =
-          std::strtoull(value("--holdout-seed").c_str(), nullptr, 0);
-      o.haveHoldout = true;
-    } else if (a == "--holdout-image")
-      o.holdoutImage = value("--holdout-image");
-    else if (a == "--reps") {
-      // Every measured run (profile, trial, held-out): one untimed run,
-      // then the median of N.
-      std::string v = value("--reps");
-      char *end = nullptr;
-      unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || v[0] == '-' || n < 1 || n > 100)
-        return usage("--reps '" + v + "' is not a count in [1, 100]");
-      o.reps = unsigned(n);
-    } else if (a == "--warmups") {
-      std::string v = value("--warmups");
-      char *end = nullptr;
-      unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || v[0] == '-' || n > 10)
-        return usage("--warmups '" + v + "' is not a count in [0, 10]");
-      o.warmups = unsigned(n);
-    } else if (a == "-o")
-      o.out = value("-o");
-    else if (a == "--quiet")
-      quiet = true;
-    else if (a == "-h" || a == "--help")
-      return usage(""), 0;
-    else
-      return usage("unknown argument '" + a + "'");
-  }
-  const bool exec = !o.program.empty();
-  if (exec && !o.appOnly.empty())
-    return usage("--exec does not take " + o.appOnly.front() +
-                 " (an --app option)");
-  if (!exec && !o.execOnly.empty())
-    return usage(o.execOnly.front() + " needs --exec PROGRAM");
-  if (exec && (o.manifest.empty() || o.dbPath.empty() || !o.haveToq))
-    return usage("--exec needs --manifest, --db and --toq");
-  if (!exec && (o.appName.empty() || o.ptxDir.empty() || o.dbPath.empty() ||
-                !o.haveToq))
-    return usage("--app, --ptx-dir, --db and --toq are required");
-  for (double toq : o.toqs)
-    if (!(toq > 0 && toq <= 1))
-      return usage("TOQ " + std::to_string(toq) +
-                   " is not in (0, 1] (0.9: mean relative error <= 10%)");
   std::vector<prec::StrategyKind> kinds;
-  if (o.strategyName == "all") {
-    kinds = {prec::StrategyKind::Ours, prec::StrategyKind::PreScaler,
-             prec::StrategyKind::Pfp, prec::StrategyKind::InKernel};
-  } else {
-    rt::Expected<prec::StrategyKind> k = prec::parseStrategy(o.strategyName);
-    if (!k)
-      return usage(k.status().message());
-    kinds = {*k};
-  }
+  if (int status = parseOptions(argc, argv, o, kinds); status >= 0)
+    return status;
+  auto usage = [](const std::string &msg) {
+    return approx::cli::Tool("approx-scale").fail(msg);
+  };
+  const bool exec = !o.program.empty();
   if (exec) {
     struct stat st;
     if (::stat(o.program.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
         ::access(o.program.c_str(), X_OK) != 0)
-      return usage("--exec '" + o.program +
-                   "' is not an executable file (give its path)");
+      return usage("--exec " + approx::cli::quote(o.program) +
+                   " is not an executable file (give its path)");
     return runExec(o, kinds);
   }
   const App *app = findApp(o.appName);
@@ -646,16 +640,22 @@ int main(int argc, char **argv) {
   rt::Expected<prec::SystemDb> db = prec::loadSystemDb(dbPath);
   if (!db)
     return fail(db.status().message());
+  // Both modules' manifests and images, and the inputs, before the GPU.
+  for (bool variants : {false, true})
+    if (rt::Status s =
+            checkManifest(manifestPath(ptxDir, *app, variants), true);
+        !s)
+      return fail(s.message());
+  Buffers inputs;
+  std::string err;
+  if (!makeInputs(*app, sizes, in, inputs, err))
+    return fail(err);
   std::shared_ptr<rt::Context> ctx;
   if (int rc = openGpu("approx-scale", ctx))
     return rc;
   if (rt::Status s = checkHere(*db, *ctx); !s)
     return fail(s.message());
 
-  Buffers inputs;
-  std::string err;
-  if (!makeInputs(*app, sizes, in, inputs, err))
-    return fail(err);
   rt::Expected<std::unique_ptr<Runner>> plain =
       Runner::load(ctx, *app, ptxDir, false);
   if (!plain)

@@ -1,17 +1,18 @@
 //===- CommandLine.cpp - approx-tune's options, strictly parsed -----------===//
 //
-// strtoll/strtoull/strtod with base 10, errno and end-pointer checks: "1e3",
-// "0x10", " 5", "5 " and "" are all errors, and so is a value past the
-// type's range (ERANGE) or the option's.
+// CLI11 through approx/Support/Cli.h walks argv; the values are checked by
+// its strict parsers (decimal, range-checked, finite): "1e3", "0x10", " 5",
+// "5 " and "" are all errors, and so is a value past the type's range or
+// the option's.
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
 
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/Text.h"
 #include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
 
-#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -123,61 +124,25 @@ method's lambda* misses the QoS, 77 when no CUDA driver/GPU is available.
 Every error is one line on stderr.
 )";
 
+approx::cli::Tool tool() {
+  return approx::cli::Tool("approx-tune", 1, " (see approx-tune --help)");
+}
+
 [[noreturn]] void usageError(const std::string &message) {
-  throw CliError{1, message};
+  approx::cli::usageError(message);
 }
 
 [[noreturn]] void statusError(const Status &s) {
   throw CliError{s.code() == StatusCode::Unavailable ? 77 : 2, s.toString()};
 }
 
-static bool decimalSyntax(const std::string &t, bool allowSign) {
-  size_t i = 0;
-  if (allowSign && i < t.size() && (t[i] == '-' || t[i] == '+'))
-    ++i;
-  if (i == t.size())
-    return false;
-  for (; i < t.size(); ++i)
-    if (t[i] < '0' || t[i] > '9')
-      return false;
-  return true;
-}
-
 int64_t parseInteger(const std::string &text, const std::string &what,
                      int64_t lo, int64_t hi) {
-  std::string range =
-      " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-      "]";
-  if (!decimalSyntax(text, true))
-    usageError(what + ": " + quote(text) + " is not a decimal integer");
-  errno = 0;
-  long long v = std::strtoll(text.c_str(), nullptr, 10);
-  if (errno == ERANGE || v < lo || v > hi)
-    usageError(what + ": " + escapeBytes(text) + range);
-  return int64_t(v);
-}
-
-uint64_t parseUnsigned(const std::string &text, const std::string &what) {
-  if (!decimalSyntax(text, false))
-    usageError(what + ": " + quote(text) +
-               " is not a decimal integer >= 0");
-  errno = 0;
-  unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-  if (errno == ERANGE)
-    usageError(what + ": " + escapeBytes(text) +
-               " is out of range [0, 18446744073709551615]");
-  return uint64_t(v);
+  return approx::cli::parseInt(text, what, lo, hi);
 }
 
 double parseFinite(const std::string &text, const std::string &what) {
-  char *end = nullptr;
-  errno = 0;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || text.find_first_of(" \t\n") != std::string::npos)
-    usageError(what + ": " + quote(text) + " is not a number");
-  if (!std::isfinite(v) || errno == ERANGE)
-    usageError(what + ": " + quote(text) + " is not a finite number");
-  return v;
+  return approx::cli::parseNumber(text, what);
 }
 
 static std::vector<std::string> split(const std::string &s, char sep) {
@@ -216,6 +181,10 @@ DistSpec parseDist(const std::string &v, const std::string &what) {
   d.b = parseFinite(p[2], what);
   if (d.kind == "normal" && d.b < 0)
     usageError(what + ": the standard deviation must be >= 0");
+  // [LO, HI) with HI below LO is no interval (std::uniform_real_distribution
+  // requires LO <= HI); a linspace may run downwards.
+  if (d.kind == "uniform" && d.a > d.b)
+    usageError(what + ": " + quote(v) + " is a reversed range (LO > HI)");
   return d;
 }
 
@@ -241,149 +210,129 @@ static approx::rt::Dim3 parseDim3(const std::string &v, const std::string &opt,
   return d;
 }
 
-Options parseCommandLine(int argc, char **argv) {
-  Options o;
+int parseCommandLine(int argc, char **argv, Options &o) {
+  namespace cli = approx::cli;
   for (int i = 0; i < argc; ++i)
     o.command += (i ? " " : "") + std::string(argv[i]);
-  auto need = [&](int &i) -> std::string {
-    if (i + 1 >= argc)
-      usageError(std::string(argv[i]) + " needs a value");
-    return argv[++i];
-  };
-  bool haveQos = false, haveMethod = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-      return o;
-    } else if (a == "--list") {
-      o.list = true;
-    } else if (a == "--dry-run") {
-      o.dryRun = true;
-    } else if (a == "--run-once") {
-      o.runOncePrefix = need(i);
-      if (o.runOncePrefix.empty())
-        usageError("--run-once needs a non-empty prefix");
-    } else if (a == "--kernel") {
-      o.kernel = need(i);
-    } else if (a == "--knob") {
-      std::string v = need(i);
+  cli::CommandLine cl{tool(), "tune an approximation knob on the GPU", kHelp};
+  cl.required(cl.text("MANIFEST", o.manifest));
+  cl.flag("--list", o.list);
+  cl.flag("--dry-run", o.dryRun);
+  CLI::Option *runOnce = cl.text("--run-once", o.runOncePrefix);
+  cl.text("--kernel", o.kernel);
+  std::vector<std::string> knobs, elements, shapes, inputs, inouts, scalars;
+  cl.list("--knob", knobs);
+  cl.text("--image", o.image);
+  cl.flag("--cubin", o.cubin);
+  cl.flag("--allow-outside-paths", o.allowOutside);
+  cl.integer("--device", o.device, 0, INT_MAX);
+  cl.integer("--size", o.size, 0, INT64_MAX);
+  cl.list("--element", elements);
+  cl.list("--shape", shapes);
+  cl.list("--input", inputs);
+  cl.list("--inout", inouts);
+  cl.list("--scalar", scalars);
+  cl.unsignedInteger("--seed", o.seed);
+  cl.flag("--allow-zero-inputs", o.allowZero);
+  cl.value("--block", [&](const std::string &v) {
+    o.block = parseDim3(v, "--block", kMaxBlockThreads, kMaxBlockThreads);
+    if (o.block.total() > uint64_t(kMaxBlockThreads))
+      usageError("--block: " + std::to_string(o.block.total()) +
+                 " threads per block; at most 1024");
+  });
+  cl.value("--grid", [&](const std::string &v) {
+    o.gridAuto = v == "auto";
+    if (!o.gridAuto)
+      o.grid = parseDim3(v, "--grid", kMaxGridX, kMaxGridYZ);
+  });
+  cl.integer("--shared", o.shared, 0, UINT32_MAX);
+  CLI::Option *method = cl.value("--method", [&](const std::string &v) {
+    if (v != "all" && !parseTuneMethod(v))
+      usageError("unknown method " + quote(v) + " (heu, smp, omg, all)");
+    o.method = v;
+  });
+  CLI::Option *qos = cl.number("--qos", o.qos, 0, HUGE_VAL);
+  double ratio = o.qos;
+  CLI::Option *qosRatio = cl.number("--qos-ratio", ratio, 0, HUGE_VAL);
+  cl.value("--metric", [&](const std::string &v) {
+    if (!parseMetric(v))
+      usageError(parseMetric(v).status().message());
+    o.metric = v;
+  });
+  cl.integer("--lambda-max", o.lambdaMax, 0, INT64_MAX);
+  cl.value("--lambda-step", [&](const std::string &v) {
+    o.lambdaStep =
+        v == "auto" ? 0 : int(parseInteger(v, "--lambda-step", 1, 64));
+  });
+  cl.flag("--sweep", o.sweep);
+  cl.integer("--warmup", o.warmup, 0, kMaxReps);
+  cl.integer("--reps", o.reps, 1, kMaxReps);
+  cl.text("--json", o.jsonPath);
+  cl.text("--svg", o.svgPath);
+  cl.flag("-q,--quiet", o.quiet);
+  cl.check([&] {
+    if (runOnce->count() && o.runOncePrefix.empty())
+      usageError("--run-once needs a non-empty prefix");
+    if (method->count() > 1)
+      usageError("--method is given twice");
+    if (qos->count() + qosRatio->count() > 1)
+      usageError("give one of --qos and --qos-ratio, once");
+    o.qosAbs = qos->count() > 0;
+    if (qosRatio->count())
+      o.qos = ratio;
+    for (const std::string &v : knobs) {
       size_t eq = v.find('=');
       if (eq == std::string::npos) {
         if (!o.tunedKnob.empty())
           usageError("--knob " + quote(v) + ": the tuned knob is already " +
                      quote(o.tunedKnob));
         o.tunedKnob = v;
-      } else {
-        std::string name = v.substr(0, eq);
-        if (name.empty())
-          usageError("--knob expects NAME or NAME=VALUE, got " + quote(v));
-        if (o.knobValues.count(name))
-          usageError("--knob " + quote(name) + " is given twice");
-        o.knobValues[name] = parseInteger(v.substr(eq + 1),
-                                          "--knob " + escapeBytes(name),
-                                          INT64_MIN, INT64_MAX);
+        continue;
       }
-    } else if (a == "--image") {
-      o.image = need(i);
-    } else if (a == "--cubin") {
-      o.cubin = true;
-    } else if (a == "--allow-outside-paths") {
-      o.allowOutside = true;
-    } else if (a == "--device") {
-      o.device = int(parseInteger(need(i), a, 0, INT_MAX));
-    } else if (a == "--size") {
-      o.size = parseInteger(need(i), a, 0, INT64_MAX);
-    } else if (a == "--element") {
-      auto [idx, v] = indexed(need(i), a);
-      if (o.elements.count(idx))
-        usageError(a + " " + std::to_string(idx) + " is given twice");
-      o.elements[idx] = v;
-    } else if (a == "--shape") {
-      auto [idx, v] = indexed(need(i), a);
-      std::vector<int64_t> dims;
-      for (const std::string &d : split(v, 'x'))
-        dims.push_back(parseInteger(d, a + " " + std::to_string(idx), 0,
-                                    INT64_MAX));
-      if (o.shapes.count(idx))
-        usageError(a + " " + std::to_string(idx) + " is given twice");
-      o.shapes[idx] = dims;
-    } else if (a == "--input" || a == "--inout") {
-      auto [idx, v] = indexed(need(i), a);
-      if (o.inputs.count(idx))
-        usageError("argument " + std::to_string(idx) +
-                   " has two --input/--inout options");
-      o.inputs[idx] = {parseDist(v, a + " " + std::to_string(idx)),
-                       a == "--inout"};
-    } else if (a == "--scalar") {
-      auto [idx, v] = indexed(need(i), a);
-      if (o.scalars.count(idx))
-        usageError(a + " " + std::to_string(idx) + " is given twice");
-      o.scalars[idx] = v;
-    } else if (a == "--seed") {
-      o.seed = parseUnsigned(need(i), a);
-    } else if (a == "--allow-zero-inputs") {
-      o.allowZero = true;
-    } else if (a == "--block") {
-      o.block = parseDim3(need(i), a, kMaxBlockThreads, kMaxBlockThreads);
-      if (o.block.total() > uint64_t(kMaxBlockThreads))
-        usageError("--block: " + std::to_string(o.block.total()) +
-                   " threads per block; at most 1024");
-    } else if (a == "--grid") {
-      std::string v = need(i);
-      o.gridAuto = v == "auto";
-      if (!o.gridAuto)
-        o.grid = parseDim3(v, a, kMaxGridX, kMaxGridYZ);
-    } else if (a == "--shared") {
-      o.shared = unsigned(parseInteger(need(i), a, 0, UINT32_MAX));
-    } else if (a == "--method") {
-      if (haveMethod)
-        usageError("--method is given twice");
-      haveMethod = true;
-      o.method = need(i);
-      if (o.method != "all" && !parseTuneMethod(o.method))
-        usageError("unknown method " + quote(o.method) +
-                   " (heu, smp, omg, all)");
-    } else if (a == "--qos" || a == "--qos-ratio") {
-      if (haveQos)
-        usageError("give one of --qos and --qos-ratio, once");
-      haveQos = true;
-      o.qosAbs = a == "--qos";
-      o.qos = parseFinite(need(i), a);
-      if (o.qos < 0)
-        usageError(a + " must be >= 0");
-    } else if (a == "--metric") {
-      o.metric = need(i);
-      if (!parseMetric(o.metric))
-        usageError(parseMetric(o.metric).status().message());
-    } else if (a == "--lambda-max") {
-      o.lambdaMax = parseInteger(need(i), a, 0, INT64_MAX);
-    } else if (a == "--lambda-step") {
-      std::string v = need(i);
-      o.lambdaStep = v == "auto" ? 0 : int(parseInteger(v, a, 1, 64));
-    } else if (a == "--sweep") {
-      o.sweep = true;
-    } else if (a == "--warmup") {
-      o.warmup = int(parseInteger(need(i), a, 0, kMaxReps));
-    } else if (a == "--reps") {
-      o.reps = int(parseInteger(need(i), a, 1, kMaxReps));
-    } else if (a == "--json") {
-      o.jsonPath = need(i);
-    } else if (a == "--svg") {
-      o.svgPath = need(i);
-    } else if (a == "--quiet" || a == "-q") {
-      o.quiet = true;
-    } else if (!a.empty() && a[0] == '-') {
-      usageError("unknown option " + quote(a));
-    } else if (o.manifest.empty()) {
-      o.manifest = a;
-    } else {
-      usageError("more than one manifest given");
+      std::string name = v.substr(0, eq);
+      if (name.empty())
+        usageError("--knob expects NAME or NAME=VALUE, got " + quote(v));
+      if (o.knobValues.count(name))
+        usageError("--knob " + quote(name) + " is given twice");
+      o.knobValues[name] =
+          parseInteger(v.substr(eq + 1), "--knob " + escapeBytes(name),
+                       INT64_MIN, INT64_MAX);
     }
-  }
-  if (o.manifest.empty())
-    usageError("no manifest given");
-  return o;
+    for (const std::string &v : elements) {
+      auto [idx, type] = indexed(v, "--element");
+      if (o.elements.count(idx))
+        usageError("--element " + std::to_string(idx) + " is given twice");
+      o.elements[idx] = type;
+    }
+    for (const std::string &v : shapes) {
+      auto [idx, text] = indexed(v, "--shape");
+      std::vector<int64_t> dims;
+      for (const std::string &d : split(text, 'x'))
+        dims.push_back(
+            parseInteger(d, "--shape " + std::to_string(idx), 0, INT64_MAX));
+      if (o.shapes.count(idx))
+        usageError("--shape " + std::to_string(idx) + " is given twice");
+      o.shapes[idx] = dims;
+    }
+    for (bool inout : {false, true})
+      for (const std::string &v : inout ? inouts : inputs) {
+        const char *opt = inout ? "--inout" : "--input";
+        auto [idx, dist] = indexed(v, opt);
+        if (o.inputs.count(idx))
+          usageError("argument " + std::to_string(idx) +
+                     " has two --input/--inout options");
+        o.inputs[idx] = {
+            parseDist(dist, std::string(opt) + " " + std::to_string(idx)),
+            inout};
+      }
+    for (const std::string &v : scalars) {
+      auto [idx, value] = indexed(v, "--scalar");
+      if (o.scalars.count(idx))
+        usageError("--scalar " + std::to_string(idx) + " is given twice");
+      o.scalars[idx] = value;
+    }
+  });
+  return cl.parse(argc, argv);
 }
 
 } // namespace approx::tune

@@ -1,15 +1,18 @@
 //===- CommandLine.h - approx-tune's options, strictly parsed ----*- C++ -*-===//
 //
-// Every option value is checked when it is read: integers are decimal, fit
-// the option's stated range (no wrap, no silent truncation, no octal or hex
-// surprises), floats are finite. A bad value is a CliError (exit status 1)
-// whose one-line message names the option and the accepted range. Values
-// that need the manifest (argument indices, knob names) are checked later.
+// CLI11 through approx/Support/Cli.h, the command line of every approx
+// tool: every option value is checked when the command line is read:
+// integers are decimal, fit the option's stated range (no wrap, no silent
+// truncation, no octal or hex surprises), floats are finite. A bad value is
+// a usage error (one line, exit status 1) that names the option and the
+// accepted range. Values that need the manifest (argument indices, knob
+// names) are checked later, as usage errors too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNE_COMMANDLINE_H
 #define APPROX_TUNE_COMMANDLINE_H
 
+#include "approx/Support/Cli.h"
 #include "approx/runtime/core/Runtime.h"
 
 #include <cstdint>
@@ -20,14 +23,18 @@
 
 namespace approx::tune {
 
-/// An error that ends approx-tune: `code` is the exit status (1 usage,
-/// 2 runtime, 77 no GPU), `message` one line.
+/// A runtime error that ends approx-tune: `code` is the exit status (2
+/// runtime, 77 no GPU), `message` one line. Usage errors are
+/// approx::cli::UsageError (exit status 1).
 struct CliError {
   int code;            ///< the exit status
   std::string message; ///< one line, already escaped
 };
 
-/// Throws a usage error (exit status 1).
+/// How approx-tune reports a usage error: `approx-tune: MESSAGE (see
+/// approx-tune --help)`, exit status 1.
+approx::cli::Tool tool();
+/// Throws a usage error (approx::cli::UsageError).
 [[noreturn]] void usageError(const std::string &message);
 /// Throws `s` as a runtime error (77 for Unavailable, 2 otherwise).
 [[noreturn]] void statusError(const approx::rt::Status &s);
@@ -35,8 +42,6 @@ struct CliError {
 /// A decimal integer in [lo, hi]; `what` names it in errors.
 int64_t parseInteger(const std::string &text, const std::string &what,
                      int64_t lo, int64_t hi);
-/// A decimal unsigned integer (up to 2^64 - 1).
-uint64_t parseUnsigned(const std::string &text, const std::string &what);
 /// A finite decimal float.
 double parseFinite(const std::string &text, const std::string &what);
 
@@ -66,7 +71,7 @@ struct Options {
   std::string tunedKnob;              ///< --knob NAME
   std::map<std::string, int64_t> knobValues; ///< --knob NAME=VALUE
   std::string image;
-  bool help = false, list = false, dryRun = false, cubin = false;
+  bool list = false, dryRun = false, cubin = false;
   bool sweep = false;
   bool quiet = false, allowZero = false, allowOutside = false;
   int device = 0;
@@ -94,8 +99,9 @@ struct Options {
   std::string command; ///< the command line, for the JSON record
 };
 
-/// Parses argv (throws CliError); with --help only `help` is meaningful.
-Options parseCommandLine(int argc, char **argv);
+/// Parses argv into `o`: -1 to go on, else the exit status (0 after
+/// printing --help, 1 after a one-line usage error).
+int parseCommandLine(int argc, char **argv, Options &o);
 
 /// The --help text.
 extern const char *const kHelp;

@@ -103,11 +103,9 @@ int runOnce(Module &mod, const RunPlan &plan, std::vector<ArgSpec> specs,
 }
 
 int run(int argc, char **argv) {
-  Options o = parseCommandLine(argc, argv);
-  if (o.help) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+  Options o;
+  if (int status = parseCommandLine(argc, argv, o); status >= 0)
+    return status;
   Expected<Manifest> man = loadManifestFile(o.manifest);
   if (!man)
     statusError(man.status());
@@ -411,12 +409,10 @@ int main(int argc, char **argv) {
   // Every failure, including one the code did not foresee, is one line.
   try {
     return run(argc, argv);
+  } catch (const approx::cli::UsageError &e) {
+    return tool().fail(e.what());
   } catch (const CliError &e) {
-    if (e.code == 1)
-      std::fprintf(stderr, "approx-tune: %s (see approx-tune --help)\n",
-                   e.message.c_str());
-    else
-      std::fprintf(stderr, "approx-tune: error: %s\n", e.message.c_str());
+    std::fprintf(stderr, "approx-tune: error: %s\n", e.message.c_str());
     return e.code;
   } catch (const std::bad_alloc &) {
     std::fprintf(stderr, "approx-tune: error: out of host memory\n");

@@ -31,6 +31,8 @@
 #include "Apps.h"
 #include "Runner.h"
 
+#include "approx/Support/Cli.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -46,15 +48,9 @@ namespace prec = approx::rt::precision;
 
 namespace {
 
-int usage(const char *msg) {
-  if (msg)
-    std::fprintf(stderr, "run-app: %s\n", msg);
-  std::fprintf(stderr,
-               "usage: run-app --app NAME --ptx-dir DIR --size paper|16x|tiny "
-               "--input default|random|image[:FILE.npy] [--seed S] [--check] "
-               "[--tol X] [--reps N] [--profile OUT.json | --config FILE "
-               "[--expect PROFILE.json]]\n       run-app --list\n");
-  return 2;
+/// One line on stderr, exit status 2 (approx/Support/Cli.h).
+int usage(const std::string &msg) {
+  return approx::cli::Tool("run-app").fail(msg);
 }
 
 std::string shapeText(const std::vector<int64_t> &sh) {
@@ -115,59 +111,49 @@ double median(std::vector<double> v) {
 } // namespace
 
 int main(int argc, char **argv) {
+  namespace cli = approx::cli;
   std::string appName, ptxDir, sizeName, input = "default";
   uint64_t seed = 1;
-  bool check = false, haveTol = false;
+  bool check = false, listApps = false;
   double tol = 0;
   int reps = 1;
   std::string profileOut, configFile, expectFile;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *flag) -> const char * {
-      if (i + 1 >= argc) {
-        usage((std::string(flag) + " needs a value").c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--list") {
-      list();
-      return 0;
-    } else if (a == "--app")
-      appName = value("--app");
-    else if (a == "--ptx-dir")
-      ptxDir = value("--ptx-dir");
-    else if (a == "--size")
-      sizeName = value("--size");
-    else if (a == "--input")
-      input = value("--input");
-    else if (a == "--seed")
-      seed = std::strtoull(value("--seed"), nullptr, 0);
-    else if (a == "--check")
-      check = true;
-    else if (a == "--tol") {
-      tol = std::strtod(value("--tol"), nullptr);
-      haveTol = check = true;
-    } else if (a == "--reps")
-      reps = std::max(1, std::atoi(value("--reps")));
-    else if (a == "--profile")
-      profileOut = value("--profile");
-    else if (a == "--config")
-      configFile = value("--config");
-    else if (a == "--expect")
-      expectFile = value("--expect");
-    else if (a == "-h" || a == "--help")
-      return usage(nullptr), 0;
-    else
-      return usage(("unknown argument '" + a + "'").c_str());
+  cli::CommandLine cl{cli::Tool{"run-app"},
+                      "Runs one PolyBench/GPU application on the approx "
+                      "runtime; exits 77 where no GPU is usable, 2 on a "
+                      "usage error."};
+  cl.flag("--list", listApps, "print the applications and exit");
+  cl.text("--app", appName, "the application (--list)");
+  cl.text("--ptx-dir", ptxDir, "the directory of <id>.manifest.json");
+  cl.text("--size", sizeName, "paper, 16x or tiny");
+  cl.text("--input", input, "default, random or image[:FILE.npy]");
+  cl.unsignedInteger("--seed", seed, 0, UINT64_MAX, "seed of --input random");
+  cl.flag("--check", check, "compare with the CPU reference");
+  CLI::Option *tolOpt = cl.number("--tol", tol, 0, HUGE_VAL,
+                                  "with --check: exit 1 above this error");
+  cl.integer("--reps", reps, 1, 1000000, "GPU runs (same inputs)");
+  cl.text("--profile", profileOut, "profile mode: write the AppProfile");
+  cl.text("--config", configFile, "scale mode with this configuration");
+  cl.text("--expect", expectFile, "with --config: the profile to repeat");
+  cl.check([&] {
+    if (listApps)
+      return;
+    if (appName.empty() || ptxDir.empty() || sizeName.empty())
+      cli::usageError("--app, --ptx-dir and --size are required");
+    if (!profileOut.empty() && !configFile.empty())
+      cli::usageError("--profile (the f64 run) and --config (a scaled run) "
+                      "exclude each other");
+    if (!expectFile.empty() && configFile.empty())
+      cli::usageError("--expect needs --config");
+  });
+  if (int status = cl.parse(argc, argv); status >= 0)
+    return status;
+  if (listApps) {
+    list();
+    return 0;
   }
-  if (appName.empty() || ptxDir.empty() || sizeName.empty())
-    return usage("--app, --ptx-dir and --size are required");
-  if (!profileOut.empty() && !configFile.empty())
-    return usage("--profile (the f64 run) and --config (a scaled run) "
-                 "exclude each other");
-  if (!expectFile.empty() && configFile.empty())
-    return usage("--expect needs --config");
+  const bool haveTol = tolOpt->count() > 0;
+  check = check || haveTol;
   RunOptions ropt;
   if (!profileOut.empty())
     ropt.mode = prec::SessionMode::Profile;
@@ -190,10 +176,10 @@ int main(int argc, char **argv) {
   }
   const App *app = findApp(appName);
   if (!app)
-    return usage(("no application '" + appName + "' (see --list)").c_str());
+    return usage("no application " + cli::quote(appName) + " (see --list)");
   SizeClass sc;
   if (!parseSizeClass(sizeName, sc))
-    return usage(("size '" + sizeName + "' is not paper, 16x or tiny").c_str());
+    return usage("size " + cli::quote(sizeName) + " is not paper, 16x or tiny");
   const Sizes &sizes = app->sizes(sc);
   if (std::vector<std::string> bad = checkApp(*app, sizes); !bad.empty()) {
     std::fprintf(stderr, "run-app: %s table: %s\n", app->name.c_str(),
@@ -225,9 +211,8 @@ int main(int argc, char **argv) {
     }
     in.image = &image;
   } else {
-    return usage(
-        ("input '" + input + "' is not default, random or image[:FILE]")
-            .c_str());
+    return usage("input " + cli::quote(input) +
+                 " is not default, random or image[:FILE]");
   }
 
   std::printf("app=%s id=%s size=%s %s input=%s", app->name.c_str(),

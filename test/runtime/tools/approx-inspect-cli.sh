@@ -71,12 +71,12 @@ help)
 no-output)
   fails 1 '^approx-inspect: no output: give -o FILE \(or --check FILE\) \(see approx-inspect --help\)$' "$T" ;;
 unknown-option)
-  fails 1 "^approx-inspect: unknown option '--frobnicate' \(see approx-inspect --help\)$" \
+  fails 1 "^approx-inspect: The following argument was not expected: --frobnicate \(see approx-inspect --help\)$" \
     "$T" -o "$W/db.json" --frobnicate ;;
 stray-argument)
   fails 1 "unexpected argument 'db.json' \(the database is named with -o FILE\)" "$T" db.json ;;
 missing-value)
-  fails 1 "option '--pairs' needs a value" "$T" -o "$W/db.json" --pairs ;;
+  fails 1 "^approx-inspect: --pairs: 1 required TEXT missing \(see approx-inspect --help\)$" "$T" -o "$W/db.json" --pairs ;;
 pair-bad-type)
   fails 1 "^approx-inspect: --pairs: pair 'f64:f8': 'f8' is not a precision \(f64, f32, f16, bf16\)" \
     "$T" -o "$W/db.json" --pairs f64:f32,f64:f8 ;;

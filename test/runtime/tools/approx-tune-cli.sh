@@ -247,9 +247,36 @@ lambda-step-word)
 qos-nan)
   fails 1 "--qos: 'nan' is not a finite number" "$T" "$SFU" --qos nan ;;
 qos-negative)
-  fails 1 '--qos-ratio must be >= 0' "$T" "$SFU" --qos-ratio -0.5 ;;
+  fails 1 '^approx-tune: --qos-ratio: -0.5 is out of range \[0, inf\] \(see approx-tune --help\)$' "$T" "$SFU" --qos-ratio -0.5 ;;
+qos-twice)
+  fails 1 'give one of --qos and --qos-ratio, once' "$T" "$SFU" --qos 0.1 --qos-ratio 0.5 ;;
 unknown-option)
-  fails 1 "unknown option '--frobnicate'" "$T" "$SFU" --frobnicate ;;
+  fails 1 '^approx-tune: The following argument was not expected: --frobnicate \(see approx-tune --help\)$' "$T" "$SFU" --frobnicate ;;
+no-manifest)
+  fails 1 '^approx-tune: MANIFEST is required \(see approx-tune --help\)$' "$T" --dry-run ;;
+two-manifests)
+  fails 1 'The following argument was not expected: other.json' "$T" "$SFU" other.json --dry-run ;;
+needs-value)
+  fails 1 '^approx-tune: --reps: 1 required INT missing \(see approx-tune --help\)$' "$T" "$SFU" --reps ;;
+seed-text)
+  fails 1 "--seed: 'abc' is not a decimal integer >= 0" "$T" "$SFU" --seed abc ;;
+seed-octal)
+  fails 1 "--seed: '010' is not a decimal integer >= 0" "$T" "$SFU" --seed 010 ;;
+help-wins)
+  # --help prints the usage whatever else is on the line.
+  want "  --dry-run              parse the manifest and every option, bind the"
+  passes "$W/want" "$T" "$SFU" --reps 0 --frobnicate --help ;;
+uniform-reversed)
+  # [LO, HI) with HI < LO is no range; a linspace may run downwards.
+  fails 1 "^approx-tune: --inout 0: 'uniform:1:0' is a reversed range \(LO > HI\) \(see approx-tune --help\)$" \
+    "$T" "$SFU" --kernel rounds_inplace --inout 0=uniform:1:0 --scalar 1=32 --size 16 --dry-run ;;
+linspace-downwards)
+  want "arg 0: memref<?xf32> buffer#0 inout linspace:2:1, shape 16, 64 bytes"
+  passes "$W/want" "$T" "$SFU" --kernel rounds_inplace --inout 0=linspace:2:1 --scalar 1=32 --size 16 --dry-run ;;
+method-twice)
+  fails 1 '--method is given twice' "$T" "$SFU" --method heu --method smp ;;
+knob-twice)
+  fails 1 "--knob 'mu' is given twice" "$T" "$KINDS" --knob mu=1 --knob mu=2 --dry-run ;;
 scalar-range)
   fails 1 '--scalar 1 \(i32\): 99999999999 is out of range \[-2147483648, 4294967295\]' \
     "$T" "$SFU" --kernel rounds_inplace --inout 0=uniform:-2:2 --scalar 1=99999999999 --size 16 --dry-run ;;
