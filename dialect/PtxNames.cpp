@@ -7,6 +7,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
+// The rule is shared with the runtime's manifest reader. Not included by
+// PtxNames.h: its top-level `approx` namespace would make `approx::`
+// ambiguous beside mlir::approx in every pass.
+#include "approx/Common/PtxIdentifier.h"
+
+static_assert(mlir::approx::kMaxPtxIdentifierLength ==
+                  ::approx::ptx::kMaxIdentifierLength,
+              "the compiler and the runtime accept the same identifiers");
 
 #include "llvm/Support/raw_ostream.h"
 

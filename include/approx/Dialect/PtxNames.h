@@ -2,16 +2,12 @@
 //
 // Knob, kernel and module names end up as PTX identifiers (and as file names).
 // The NVPTX backend aborts on some characters and ptxas rejects others, so
-// every name is checked here first and refused with a one-line reason. The
-// rule itself is approx/Common/PtxIdentifier.h's, shared with the runtime's
-// manifest reader; this file adds the compiler's wording.
+// every name is checked here first and refused with a one-line reason.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef APPROX_DIALECT_PTXNAMES_H
 #define APPROX_DIALECT_PTXNAMES_H
-
-#include "approx/Common/PtxIdentifier.h"
 
 #include "mlir/IR/Attributes.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,15 +18,14 @@ namespace mlir::approx {
 
 /// The longest identifier accepted (PTX asks implementations for at least
 /// 1024 characters).
-constexpr size_t kMaxPtxIdentifierLength = ::approx::ptx::kMaxIdentifierLength;
+constexpr size_t kMaxPtxIdentifierLength = 1024;
 
 /// True if `name` can be a PTX symbol that the NVPTX backend prints and
 /// ptxas accepts: `[A-Za-z_$][A-Za-z0-9_$]*`, not the single character `_`
 /// or `$`, not the predefined `WARP_SZ`, at most kMaxPtxIdentifierLength
 /// characters. (PTX also allows a leading `%`, reserved for predefined and
-/// compiler-generated names, which LLVM does not print: refused here.) That
-/// is ::approx::ptx::NameRule::Emitted. On failure `why` says what is wrong,
-/// e.g. "contains '-'".
+/// compiler-generated names, which LLVM does not print: refused here.) On
+/// failure `why` says what is wrong, e.g. "contains '-'".
 bool isValidPtxIdentifier(llvm::StringRef name, std::string *why = nullptr);
 
 /// `name` quoted for a diagnostic, with control and non-ASCII bytes escaped
