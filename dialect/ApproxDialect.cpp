@@ -25,6 +25,7 @@ using namespace mlir::approx;
 
 #include "approx/Dialect/ApproxDialect.cpp.inc"
 #include "approx/Dialect/ApproxEnums.cpp.inc"
+#include "approx/Dialect/ApproxAttrInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "approx/Dialect/ApproxAttrs.cpp.inc"

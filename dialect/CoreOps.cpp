@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::approx;
@@ -85,6 +86,31 @@ static LogicalResult verifyDefaultIndex(Operation *op, int64_t def,
   return success();
 }
 
+/// `values` of a knob declaration: `count` attributes implementing
+/// KnobValueAttrInterface, with distinct ids (manifest value ids).
+static LogicalResult verifyKnobValues(Operation *op, ArrayAttr values,
+                                      int64_t count) {
+  if (!values)
+    return success();
+  if (int64_t(values.size()) != count)
+    return op->emitOpError("values has ")
+           << values.size() << " entries for " << count
+           << " knob values: one per value";
+  llvm::StringSet<> ids;
+  for (Attribute v : values) {
+    auto value = dyn_cast<KnobValueAttrInterface>(v);
+    if (!value)
+      return op->emitOpError("values: ")
+             << v << " is not a knob value (a scheme, block shape, impl or "
+             << "storage attribute)";
+    std::string id = value.getValueId();
+    if (!ids.insert(id).second)
+      return op->emitOpError("values: two values have the id ")
+             << quoteName(id);
+  }
+  return success();
+}
+
 LogicalResult KnobOp::verify() {
   if (failed(verifyKnobName(*this, getSymName())))
     return failure();
@@ -103,7 +129,7 @@ LogicalResult KnobOp::verify() {
   if (def < lo || def > hi)
     return emitOpError("default(")
            << def << ") lies outside range(" << lo << ", " << hi << ")";
-  return success();
+  return verifyKnobValues(*this, getValuesAttr(), hi - lo + 1);
 }
 
 int64_t VariantKnobOp::getNumVariants() {
@@ -142,7 +168,55 @@ LogicalResult VariantKnobOp::verify() {
              << ": one knob value must pick one variant of each";
     count = list.size();
   }
+  if (failed(verifyKnobValues(*this, getValuesAttr(), count)))
+    return failure();
   return verifyDefaultIndex(*this, getDefaultValue(), count, "variants");
+}
+
+LogicalResult BuildKnobOp::verify() {
+  if (failed(verifyKnobName(*this, getSymName())))
+    return failure();
+  const int64_t n = getValues().size();
+  if (n < 2)
+    return emitOpError("values has ")
+           << n << " entries: a choice needs at least 2";
+  if (failed(verifyKnobValues(*this, getValues(), n)) ||
+      failed(verifyDefaultIndex(*this, getDefaultValue(), n, "values")))
+    return failure();
+  if (getValue() < 0 || getValue() >= n)
+    return emitOpError("value(")
+           << getValue() << ") lies outside [0, " << n - 1 << "]";
+  if (bool(getObjectKernelAttr()) != bool(getObjectArgAttr()))
+    return emitOpError("object needs a kernel and an argument index");
+  if (getObjectKernelAttr() &&
+      !llvm::all_of(getValues(), llvm::IsaPred<StorageAttr>))
+    return emitOpError("the values of a storage knob (object(...)) must be "
+                       "#approx.storage attributes");
+  return success();
+}
+
+LogicalResult BuildKnobOp::verifySymbolUses(SymbolTableCollection &table) {
+  if (!getObjectKernelAttr())
+    return success();
+  auto fn = table.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      *this, getObjectKernelAttr());
+  if (!fn || !fn.isKernel())
+    return emitOpError("object names ")
+           << getObjectKernelAttr() << ", which is not a kernel of the module";
+  int64_t arg = getObjectArgAttr().getInt();
+  if (arg < 0 || arg >= int64_t(fn.getNumArguments()))
+    return emitOpError("object argument ")
+           << arg << " does not exist: " << getObjectKernelAttr() << " takes "
+           << fn.getNumArguments();
+  // The kernel is built for the value the knob took.
+  Type built = cast<StorageAttr>(getValues()[getValue()]).getType();
+  auto memref = dyn_cast<MemRefType>(fn.getArgument(arg).getType());
+  if (!memref || memref.getElementType() != built)
+    return emitOpError("object argument ")
+           << arg << " of " << getObjectKernelAttr() << " is "
+           << fn.getArgument(arg).getType() << ", not a memref of " << built
+           << " (the knob's value(" << getValue() << "))";
+  return success();
 }
 
 LogicalResult VariantKnobOp::verifySymbolUses(SymbolTableCollection &table) {

@@ -98,3 +98,28 @@ LogicalResult LnsSbOp::verifySymbolUses(SymbolTableCollection &table) {
 LogicalResult LnsDbOp::verifySymbolUses(SymbolTableCollection &table) {
   return verifyImplKnob(*this, getImpl(), table);
 }
+
+std::string LnsImplAttr::getValueId() const {
+  // The kind, and the parameters that differ from their defaults.
+  std::string id = stringifyLnsImplKind(getKind()).str();
+  if (getSegments() > 0)
+    id += ":s" + std::to_string(getSegments());
+  if (getKind() == LnsImplKind::horner && getDegree() != 5)
+    id += ":d" + std::to_string(getDegree());
+  return id;
+}
+
+DictionaryAttr LnsImplAttr::getPayload() const {
+  Builder b(getContext());
+  SmallVector<NamedAttribute> fields{
+      b.getNamedAttr("type", b.getStringAttr("lns_impl")),
+      b.getNamedAttr("impl", b.getStringAttr(stringifyLnsImplKind(getKind())))};
+  if (getSegments() > 0)
+    fields.push_back(
+        b.getNamedAttr("segments", b.getI64IntegerAttr(getSegments())));
+  if (getKind() == LnsImplKind::horner)
+    fields.push_back(b.getNamedAttr("degree", b.getI64IntegerAttr(getDegree())));
+  return b.getDictionaryAttr(fields);
+}
+
+StringRef LnsImplAttr::getTechnique() const { return "lns"; }

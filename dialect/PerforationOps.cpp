@@ -62,6 +62,50 @@ std::string PerforationSchemeAttr::getShortName() const {
   return name + ":" + stringifyReconstruction(getRecon()).str();
 }
 
+std::string PerforationSchemeAttr::getValueId() const { return getShortName(); }
+
+StringRef PerforationSchemeAttr::getTechnique() const { return "perforation"; }
+StringRef BlockShapeAttr::getTechnique() const { return "perforation"; }
+
+DictionaryAttr PerforationSchemeAttr::getPayload() const {
+  Builder b(getContext());
+  // Output perforation copies; input perforation rebuilds as `recon` says.
+  StringRef recon = getKind() == PerforationKind::center
+                        ? "copy"
+                        : stringifyReconstruction(getRecon());
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("type", b.getStringAttr("perforation_scheme")),
+       b.getNamedAttr("scheme",
+                      b.getStringAttr(stringifyPerforationKind(getKind()))),
+       b.getNamedAttr("skip", b.getI64IntegerAttr(getSkip())),
+       b.getNamedAttr("reconstruction", b.getStringAttr(recon))});
+}
+
+LogicalResult
+BlockShapeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t x, int64_t y, int64_t rows) {
+  if (x < 1 || y < 1 || x * y > 1024)
+    return emitError() << "block " << x << "x" << y
+                       << " is not 1 to 1024 threads";
+  if (rows < 1 || rows > 64)
+    return emitError() << "rows = " << rows << " is not in 1..64";
+  return success();
+}
+
+std::string BlockShapeAttr::getValueId() const {
+  std::string id = std::to_string(getX()) + "x" + std::to_string(getY());
+  return getRows() > 1 ? id + "r" + std::to_string(getRows()) : id;
+}
+
+DictionaryAttr BlockShapeAttr::getPayload() const {
+  Builder b(getContext());
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("type", b.getStringAttr("block_shape")),
+       b.getNamedAttr("x", b.getI64IntegerAttr(getX())),
+       b.getNamedAttr("y", b.getI64IntegerAttr(getY())),
+       b.getNamedAttr("rows", b.getI64IntegerAttr(getRows()))});
+}
+
 /// A tile buffer: static shape, a row-major layout with static strides and
 /// offset (a padded buffer's view: rows may lie further apart than the
 /// width), workgroup memory, the source's element type, and small enough

@@ -6,7 +6,7 @@ BUILD_DIR="${BUILD_DIR:-$APPROX_ROOT/build}"
 APPROX_APT_PACKAGES=(cmake ninja-build g++ lld python3
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   nlohmann-json3-dev libgtest-dev libmpfr-dev libgmp-dev clang-22
-  libopenmpi-dev openmpi-bin libcli11-dev)
+  libopenmpi-dev openmpi-bin libcli11-dev python3-jsonschema)
 
 approx_install_deps() {
   local missing=()

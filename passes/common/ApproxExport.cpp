@@ -314,7 +314,7 @@ void ApproxExportPass::runOnOperation() {
       return fail(bin, "no manifest record for gpu.binary " + quoteName(bin.getName()) +
                            "; run approx-record-manifest before lowering");
     llvm::json::Object manifest{{"format", "approx-manifest"},
-                                {"version", 2},
+                                {"version", 3},
                                 {"producer", "approx " APPROX_VERSION},
                                 {"module", base},
                                 {"ptx", base + ".ptx"},

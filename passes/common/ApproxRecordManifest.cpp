@@ -226,6 +226,35 @@ LogicalResult ModuleRecorder::checkNames() {
   return failure();
 }
 
+/// The manifest domain of a knob whose values are `values` (one attribute
+/// per value implementing KnobValueAttrInterface), or, without them, of
+/// `count` values known only by their index (ids "0", "1", ...).
+static DictionaryAttr categoricalDomain(Builder &b, ArrayAttr values,
+                                        int64_t count) {
+  SmallVector<Attribute> list;
+  for (int64_t i = 0; i < count; ++i) {
+    SmallVector<NamedAttribute> v;
+    if (values) {
+      auto value = cast<KnobValueAttrInterface>(values[i]); // verified
+      v.push_back(b.getNamedAttr("id", b.getStringAttr(value.getValueId())));
+      v.push_back(b.getNamedAttr("payload", value.getPayload()));
+    } else {
+      v.push_back(b.getNamedAttr("id", b.getStringAttr(std::to_string(i))));
+    }
+    list.push_back(b.getDictionaryAttr(v));
+  }
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr("categorical")),
+       b.getNamedAttr("values", b.getArrayAttr(list))});
+}
+
+/// The technique of a knob with `values` ("" when unknown).
+static StringRef techniqueOf(ArrayAttr values) {
+  if (!values || values.empty())
+    return "";
+  return cast<KnobValueAttrInterface>(values[0]).getTechnique();
+}
+
 Attribute ModuleRecorder::recordKnob(Operation *op) {
   return llvm::TypeSwitch<Operation *, Attribute>(op)
       .Case([&](KnobOp k) {
@@ -244,6 +273,17 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
         if (std::optional<SlotKind> slot = k.getWarpSlot())
           e.push_back(b.getNamedAttr(
               "warp_slot", b.getStringAttr(stringifySlotKind(*slot))));
+        // Without values: ordinal (λ: more approximation as it grows).
+        e.push_back(b.getNamedAttr(
+            "domain", k.getValuesAttr()
+                          ? categoricalDomain(b, k.getValuesAttr(),
+                                              k.getMax() - k.getMin() + 1)
+                          : b.getDictionaryAttr({b.getNamedAttr(
+                                "kind", b.getStringAttr("ordinal"))})));
+        if (StringRef t = techniqueOf(k.getValuesAttr()); !t.empty())
+          e.push_back(b.getNamedAttr("technique", b.getStringAttr(t)));
+        else if (k.getWarpSlot())
+          e.push_back(b.getNamedAttr("technique", b.getStringAttr("sfu")));
         return b.getDictionaryAttr(e);
       })
       .Case([&](VariantKnobOp k) {
@@ -257,7 +297,7 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
               {b.getNamedAttr("kernel", entry.getName()),
                b.getNamedAttr("variants", b.getArrayAttr(variants))}));
         }
-        return b.getDictionaryAttr({
+        SmallVector<NamedAttribute> e = {
             b.getNamedAttr("name", b.getStringAttr(k.getSymName())),
             b.getNamedAttr("kind", b.getStringAttr("variant")),
             b.getNamedAttr("min", b.getI64IntegerAttr(0)),
@@ -265,14 +305,45 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
             b.getNamedAttr("default",
                            b.getI64IntegerAttr(k.getDefaultValue())),
             b.getNamedAttr("dispatch", b.getArrayAttr(dispatch)),
-        });
+            b.getNamedAttr("domain",
+                           categoricalDomain(b, k.getValuesAttr(),
+                                             k.getNumVariants())),
+        };
+        if (StringRef t = techniqueOf(k.getValuesAttr()); !t.empty())
+          e.push_back(b.getNamedAttr("technique", b.getStringAttr(t)));
+        return b.getDictionaryAttr(e);
+      })
+      .Case([&](BuildKnobOp k) {
+        const int64_t n = k.getValues().size();
+        DictionaryAttr domain = categoricalDomain(b, k.getValues(), n);
+        if (FlatSymbolRefAttr kernel = k.getObjectKernelAttr()) {
+          // The storage type of one memory object.
+          SmallVector<NamedAttribute> object{
+              b.getNamedAttr("kernel", b.getStringAttr(kernel.getValue())),
+              b.getNamedAttr("arg", k.getObjectArgAttr())};
+          domain = b.getDictionaryAttr(
+              {b.getNamedAttr("kind", b.getStringAttr("storage")),
+               b.getNamedAttr("object", b.getDictionaryAttr(object)),
+               b.getNamedAttr("values", domain.get("values"))});
+        }
+        SmallVector<NamedAttribute> e = {
+            b.getNamedAttr("name", b.getStringAttr(k.getSymName())),
+            b.getNamedAttr("kind", b.getStringAttr("build")),
+            b.getNamedAttr("min", b.getI64IntegerAttr(0)),
+            b.getNamedAttr("max", b.getI64IntegerAttr(n - 1)),
+            b.getNamedAttr("default",
+                           b.getI64IntegerAttr(k.getDefaultValue())),
+            b.getNamedAttr("domain", domain)};
+        if (StringRef t = techniqueOf(k.getValues()); !t.empty())
+          e.push_back(b.getNamedAttr("technique", b.getStringAttr(t)));
+        return b.getDictionaryAttr(e);
       })
       .Case([&](ResourceKnobOp k) {
         // A table is tensor<H x W x C> (texture_2d) or tensor<D x H x W x C>
         // (texture_3d, with "depth"); its data is row-major either way: x
         // fastest, then y, then z.
         const bool threeD = k.getTextureType() == TextureType::texture_3d;
-        SmallVector<Attribute> options;
+        SmallVector<Attribute> options, tableValues;
         for (Attribute a : k.getTables()) {
           auto elements = cast<ElementsAttr>(a);
           auto type = cast<RankedTensorType>(elements.getShapedType());
@@ -300,6 +371,24 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
             table.push_back(b.getNamedAttr(
                 "depth", b.getI64IntegerAttr(type.getDimSize(0))));
           options.push_back(b.getDictionaryAttr(table));
+          // The table's shape as the value's payload (its data stays in
+          // resource.options).
+          SmallVector<NamedAttribute> payload{
+              b.getNamedAttr("type", b.getStringAttr("texture_table")),
+              b.getNamedAttr("width",
+                             b.getI64IntegerAttr(type.getDimSize(rank - 2))),
+              b.getNamedAttr("height",
+                             b.getI64IntegerAttr(type.getDimSize(rank - 3))),
+              b.getNamedAttr("channels",
+                             b.getI64IntegerAttr(type.getDimSize(rank - 1)))};
+          if (threeD)
+            payload.push_back(b.getNamedAttr(
+                "depth", b.getI64IntegerAttr(type.getDimSize(0))));
+          tableValues.push_back(b.getDictionaryAttr(
+              {b.getNamedAttr("id", b.getStringAttr(
+                                        "table" + std::to_string(
+                                                      tableValues.size()))),
+               b.getNamedAttr("payload", b.getDictionaryAttr(payload))}));
         }
         return b.getDictionaryAttr({
             b.getNamedAttr("name", b.getStringAttr(k.getSymName())),
@@ -329,6 +418,13 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
                                    b.getBoolAttr(k.getNormalizedCoords())),
                     b.getNamedAttr("options", b.getArrayAttr(options)),
                 })),
+            b.getNamedAttr(
+                "domain",
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("kind", b.getStringAttr("categorical")),
+                     b.getNamedAttr("values", b.getArrayAttr(tableValues))})),
+            // Texture tables are LNS's (approx-lns-lower).
+            b.getNamedAttr("technique", b.getStringAttr("lns")),
         });
       })
       .Default([](Operation *) { return Attribute(); });
@@ -467,6 +563,11 @@ ModuleRecorder::recordKernel(gpu::GPUFuncOp fn, ArrayRef<SiteAttr> sites) {
       for (Attribute a : cast<ArrayAttr>(entry.getValue()))
         if (cast<FlatSymbolRefAttr>(a).getValue() == fn.getName())
           knobs.insert(v.getSymName());
+  // Build knobs of this kernel's memory objects: its layout depends on them.
+  for (auto k : module.getOps<BuildKnobOp>())
+    if (k.getObjectKernelAttr() &&
+        k.getObjectKernelAttr().getValue() == fn.getName())
+      knobs.insert(k.getSymName());
   llvm::StringSet<> reachNames;
   for (Operation *f : reach)
     reachNames.insert(SymbolTable::getSymbolName(f).getValue());
@@ -579,17 +680,85 @@ FailureOr<DictionaryAttr> ModuleRecorder::record() {
       e.push_back(b.getNamedAttr("data", s.getData()));
     jsonSites.push_back(b.getDictionaryAttr(e));
   }
-  return b.getDictionaryAttr({
+  // What each knob governs: the kernels that read it (or that it selects)
+  // and the sites that name it.
+  SmallVector<Attribute> governed;
+  for (Attribute k : knobs) {
+    auto dict = cast<DictionaryAttr>(k);
+    StringRef name = dict.getAs<StringAttr>("name").getValue();
+    SmallVector<Attribute> byKernel, bySite;
+    for (Attribute kernel : kernels) {
+      auto kd = cast<DictionaryAttr>(kernel);
+      if (knobsOf[kd.getAs<StringAttr>("name").getValue()].contains(name))
+        byKernel.push_back(kd.get("name"));
+    }
+    for (auto [i, s] : llvm::enumerate(sites))
+      if (s.getKnob() && s.getKnob().getValue() == name)
+        bySite.push_back(b.getI64IntegerAttr(i));
+    SmallVector<NamedAttribute> e(dict.getValue());
+    e.push_back(b.getNamedAttr(
+        "governs",
+        b.getDictionaryAttr({b.getNamedAttr("kernels", b.getArrayAttr(byKernel)),
+                             b.getNamedAttr("sites", b.getArrayAttr(bySite))})));
+    // A knob without values of its own takes its technique from the sites
+    // it governs (λ of an LNS split, a scheme knob written by hand).
+    if (!dict.get("technique"))
+      for (SiteAttr s : sites)
+        if (s.getKnob() && s.getKnob().getValue() == name) {
+          e.push_back(
+              b.getNamedAttr("technique", b.getStringAttr(s.getTechnique())));
+          break;
+        }
+    governed.push_back(b.getDictionaryAttr(e));
+  }
+  // The value each build knob took in this build (docs/configurations.md).
+  SmallVector<NamedAttribute> configuration;
+  for (auto k : module.getOps<BuildKnobOp>())
+    configuration.push_back(b.getNamedAttr(
+        k.getSymName(),
+        b.getStringAttr(cast<KnobValueAttrInterface>(k.getValues()[k.getValue()])
+                            .getValueId())));
+  SmallVector<NamedAttribute> result = {
       b.getNamedAttr("gpu_module", b.getStringAttr(module.getName())),
-      b.getNamedAttr("knobs", b.getArrayAttr(knobs)),
+      b.getNamedAttr("knobs", b.getArrayAttr(governed)),
       b.getNamedAttr("kernels", b.getArrayAttr(kernels)),
-      b.getNamedAttr("sites", b.getArrayAttr(jsonSites)),
-  });
+      b.getNamedAttr("sites", b.getArrayAttr(jsonSites))};
+  if (!configuration.empty())
+    result.push_back(b.getNamedAttr("configuration",
+                                    b.getDictionaryAttr(configuration)));
+  return b.getDictionaryAttr(result);
 }
 
 void ApproxRecordManifestPass::runOnOperation() {
   ModuleOp top = getOperation();
   Builder b(&getContext());
+  // Every configuration entry must have been taken by a build knob.
+  for (const std::string &entry : configuration) {
+    size_t eq = entry.find('=');
+    StringRef name = StringRef(entry).take_front(eq);
+    StringRef value =
+        eq == std::string::npos ? "" : StringRef(entry).drop_front(eq + 1);
+    bool taken = false, declared = false;
+    for (gpu::GPUModuleOp gm : getGpuModules(top))
+      for (auto k : gm.getOps<BuildKnobOp>())
+        if (k.getSymName() == name) {
+          declared = true;
+          taken |= cast<KnobValueAttrInterface>(k.getValues()[k.getValue()])
+                       .getValueId() == value;
+        }
+    if (!declared) {
+      top.emitError("approx-record-manifest: configuration names knob ")
+          << quoteName(name)
+          << ", which no build knob of the module declares";
+      return signalPassFailure();
+    }
+    if (!taken) {
+      top.emitError("approx-record-manifest: configuration asks knob ")
+          << quoteName(name) << " for " << quoteName(value)
+          << ", which the build did not take";
+      return signalPassFailure();
+    }
+  }
   SmallVector<NamedAttribute> modules;
   for (gpu::GPUModuleOp gm : getGpuModules(top)) {
     FailureOr<DictionaryAttr> record = ModuleRecorder(gm, barePtr).record();

@@ -112,10 +112,17 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   // With precision=, one clone per storage-precision configuration
   // (docs/precision.md, "Compiler side").
   // precision-all=: every combination per kernel (a search's variants).
-  if (!o.precision.empty() || !o.precisionAll.empty()) {
+  // precision-space=: a build knob per float memref argument, this build
+  // taking the values configuration= names (docs/configurations.md).
+  if (!o.precision.empty() || !o.precisionAll.empty() ||
+      !o.precisionSpace.empty()) {
     ApproxPrecisionVariantsOptions variants;
     variants.configs.assign(o.precision.begin(), o.precision.end());
     variants.types.assign(o.precisionAll.begin(), o.precisionAll.end());
+    variants.space.assign(o.precisionSpace.begin(), o.precisionSpace.end());
+    if (!o.precisionSpace.empty())
+      variants.configuration.assign(o.configuration.begin(),
+                                    o.configuration.end());
     pm.addNestedPass<gpu::GPUModuleOp>(
         createApproxPrecisionVariants(variants));
   }
@@ -132,6 +139,7 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
     pm.addPass(createApproxKnobsToParams());
   ApproxRecordManifestOptions record;
   record.barePtr = o.barePtr;
+  record.configuration.assign(o.configuration.begin(), o.configuration.end());
   pm.addPass(createApproxRecordManifest(record));
 
   // 4b. Loads first in split blocks; unroll counts on the split loops,

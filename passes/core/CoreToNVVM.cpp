@@ -61,10 +61,11 @@ struct LowerResourceKnobOp final : OpRewritePattern<ResourceKnobOp> {
   }
 };
 
-/// approx.variant_knob -> nothing: the runtime picks the kernel to launch.
-struct LowerVariantKnobOp final : OpRewritePattern<VariantKnobOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(VariantKnobOp op,
+/// approx.variant_knob and approx.build_knob -> nothing: the runtime picks
+/// the kernel to launch, or the build.
+template <typename OpTy> struct EraseKnobDecl final : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     rewriter.eraseOp(op);
     return success();
@@ -182,7 +183,8 @@ struct LowerTextureFetchOp final : OpRewritePattern<TextureFetchOp> {
 } // namespace
 
 void mlir::approx::populateCoreToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerKnobOp, LowerResourceKnobOp, LowerVariantKnobOp,
+  patterns.add<LowerKnobOp, LowerResourceKnobOp, EraseKnobDecl<VariantKnobOp>,
+               EraseKnobDecl<BuildKnobOp>,
                LowerKnobValueOp, LowerResourceHandleOp, LowerWarpSlotOp,
                LowerTextureFetchOp>(
       patterns.getContext());

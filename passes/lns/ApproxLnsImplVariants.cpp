@@ -193,8 +193,13 @@ struct ApproxLnsImplVariantsPass final
       return;
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
+    SmallVector<Attribute> values;
+    for (LnsImplKind kind : *kinds)
+      values.push_back(LnsImplAttr::get(ctx, kind, 0, 0, nullptr, 5, nullptr,
+                                        SlotKind::hw));
     VariantKnobOp::create(b, module.getLoc(), knob, 0,
-                          DictionaryAttr::get(ctx, dispatch));
+                          DictionaryAttr::get(ctx, dispatch),
+                          ArrayAttr::get(ctx, values));
   }
 };
 

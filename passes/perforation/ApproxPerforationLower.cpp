@@ -16,6 +16,8 @@
 #include "common/Sites.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/APFloat.h"
 
 #include <functional>
@@ -1270,15 +1272,16 @@ static void lowerOutput(OutputPerforationOp op) {
 // The pass.
 //===----------------------------------------------------------------------===//
 
-/// The site of one perforation op: its schemes in knob order, and `extra`
+/// The site of one perforation op: its schemes (payloads) in knob order, and `extra`
 /// facts (a tile load's halo, which the runtime's guard needs).
 template <typename OpTy>
 static SiteAttr siteOf(OpTy op, StringRef what, Type element,
                        ArrayRef<NamedAttribute> extra = {}) {
   Builder b(op.getContext());
+  // Typed payloads (manifest v3): the runtime reads the fields, no names.
   SmallVector<Attribute> names;
   for (auto scheme : op.getSchemes().template getAsRange<PerforationSchemeAttr>())
-    names.push_back(b.getStringAttr(scheme.getShortName()));
+    names.push_back(scheme.getPayload());
   SiteForm form = op.getKnobAttr() ? SiteForm::tunable
                   : cast<PerforationSchemeAttr>(op.getSchemes()[0]).getKind() ==
                           PerforationKind::accurate
@@ -1309,6 +1312,38 @@ struct ApproxPerforationLowerPass final
       if (isa<TileLoadOp, Load1DOp, OutputPerforationOp>(op))
         ops.push_back(op);
     });
+    // A scheme knob's values are the schemes asked for (the manifest's typed
+    // domain). Each op maps them to what it can do (a halo-free load takes
+    // `accurate` for `stencil`), so ops may differ: a knob declared without
+    // values gets them only where all its ops agree, and any op whose
+    // scheme count differs from the knob's values is refused.
+    llvm::MapVector<KnobOp, ArrayAttr> agreed;
+    llvm::DenseSet<KnobOp> disagree;
+    for (Operation *op : ops) {
+      auto knobRef = op->getAttrOfType<FlatSymbolRefAttr>("knob");
+      auto schemes = op->getAttrOfType<ArrayAttr>("schemes");
+      if (!knobRef || !schemes)
+        continue;
+      auto knob = SymbolTable::lookupNearestSymbolFrom<KnobOp>(op, knobRef);
+      if (!knob)
+        continue; // the op's verifier names the missing knob
+      if (ArrayAttr values = knob.getValuesAttr()) {
+        if (values.size() != schemes.size()) {
+          op->emitError("approx-perforation-lower: knob ")
+              << knobRef << " has " << values.size() << " values and this op "
+              << schemes.size() << " schemes: one scheme per value";
+          return signalPassFailure();
+        }
+        continue;
+      }
+      auto [it, fresh] = agreed.insert({knob, schemes});
+      if (!fresh && it->second != schemes)
+        disagree.insert(knob);
+    }
+    for (auto [knob, schemes] : agreed)
+      if (!disagree.contains(knob) &&
+          int64_t(schemes.size()) == knob.getMax() - knob.getMin() + 1)
+        knob.setValuesAttr(schemes);
     SmallVector<Attribute> sites;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<TileLoadOp>(op)) {

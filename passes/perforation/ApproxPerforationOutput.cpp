@@ -263,7 +263,8 @@ struct ApproxPerforationOutputPass final
     if (any && !existing) {
       OpBuilder b(module.getBodyRegion());
       KnobOp::create(b, module.getLoc(), knob, 0, n - 1, 0,
-                     /*warp_slot=*/nullptr, /*param_path=*/false);
+                     /*warp_slot=*/nullptr, /*param_path=*/false,
+                     /*values=*/schemesAttr);
     }
   }
 };

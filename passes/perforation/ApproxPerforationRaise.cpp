@@ -1265,12 +1265,20 @@ struct ApproxPerforationRaisePass final
       return;
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
+    // The manifest's typed values: each scheme, each block shape.
     if (declareKnob)
       KnobOp::create(b, module.getLoc(), knob, 0, n - 1, 0,
-                     /*warp_slot=*/nullptr);
-    if (!dispatch.empty())
+                     /*warp_slot=*/nullptr, /*param_path=*/false,
+                     ArrayAttr::get(ctx, SmallVector<Attribute>(list.begin(),
+                                                                list.end())));
+    if (!dispatch.empty()) {
+      SmallVector<Attribute> shapeValues;
+      for (const Shape &sh : shapes)
+        shapeValues.push_back(BlockShapeAttr::get(ctx, sh.x, sh.y, sh.k));
       VariantKnobOp::create(b, module.getLoc(), variantName, 0,
-                            DictionaryAttr::get(ctx, dispatch));
+                            DictionaryAttr::get(ctx, dispatch),
+                            ArrayAttr::get(ctx, shapeValues));
+    }
   }
 };
 

@@ -189,10 +189,15 @@ struct ApproxPrecisionVariantsPass final
     if (!isValidPtxIdentifier(knob, &why))
       return fail(module, "knob name " + quoteName(knob) +
                               " is not an identifier: it " + why);
-    if (!types.empty() && !configs.empty())
-      return fail(module, "configs and types are exclusive: give one");
+    if (int(!types.empty()) + int(!configs.empty()) + int(!space.empty()) > 1)
+      return fail(module, "configs, types and space are exclusive: give one");
     if (!types.empty())
       return runAllTypes(fail);
+    if (!space.empty())
+      return runSpace(fail);
+    if (!configuration.empty())
+      return fail(module, "configuration= chooses values of space= knobs: "
+                          "give space= too");
     SmallVector<Config> parsed;
     llvm::StringSet<> seen;
     for (const std::string &text : configs) {
@@ -311,8 +316,11 @@ struct ApproxPrecisionVariantsPass final
       dispatch.push_back(emitClones(plan));
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
+    // configs= applies one list to every kernel's own arguments: its values
+    // have ids (the config's index) but no one payload for all kernels.
     VariantKnobOp::create(b, module.getLoc(), knob, 0,
-                          DictionaryAttr::get(ctx, dispatch));
+                          DictionaryAttr::get(ctx, dispatch),
+                          /*values=*/nullptr);
   }
 
   /// The module's kernels that kernels= selects (all when empty), taken
@@ -385,6 +393,160 @@ struct ApproxPrecisionVariantsPass final
     }
     return NamedAttribute(plan.func.getNameAttr(),
                           ArrayAttr::get(ctx, variants));
+  }
+
+  /// The listed storage types (types=, space=), checked.
+  FailureOr<SmallVector<Type>>
+  parseListed(ArrayRef<std::string> list, StringRef option,
+              function_ref<void(Operation *, const Twine &)> fail) {
+    SmallVector<Type> listed;
+    for (const std::string &text : list) {
+      std::optional<Type> t = parseEntry(text, &getContext());
+      if (!t || !*t || !isScalableFloat(*t)) {
+        fail(getOperation(), option + " names '" + text +
+                                 "': expected f64, f32, f16 or bf16");
+        return failure();
+      }
+      if (llvm::is_contained(listed, *t)) {
+        fail(getOperation(), option + " lists '" + text + "' twice");
+        return failure();
+      }
+      listed.push_back(*t);
+    }
+    return listed;
+  }
+
+  /// A gpu.launch_func of `func` in the host code around its gpu.module,
+  /// or null. Reads only the host functions (not the other gpu.modules,
+  /// which their own pass instances may be changing).
+  static Operation *hostLaunchOf(gpu::GPUFuncOp func) {
+    auto gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
+    Operation *host = gpuModule ? gpuModule->getParentOp() : nullptr;
+    if (!host || host->getNumRegions() != 1 || host->getRegion(0).empty())
+      return nullptr;
+    Operation *found = nullptr;
+    for (Operation &op : host->getRegion(0).front()) {
+      if (isa<gpu::GPUModuleOp>(op))
+        continue;
+      op.walk([&](gpu::LaunchFuncOp launch) {
+        if (launch.getKernelModuleName() == gpuModule.getNameAttr() &&
+            launch.getKernelName() == func.getNameAttr()) {
+          found = launch;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (found)
+        break;
+    }
+    return found;
+  }
+
+  static std::string valueId(ArrayRef<Attribute> values, int64_t i) {
+    return cast<KnobValueAttrInterface>(values[i]).getValueId();
+  }
+
+  /// space=: a build knob per float memref argument, the kernel built for
+  /// the configured values (the default: its own types), no clones.
+  void runSpace(function_ref<void(Operation *, const Twine &)> fail) {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    FailureOr<SmallVector<Type>> listed = parseListed(space, "space", fail);
+    if (failed(listed))
+      return;
+    // configuration=: KNOB=VALUE; entries for knobs of other passes stay.
+    llvm::StringMap<std::string> chosen;
+    for (const std::string &entry : configuration) {
+      size_t eq = entry.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size())
+        return fail(module, "configuration entry '" + entry +
+                                "' is not KNOB=VALUE");
+      if (!chosen.try_emplace(entry.substr(0, eq), entry.substr(eq + 1))
+               .second)
+        return fail(module, "configuration names knob '" +
+                                entry.substr(0, eq) + "' twice");
+    }
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    for (gpu::GPUFuncOp func : selectedKernels()) {
+      StringRef name = func.getName();
+      if (llvm::any_of(func.getArgumentTypes(),
+                       llvm::IsaPred<LLVM::LLVMPointerType>)) {
+        func.emitRemark("not precision-scaled: kernel @")
+            << name << " takes an !llvm.ptr; only memref arguments are "
+            << "supported";
+        continue;
+      }
+      if (dispatched(func))
+        continue;
+      bool changed = false;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+        auto memref = dyn_cast<MemRefType>(func.getArgument(i).getType());
+        if (!memref || !isScalableFloat(memref.getElementType()))
+          continue;
+        Type own = memref.getElementType();
+        SmallVector<Type> choices{own};
+        for (Type l : *listed)
+          if (l.getIntOrFloatBitWidth() < own.getIntOrFloatBitWidth())
+            choices.push_back(l);
+        if (choices.size() < 2)
+          continue;
+        if (Operation *user = unsupportedUse(func.getArgument(i))) {
+          user->emitRemark("argument ")
+              << i << " of @" << name << " is not precision-scaled: "
+              << user->getName() << " uses it";
+          continue;
+        }
+        std::string knobName =
+            knob + "__" + name.str() + "__a" + std::to_string(i);
+        if (SymbolTable::lookupSymbolIn(module, knobName))
+          return fail(module, "symbol @" + knobName +
+                                  " exists; the storage knob of argument " +
+                                  Twine(i) + " of @" + name +
+                                  " needs that name (choose another knob=)");
+        SmallVector<Attribute> values;
+        std::string ids;
+        for (Type t : choices) {
+          auto v = StorageAttr::get(ctx, cast<FloatType>(t));
+          values.push_back(v);
+          ids += (ids.empty() ? "" : ", ") + v.getValueId();
+        }
+        int64_t value = 0;
+        if (auto it = chosen.find(knobName); it != chosen.end()) {
+          auto at = llvm::find_if(values, [&](Attribute v) {
+            return cast<StorageAttr>(v).getValueId() == it->second;
+          });
+          if (at == values.end())
+            return fail(module, "configuration: '" + it->second +
+                                    "' is not a value of knob @" + knobName +
+                                    " (" + ids + ")");
+          value = at - values.begin();
+        }
+        BuildKnobOp::create(b, module.getLoc(), knobName, /*default=*/0,
+                            value, ArrayAttr::get(ctx, values),
+                            FlatSymbolRefAttr::get(ctx, name),
+                            b.getI64IntegerAttr(i));
+        if (value != 0) {
+          if (Operation *launch = hostLaunchOf(func))
+            return fail(launch,
+                        "configuration: @" + knobName + "=" + valueId(values,
+                                                                      value) +
+                            " changes the type of argument " + Twine(i) +
+                            " of @" + name +
+                            ", which this host code launches: build the "
+                            "gpu.module without its host code");
+          scaleArgument(func.getArgument(i), choices[value]);
+          changed = true;
+        }
+      }
+      if (changed) {
+        SmallVector<Type> inputs;
+        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+          inputs.push_back(func.getArgument(i).getType());
+        func.setFunctionType(FunctionType::get(
+            ctx, inputs, func.getFunctionType().getResults()));
+      }
+    }
   }
 
   /// types=: every combination per kernel, one knob per kernel.
@@ -479,11 +641,30 @@ struct ApproxPrecisionVariantsPass final
     }
     for (KernelPlan &plan : plans) {
       std::string knobName = knob + "__" + plan.func.getName().str();
+      // Each variant's storage types, by argument (the manifest's typed
+      // values: a host picks a variant by them, not by its name).
+      // Only float arguments have a storage type; others keep theirs.
+      SmallVector<Attribute> values;
+      SmallVector<unsigned> floats;
+      SmallVector<int64_t> args;
+      for (auto [j, i] : llvm::enumerate(plan.memrefArgs))
+        if (isScalableFloat(cast<MemRefType>(plan.func.getArgument(i).getType())
+                                .getElementType())) {
+          floats.push_back(j);
+          args.push_back(i);
+        }
+      for (const SmallVector<Type> &types : plan.storage) {
+        SmallVector<Type> floatTypes;
+        for (unsigned j : floats)
+          floatTypes.push_back(types[j]);
+        values.push_back(StorageConfigAttr::get(ctx, args, floatTypes));
+      }
       NamedAttribute entry = emitClones(plan);
       OpBuilder b(ctx);
       b.setInsertionPointToStart(module.getBody());
       VariantKnobOp::create(b, module.getLoc(), knobName, 0,
-                            DictionaryAttr::get(ctx, {entry}));
+                            DictionaryAttr::get(ctx, {entry}),
+                            ArrayAttr::get(ctx, values));
     }
   }
 };

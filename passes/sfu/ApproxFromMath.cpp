@@ -353,7 +353,8 @@ void ApproxFromMathPass::runOnOperation() {
       auto knobOp = KnobOp::create(b, module.getLoc(), knob, /*min=*/0,
                                    /*max=*/knobMax, /*default=*/0,
                                    /*warp_slot=*/nullptr,
-                                   /*param_path=*/false);
+                                   /*param_path=*/false,
+                                   /*values=*/nullptr);
       symbols.insert(knobOp, module.getBody()->begin());
     }
   }

@@ -17,6 +17,9 @@
 
 #include "approx/Common/PtxIdentifier.h"
 
+#include <algorithm>
+#include <cctype>
+#include <functional>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -178,8 +181,64 @@ const char *knobKindName(KnobKind k) {
     return "variant";
   case KnobKind::Resource:
     return "resource";
+  case KnobKind::Build:
+    return "build";
   }
   return "?";
+}
+
+const char *domainKindName(DomainKind k) {
+  switch (k) {
+  case DomainKind::Ordinal:
+    return "ordinal";
+  case DomainKind::Categorical:
+    return "categorical";
+  case DomainKind::Storage:
+    return "storage";
+  }
+  return "?";
+}
+
+const char *payloadTypeName(Payload::Type t) {
+  switch (t) {
+  case Payload::Type::None:
+    return "none";
+  case Payload::Type::PerforationScheme:
+    return "perforation_scheme";
+  case Payload::Type::BlockShape:
+    return "block_shape";
+  case Payload::Type::LnsImpl:
+    return "lns_impl";
+  case Payload::Type::TextureTable:
+    return "texture_table";
+  case Payload::Type::StorageConfig:
+    return "storage_config";
+  case Payload::Type::Storage:
+    return "storage";
+  }
+  return "?";
+}
+
+std::string KnobInfo::valueId(int64_t v) const {
+  if (domain.kind == DomainKind::Ordinal || v < min || v > max ||
+      uint64_t(v - min) >= domain.values.size())
+    return std::to_string(v);
+  return domain.values[size_t(v - min)].id;
+}
+
+std::optional<int64_t> KnobInfo::valueOf(const std::string &id) const {
+  if (domain.kind == DomainKind::Ordinal) {
+    char *end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(id.c_str(), &end, 10);
+    if (id.empty() || errno || *end || v < min || v > max)
+      return std::nullopt;
+    return int64_t(v);
+  }
+  for (size_t i = 0; i < domain.values.size(); ++i)
+    if (domain.values[i].id == id)
+      return min + int64_t(i);
+  return std::nullopt;
 }
 
 const char *knobPathName(KnobPath p) {
@@ -377,13 +436,247 @@ TextureTable parseTable(const json &j, const std::string &path,
   return t;
 }
 
-KnobInfo parseKnob(const json &j, const std::string &path) {
+//===----------------------------------------------------------------------===//
+// The knob space (version 3): domains, payloads, governs, constraints
+//===----------------------------------------------------------------------===//
+
+/// The string at `key`, one of `names` ("unknown value 'x'").
+std::string oneOf(const json &obj, const std::string &path, const char *key,
+                  std::initializer_list<const char *> names) {
+  std::string s = reader.string(obj, path, key);
+  for (const char *n : names)
+    if (s == n)
+      return s;
+  fail(at(path, key), "unknown value " + quote(s));
+}
+
+/// f64, f32, f16 or bf16 ("unknown value" otherwise).
+ScalarType storageType(const json &v, const std::string &path) {
+  std::string s = reader.asString(v, path);
+  for (auto [name, t] : {std::pair{"f64", ScalarType::F64},
+                         std::pair{"f32", ScalarType::F32},
+                         std::pair{"f16", ScalarType::F16},
+                         std::pair{"bf16", ScalarType::BF16}})
+    if (s == name)
+      return t;
+  fail(path, "unknown value " + quote(s));
+}
+
+bool isValueId(const std::string &s) {
+  if (s.empty() || s.size() > 256)
+    return false;
+  for (char c : s)
+    if (!std::isalnum((unsigned char)c) && !std::strchr("_.:+-", c))
+      return false;
+  return true;
+}
+
+std::string valueIdAt(const json &v, const std::string &path) {
+  std::string s = reader.asString(v, path);
+  if (!isValueId(s))
+    fail(path, quote(s.size() > 80 ? s.substr(0, 80) + "..." : s) +
+                   " is not a value id (1 to 256 letters, digits and "
+                   "'_ . : + -')");
+  return s;
+}
+
+Payload parsePayload(const json &j, const std::string &path) {
+  reader.expectObject(j, path);
+  Payload p;
+  std::string type = reader.string(j, path, "type");
+  if (type == "perforation_scheme") {
+    reader.onlyKeys(j, path, {"type", "scheme", "skip", "reconstruction"});
+    p.type = Payload::Type::PerforationScheme;
+    p.scheme = oneOf(j, path, "scheme",
+                     {"accurate", "rows", "cols", "stencil", "center"});
+    p.skip = reader.integer(j, path, "skip", 1, 64);
+    p.reconstruction =
+        oneOf(j, path, "reconstruction", {"nn", "linear", "copy"});
+  } else if (type == "block_shape") {
+    reader.onlyKeys(j, path, {"type", "x", "y", "rows"});
+    p.type = Payload::Type::BlockShape;
+    p.x = unsigned(reader.integer(j, path, "x", 1, 1024));
+    p.y = unsigned(reader.integer(j, path, "y", 1, 1024));
+    p.rows = unsigned(reader.integer(j, path, "rows", 1, 64));
+    if (uint64_t(p.x) * p.y > 1024)
+      fail(path, "block " + std::to_string(p.x) + "x" + std::to_string(p.y) +
+                     " has more than 1024 threads");
+  } else if (type == "lns_impl") {
+    reader.onlyKeys(j, path, {"type", "impl", "segments", "degree"});
+    p.type = Payload::Type::LnsImpl;
+    p.impl = oneOf(j, path, "impl",
+                   {"precise", "sfu", "horner", "texture1", "texture2",
+                    "texture3", "split"});
+    if (reader.find(j, path, "segments"))
+      p.segments = reader.integer(j, path, "segments", 0, 1024);
+    if (reader.find(j, path, "degree"))
+      p.degree = reader.integer(j, path, "degree", 1, 5);
+  } else if (type == "texture_table") {
+    reader.onlyKeys(j, path, {"type", "width", "height", "depth", "channels"});
+    p.type = Payload::Type::TextureTable;
+    p.width = reader.integer(j, path, "width", 1, kMaxTextureExtent);
+    p.height = reader.integer(j, path, "height", 1, kMaxTextureExtent);
+    if (reader.find(j, path, "depth"))
+      p.depth = reader.integer(j, path, "depth", 1, kMaxTexture3DExtent);
+    p.channels = reader.integer(j, path, "channels", 1, 4);
+    if (p.channels == 3)
+      fail(at(path, "channels"), "is 3, expected 1, 2 or 4");
+  } else if (type == "storage_config") {
+    reader.onlyKeys(j, path, {"type", "args"});
+    p.type = Payload::Type::StorageConfig;
+    const json &args = reader.array(j, path, "args");
+    for (size_t i = 0; i < args.size(); ++i) {
+      std::string apath = at(at(path, "args"), i);
+      reader.onlyKeys(args[i], apath, {"arg", "storage"});
+      size_t arg = size_t(reader.integer(args[i], apath, "arg", 0, 1 << 20));
+      if (!p.args.empty() && arg <= p.args.back().first)
+        fail(at(apath, "arg"), "arguments must ascend");
+      p.args.push_back(
+          {arg, storageType(reader.member(args[i], apath, "storage"),
+                            at(apath, "storage"))});
+    }
+  } else if (type == "storage") {
+    reader.onlyKeys(j, path, {"type", "storage"});
+    p.type = Payload::Type::Storage;
+    p.storage =
+        storageType(reader.member(j, path, "storage"), at(path, "storage"));
+  } else {
+    fail(at(path, "type"), "unknown payload type " + quote(type));
+  }
+  return p;
+}
+
+KnobDomain parseDomain(const json &j, const std::string &path,
+                       const KnobInfo &k) {
+  reader.expectObject(j, path);
+  KnobDomain d;
+  std::string kind = oneOf(j, path, "kind", {"ordinal", "categorical", "storage"});
+  uint64_t count = valueCount(k.min, k.max);
+  if (kind == "ordinal") {
+    reader.onlyKeys(j, path, {"kind"});
+    if (k.kind != KnobKind::Global)
+      fail(at(path, "kind"), std::string("an ordinal domain belongs to a "
+                                         "global knob, not a ") +
+                                 knobKindName(k.kind) + " one");
+    return d;
+  }
+  d.kind = kind == "categorical" ? DomainKind::Categorical : DomainKind::Storage;
+  if (d.kind == DomainKind::Categorical) {
+    reader.onlyKeys(j, path, {"kind", "values"});
+  } else {
+    reader.onlyKeys(j, path, {"kind", "object", "values"});
+    if (k.kind != KnobKind::Build)
+      fail(at(path, "kind"), std::string("a storage domain belongs to a build "
+                                         "knob, not a ") +
+                                 knobKindName(k.kind) + " one");
+    std::string opath = at(path, "object");
+    const json &object = reader.object(j, path, "object");
+    reader.onlyKeys(object, opath, {"kernel", "arg", "name"});
+    d.objectKernel = getIdentifier(object, opath, "kernel");
+    d.objectArg = size_t(reader.integer(object, opath, "arg", 0, 1 << 20));
+    d.objectName = reader.optionalString(object, opath, "name");
+  }
+  std::string vpath = at(path, "values");
+  const json &values = reader.array(j, path, "values");
+  if (values.size() != count)
+    fail(vpath, std::to_string(values.size()) + " values for the " +
+                    std::to_string(count) + " indices " +
+                    std::to_string(k.min) + ".." + std::to_string(k.max));
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::string ipath = at(vpath, i);
+    reader.expectObject(values[i], ipath);
+    reader.onlyKeys(values[i], ipath, {"id", "payload"});
+    KnobValue v;
+    if (d.kind == DomainKind::Storage) {
+      ScalarType t = storageType(reader.member(values[i], ipath, "id"),
+                                 at(ipath, "id"));
+      v.id = scalarTypeName(t);
+      v.payload = parsePayload(reader.member(values[i], ipath, "payload"),
+                               at(ipath, "payload"));
+      if (v.payload.type != Payload::Type::Storage || v.payload.storage != t)
+        fail(at(ipath, "payload"), "is not the storage payload of " +
+                                       quote(v.id));
+    } else {
+      v.id = valueIdAt(reader.member(values[i], ipath, "id"), at(ipath, "id"));
+      if (const json *payload = reader.find(values[i], ipath, "payload"))
+        v.payload = parsePayload(*payload, at(ipath, "payload"));
+    }
+    for (size_t e = 0; e < d.values.size(); ++e)
+      if (d.values[e].id == v.id)
+        fail(at(ipath, "id"), quote(v.id) + " is also values[" +
+                                  std::to_string(e) + "]");
+    d.values.push_back(std::move(v));
+  }
+  return d;
+}
+
+/// A version-2 knob's domain, from its kind (docs/manifest.md): a global
+/// knob is ordinal; a variant or resource knob categorical, with the ids
+/// "0", "1", ... and no payloads.
+KnobDomain derivedDomain(const KnobInfo &k) {
+  KnobDomain d;
+  if (k.kind == KnobKind::Global)
+    return d;
+  d.kind = DomainKind::Categorical;
+  for (int64_t v = k.min; v <= k.max; ++v)
+    d.values.push_back({std::to_string(v - k.min), Payload{}});
+  return d;
+}
+
+/// `technique`, `domain`, `governs` and `constraints` of a version-3 knob
+/// (names are checked against the whole manifest later, crossCheckSpace).
+void parseKnobSpace(const json &j, const std::string &path, KnobInfo &k) {
+  if (reader.find(j, path, "technique"))
+    k.technique = reader.nonEmptyString(j, path, "technique");
+  k.domain = parseDomain(reader.member(j, path, "domain"), at(path, "domain"),
+                         k);
+  if (const json *governs = reader.find(j, path, "governs")) {
+    std::string gpath = at(path, "governs");
+    reader.expectObject(*governs, gpath);
+    reader.onlyKeys(*governs, gpath, {"kernels", "sites"});
+    const json &kernels = reader.array(*governs, gpath, "kernels");
+    for (size_t i = 0; i < kernels.size(); ++i)
+      k.governsKernels.push_back(
+          asIdentifier(kernels[i], at(at(gpath, "kernels"), i)));
+    const json &sites = reader.array(*governs, gpath, "sites");
+    for (size_t i = 0; i < sites.size(); ++i)
+      k.governsSites.push_back(size_t(reader.asInteger(
+          sites[i], at(at(gpath, "sites"), i), 0, int64_t(1) << 40)));
+  }
+  const json &constraints = reader.optionalArray(j, path, "constraints");
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    std::string cpath = at(at(path, "constraints"), i);
+    reader.expectObject(constraints[i], cpath);
+    reader.onlyKeys(constraints[i], cpath, {"when", "require"});
+    KnobConstraint c;
+    const json &when = reader.array(constraints[i], cpath, "when");
+    if (when.empty())
+      fail(at(cpath, "when"), "is empty");
+    for (size_t w = 0; w < when.size(); ++w)
+      c.when.push_back(valueIdAt(when[w], at(at(cpath, "when"), w)));
+    std::string rpath = at(cpath, "require");
+    const json &require = reader.object(constraints[i], cpath, "require");
+    reader.onlyKeys(require, rpath, {"knob", "values"});
+    c.knob = getIdentifier(require, rpath, "knob");
+    const json &values = reader.array(require, rpath, "values");
+    if (values.empty())
+      fail(at(rpath, "values"), "is empty");
+    for (size_t v = 0; v < values.size(); ++v)
+      c.values.push_back(valueIdAt(values[v], at(at(rpath, "values"), v)));
+    k.constraints.push_back(std::move(c));
+  }
+}
+
+KnobInfo parseKnob(const json &j, const std::string &path, int64_t version) {
   KnobInfo k;
   k.name = getIdentifier(j, path, "name");
   k.kind = reader.choice<KnobKind>(j, path, "kind",
                                    {{"global", KnobKind::Global},
                                     {"variant", KnobKind::Variant},
-                                    {"resource", KnobKind::Resource}});
+                                    {"resource", KnobKind::Resource},
+                                    {"build", KnobKind::Build}});
+  if (k.kind == KnobKind::Build && version < 3)
+    fail(at(path, "kind"), "\"build\" knobs are version 3");
   k.min = reader.integer(j, path, "min");
   k.max = reader.integer(j, path, "max");
   if (k.min > k.max)
@@ -490,7 +783,13 @@ KnobInfo parseKnob(const json &j, const std::string &path) {
       res.options.push_back(parseTable(options[i], at(opath, i), res.type));
     break;
   }
+  case KnobKind::Build:
+    break;
   }
+  if (version >= 3)
+    parseKnobSpace(j, path, k);
+  else
+    k.domain = derivedDomain(k);
   return k;
 }
 
@@ -792,6 +1091,28 @@ SiteInfo parseSite(const json &j, const std::string &path,
     if (!data->is_object())
       fail(at(path, "data"), "expected an object");
     s.data = data->dump();
+    // Version 3: a perforation site's schemes are typed payloads, one per
+    // value of its knob.
+    if (m.version >= 3 && s.technique == "perforation" &&
+        data->contains("schemes")) {
+      std::string dpath = at(path, "data");
+      const json &schemes = reader.array(*data, dpath, "schemes");
+      for (size_t i = 0; i < schemes.size(); ++i) {
+        std::string spath = at(at(dpath, "schemes"), i);
+        reader.expectObject(schemes[i], spath);
+        Payload p = parsePayload(schemes[i], spath);
+        if (p.type != Payload::Type::PerforationScheme)
+          fail(at(spath, "type"), "is " + quote(payloadTypeName(p.type)) +
+                                      ", expected 'perforation_scheme'");
+        s.schemes.push_back(std::move(p));
+      }
+      const KnobInfo *knob = s.knob.empty() ? nullptr : m.findKnob(s.knob);
+      if (knob && valueCount(knob->min, knob->max) != s.schemes.size())
+        fail(at(dpath, "schemes"),
+             "has " + std::to_string(s.schemes.size()) + " schemes for the " +
+                 std::to_string(valueCount(knob->min, knob->max)) +
+                 " values of knob " + quote(knob->name));
+    }
   }
   return s;
 }
@@ -869,6 +1190,123 @@ void crossCheck(const Manifest &m) {
   }
 }
 
+/// `configuration` (every build knob's value id) and `recipe`.
+void parseConfiguration(const json &root, Manifest &m) {
+  const json *config = reader.find(root, "", "configuration");
+  if (config) {
+    reader.expectObject(*config, "configuration");
+    for (auto it = config->begin(); it != config->end(); ++it) {
+      std::string cpath = at("configuration", escapeBytes(it.key()));
+      KnobInfo *k = nullptr;
+      for (KnobInfo &x : m.knobs)
+        if (x.name == it.key())
+          k = &x;
+      if (!k)
+        fail(cpath, "unknown knob " + quote(it.key()));
+      if (k->kind != KnobKind::Build)
+        fail(cpath, "knob " + quote(k->name) + " is not a build knob");
+      std::string id = valueIdAt(it.value(), cpath);
+      std::optional<int64_t> v = k->valueOf(id);
+      if (!v)
+        fail(cpath, quote(id) + " is not a value of knob " + quote(k->name));
+      k->builtValue = *v;
+      m.configuration[k->name] = id;
+    }
+  }
+  for (const KnobInfo &k : m.knobs)
+    if (k.kind == KnobKind::Build && !m.configuration.count(k.name))
+      fail("configuration", "build knob " + quote(k.name) + " has no value");
+  if (const json *recipe = reader.find(root, "", "recipe")) {
+    reader.expectObject(*recipe, "recipe");
+    reader.onlyKeys(*recipe, "recipe", {"id", "key"});
+    for (const char *key : {"id", "key"}) {
+      std::string h = reader.string(*recipe, "recipe", key);
+      if (h.size() != 64 ||
+          h.find_first_not_of("0123456789abcdef") != std::string::npos)
+        fail(at("recipe", key), "is not 64 lowercase hex digits (a sha256)");
+      (std::string(key) == "id" ? m.recipeId : m.recipeKey) = h;
+    }
+  }
+}
+
+/// The knob space's names against the manifest: governed kernels and sites,
+/// storage objects, constraint knobs and values, and no constraint cycle.
+void crossCheckSpace(const Manifest &m) {
+  std::map<std::string, std::vector<std::string>> edges;
+  for (size_t ki = 0; ki < m.knobs.size(); ++ki) {
+    const KnobInfo &k = m.knobs[ki];
+    std::string path = at("knobs", ki);
+    for (size_t i = 0; i < k.governsKernels.size(); ++i)
+      if (!m.findKernel(k.governsKernels[i]))
+        fail(at(at(at(path, "governs"), "kernels"), i),
+             "unknown kernel " + quote(k.governsKernels[i]));
+    for (size_t i = 0; i < k.governsSites.size(); ++i)
+      if (k.governsSites[i] >= m.sites.size())
+        fail(at(at(at(path, "governs"), "sites"), i),
+             "site " + std::to_string(k.governsSites[i]) + " of " +
+                 std::to_string(m.sites.size()));
+    if (k.domain.kind == DomainKind::Storage) {
+      std::string opath = at(at(path, "domain"), "object");
+      const KernelInfo *kernel = m.findKernel(k.domain.objectKernel);
+      if (!kernel)
+        fail(at(opath, "kernel"),
+             "unknown kernel " + quote(k.domain.objectKernel));
+      if (k.domain.objectArg >= kernel->args.size())
+        fail(at(opath, "arg"), "kernel " + quote(kernel->name) + " has " +
+                                   std::to_string(kernel->args.size()) +
+                                   " arguments");
+      const ArgInfo &a = kernel->args[k.domain.objectArg];
+      if (a.kind != ArgInfo::Kind::Memref || a.type.isVector() ||
+          !isFloatType(a.type.scalar))
+        fail(at(opath, "arg"), "argument " +
+                                   std::to_string(k.domain.objectArg) +
+                                   " of " + quote(kernel->name) +
+                                   " is not a memref of floats");
+    }
+    for (size_t ci = 0; ci < k.constraints.size(); ++ci) {
+      const KnobConstraint &c = k.constraints[ci];
+      std::string cpath = at(at(path, "constraints"), ci);
+      const KnobInfo *other = m.findKnob(c.knob);
+      if (!other)
+        fail(at(at(cpath, "require"), "knob"), "unknown knob " + quote(c.knob));
+      for (size_t w = 0; w < c.when.size(); ++w)
+        if (!k.valueOf(c.when[w]))
+          fail(at(at(cpath, "when"), w), quote(c.when[w]) +
+                                             " is not a value of knob " +
+                                             quote(k.name));
+      for (size_t v = 0; v < c.values.size(); ++v)
+        if (!other->valueOf(c.values[v]))
+          fail(at(at(at(cpath, "require"), "values"), v),
+               quote(c.values[v]) + " is not a value of knob " +
+                   quote(other->name));
+      edges[k.name].push_back(c.knob);
+    }
+  }
+  // A cycle of constraints has no order in which to choose values.
+  std::map<std::string, int> state; // 1: on the path, 2: done
+  std::vector<std::string> stack;
+  std::function<void(const std::string &)> visit = [&](const std::string &n) {
+    state[n] = 1;
+    stack.push_back(n);
+    for (const std::string &next : edges[n]) {
+      if (state[next] == 1) {
+        std::string cycle;
+        auto from = std::find(stack.begin(), stack.end(), next);
+        for (auto it = from; it != stack.end(); ++it)
+          cycle += *it + " -> ";
+        fail("<root>", "constraints form a cycle: " + cycle + next);
+      }
+      if (state[next] == 0)
+        visit(next);
+    }
+    stack.pop_back();
+    state[n] = 2;
+  };
+  for (const KnobInfo &k : m.knobs)
+    if (state[k.name] == 0)
+      visit(k.name);
+}
+
 Manifest parseOrThrow(const json &root) {
   Manifest m;
   if (!root.is_object())
@@ -879,17 +1317,24 @@ Manifest parseOrThrow(const json &root) {
   const json &version = reader.member(root, "", "version");
   if (!version.is_number_integer())
     fail("version", "expected an integer");
-  bool one = version.is_number_unsigned() ? version.get<uint64_t>() == 1
-                                          : version.get<int64_t>() == 1;
-  if (one)
+  // Version 2 is read (its knobs' domains derived from their kinds);
+  // version 1 and anything newer are refused in one line.
+  int64_t v = version.is_number_unsigned()
+                  ? (version.get<uint64_t>() > 1000 ? 1000
+                                                    : int64_t(version.get<uint64_t>()))
+                  : version.get<int64_t>();
+  if (v == 1)
     fail("version", "format version 1 is no longer read (this runtime reads "
-                    "version 2); recompile with approx-opt");
-  bool two = version.is_number_unsigned() ? version.get<uint64_t>() == 2
-                                          : version.get<int64_t>() == 2;
-  if (!two)
+                    "versions 2 and 3); recompile with approx-opt");
+  if (v > kManifestVersion)
     fail("version", "format version " + version.dump() +
-                        " is not supported (this runtime reads version 2)");
-  m.version = kManifestVersion;
+                        " is newer than this runtime reads (versions 2 and "
+                        "3)");
+  if (v != 2 && v != 3)
+    fail("version", "format version " + version.dump() +
+                        " is not supported (this runtime reads versions 2 "
+                        "and 3)");
+  m.version = v;
   m.producer = reader.optionalString(root, "", "producer");
   m.module = reader.string(root, "", "module");
   if (m.module.empty())
@@ -909,7 +1354,7 @@ Manifest parseOrThrow(const json &root) {
   std::map<std::string, std::string> symbols; // symbol -> knob
   for (size_t i = 0; i < knobs.size(); ++i) {
     std::string path = at("knobs", i);
-    KnobInfo k = parseKnob(knobs[i], path);
+    KnobInfo k = parseKnob(knobs[i], path, m.version);
     if (m.findKnob(k.name))
       fail(at(path, "name"), "duplicate knob " + quote(k.name));
     if (k.hasSymbol() && !symbols.emplace(k.symbol, k.name).second)
@@ -930,6 +1375,14 @@ Manifest parseOrThrow(const json &root) {
   for (size_t i = 0; i < sites.size(); ++i)
     m.sites.push_back(parseSite(sites[i], at("sites", i), m));
   crossCheck(m);
+  if (m.version >= 3) {
+    parseConfiguration(root, m);
+    crossCheckSpace(m);
+  } else {
+    for (const char *key : {"configuration", "recipe"})
+      if (reader.find(root, "", key))
+        fail(key, "is version 3; this manifest says version 2");
+  }
   return m;
 }
 

@@ -274,7 +274,8 @@ Module::loadImpl(std::shared_ptr<Context> ctx, Manifest manifest,
   for (const KnobInfo &k : mod->manifest_.knobs) {
     KnobState &st = impl.knobs[k.name];
     st.info = &k;
-    st.value = k.defaultValue;
+    // A build knob's value is the one this PTX was built with.
+    st.value = k.kind == KnobKind::Build ? k.builtValue : k.defaultValue;
     if (!k.hasSymbol())
       continue;
     CUresult gr = drv->cuModuleGetGlobal(&st.symbol, &st.symbolSize,
@@ -340,6 +341,11 @@ static Expected<const KnobInfo *> checkKnobValue(const Module &m,
     return outOfRange("knob " + quote(name) + " = " + std::to_string(value) +
                       " is outside [" + std::to_string(k->min) + ", " +
                       std::to_string(k->max) + "]");
+  if (k->kind == KnobKind::Build && value != k->builtValue)
+    return invalidArgument(
+        "knob " + quote(name) + " is a build knob: this PTX was built with " +
+        quote(k->valueId(k->builtValue)) + "; " + quote(k->valueId(value)) +
+        " is another build (approx-build, docs/configurations.md)");
   return k;
 }
 
@@ -483,8 +489,8 @@ Status Module::launch(const std::string &kernel, const LaunchConfig &cfg,
   for (const std::string &name : k->knobs) {
     KnobState &st = impl.knobs.at(name);
     const KnobInfo &info = *st.info;
-    if (info.kind == KnobKind::Variant)
-      continue;
+    if (info.kind == KnobKind::Variant || info.kind == KnobKind::Build)
+      continue; // chosen by the kernel launched / by the build
     int64_t value = impl.valueOf(st, opts.knobs);
     uint64_t bits = uint64_t(value);
     if (info.kind == KnobKind::Resource) {

@@ -45,6 +45,19 @@ bool parseShape(const std::string &variant, const std::string &kernel,
   return x >= 1 && y >= 1 && uint64_t(x) * y <= 1024 && k >= 1 && k <= 64;
 }
 
+/// A typed scheme's name in the perforation grammar (docs/perforation.md),
+/// which the CPU reference and the reports use.
+std::string schemeName(const Payload &p) {
+  if (p.scheme == "accurate")
+    return "accurate";
+  if (p.scheme == "center")
+    return "center" + std::to_string(p.skip);
+  std::string name = p.scheme;
+  if (p.scheme == "rows" || p.scheme == "cols")
+    name += std::to_string(p.skip);
+  return name + ":" + p.reconstruction;
+}
+
 std::string num(double v, int digits) {
   if (std::isinf(v))
     return "inf";
@@ -60,9 +73,24 @@ std::string num(double v, int digits) {
 Expected<std::vector<Candidate>>
 candidatesOf(const Manifest &m, const std::string &kernel,
              const TuneKnobs &knobs, std::pair<unsigned, unsigned> defaultBlock) {
-  // The scheme list: the kernel's (or its clones') perforation site.
+  // The scheme list. Version 3: the scheme knob's typed values. Otherwise
+  // the kernel's (or its clones') perforation sites: typed schemes (v3) or
+  // scheme names in their data (v2).
   std::vector<std::string> schemes;
+  bool fromKnob = false;
+  if (const KnobInfo *k = m.findKnob(knobs.scheme);
+      k && k->domain.kind == DomainKind::Categorical &&
+      std::all_of(k->domain.values.begin(), k->domain.values.end(),
+                  [](const KnobValue &v) {
+                    return v.payload.type == Payload::Type::PerforationScheme;
+                  }))
+    for (const KnobValue &v : k->domain.values) {
+      schemes.push_back(schemeName(v.payload));
+      fromKnob = true;
+    }
   for (const SiteInfo &s : m.sites) {
+    if (fromKnob)
+      break;
     if (s.technique != "perforation" || s.knob != knobs.scheme)
       continue;
     bool mine = std::any_of(s.kernels.begin(), s.kernels.end(),
@@ -71,17 +99,21 @@ candidatesOf(const Manifest &m, const std::string &kernel,
                             });
     if (!mine)
       continue;
-    nlohmann::json data = nlohmann::json::parse(s.data, nullptr, false);
-    if (data.is_discarded() || !data.is_object() || !data.contains("schemes") ||
-        !data["schemes"].is_array())
-      return invalidArgument("perforation site of '" + kernel +
-                             "' has no scheme list in its data");
     std::vector<std::string> list;
-    for (const auto &n : data["schemes"]) {
-      if (!n.is_string())
+    for (const Payload &p : s.schemes)
+      list.push_back(schemeName(p));
+    if (list.empty()) {
+      nlohmann::json data = nlohmann::json::parse(s.data, nullptr, false);
+      if (data.is_discarded() || !data.is_object() ||
+          !data.contains("schemes") || !data["schemes"].is_array())
         return invalidArgument("perforation site of '" + kernel +
-                               "' lists a scheme that is not a string");
-      list.push_back(n.get<std::string>());
+                               "' has no scheme list in its data");
+      for (const auto &n : data["schemes"]) {
+        if (!n.is_string())
+          return invalidArgument("perforation site of '" + kernel +
+                                 "' lists a scheme that is not a string");
+        list.push_back(n.get<std::string>());
+      }
     }
     // Several tile loads of one kernel share the knob. A scheme that skips
     // nothing on one of them (stencil on a tile without halo) is recorded
@@ -128,15 +160,28 @@ candidatesOf(const Manifest &m, const std::string &kernel,
   for (const KnobInfo &k : m.knobs) {
     if (k.name != knobs.block || k.kind != KnobKind::Variant)
       continue;
+    // Version 3: the knob's block-shape payloads; version 2: the names.
+    bool typed = !k.domain.values.empty() &&
+                 std::all_of(k.domain.values.begin(), k.domain.values.end(),
+                             [](const KnobValue &v) {
+                               return v.payload.type ==
+                                      Payload::Type::BlockShape;
+                             });
     for (const VariantDispatch &d : k.dispatch) {
       if (d.kernel != kernel)
         continue;
-      for (const std::string &v : d.variants) {
-        unsigned x = 0, y = 0, k = 1;
-        if (!parseShape(v, kernel, x, y, k))
+      for (size_t i = 0; i < d.variants.size(); ++i) {
+        if (typed) {
+          const Payload &p = k.domain.values[i].payload;
+          shapes.push_back({p.x, p.y, p.rows});
+          continue;
+        }
+        const std::string &v = d.variants[i];
+        unsigned x = 0, y = 0, r = 1;
+        if (!parseShape(v, kernel, x, y, r))
           return invalidArgument("variant '" + v + "' of '" + kernel +
                                  "' is not named " + kernel + "__XxY[rK]");
-        shapes.push_back({x, y, k});
+        shapes.push_back({x, y, r});
       }
     }
   }

@@ -17,7 +17,7 @@
 // RUN: %summary %t/affine_access.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/affine_access.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=affine_access gpu_module=lse chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=affine_access gpu_module=lse chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel logsumexp args=(memref<65536xf32> read, memref<1024xf32> write) knobs=[lambda] sites=2
 

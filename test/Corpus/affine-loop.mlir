@@ -18,7 +18,7 @@
 // RUN: %summary %t/affine_loop.manifest.json | FileCheck %s --check-prefix=SITE
 //
 // UPSTREAM: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast
-// MAN: manifest version=2 module=affine_loop gpu_module=osc chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=affine_loop gpu_module=osc chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel damped args=(memref<1024xf32> read, memref<16384xf32> write) knobs=[lambda] sites=2
 

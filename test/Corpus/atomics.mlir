@@ -24,7 +24,7 @@
 // PTX-DAG: atom.global.add.u32
 // PTX-DAG: atom.global.add.f32
 // PTX-DAG: atom.{{.*}}global.cas.b32
-// MAN: manifest version=2 module=atomics gpu_module=histogram chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=atomics gpu_module=histogram chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel energy_histogram args=(memref<?xf32> read, memref<64xi32> readwrite, memref<2xf32> readwrite, memref<1xi32> readwrite, scalar {{index|i64}}) knobs=[lambda] sites=2
 

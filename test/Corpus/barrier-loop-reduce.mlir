@@ -16,7 +16,7 @@
 // RUN: %summary %t/barrier_reduce.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/barrier_reduce.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=barrier_reduce gpu_module=softmax chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=barrier_reduce gpu_module=softmax chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel softmax_rows args=(memref<?x128xf32> read, memref<?x128xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=2
 

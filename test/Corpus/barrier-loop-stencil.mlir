@@ -17,7 +17,7 @@
 // RUN: %summary %t/barrier_stencil.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/barrier_stencil.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=barrier_stencil gpu_module=stencil chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=barrier_stencil gpu_module=stencil chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel heat args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}, scalar {{index|i64}}, scalar f32) knobs=[lambda] sites=2
 

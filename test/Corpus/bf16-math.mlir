@@ -14,7 +14,7 @@
 // RUN: %summary %t/bf16_math.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/bf16_math.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=bf16_math gpu_module=bfmath chip=sm_90 kernels=1 sites=4
+// MAN: manifest version=3 module=bf16_math gpu_module=bfmath chip=sm_90 kernels=1 sites=4
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel rmsnorm args=(memref<?xbf16> read, memref<?xbf16> write, memref<?xbf16> write, scalar {{index|i64}}) knobs=[lambda] sites=4
 

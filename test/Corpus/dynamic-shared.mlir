@@ -20,7 +20,7 @@
 //
 // An unsized .shared array: the dynamic shared memory.
 // PTX: .shared .align {{[0-9]+}} .b8 {{[A-Za-z_$][A-Za-z0-9_$]*}};
-// MAN: manifest version=2 module=dynamic_shared gpu_module=dynsmem chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=dynamic_shared gpu_module=dynsmem chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel cos_to_mean args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=2
 

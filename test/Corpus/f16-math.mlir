@@ -14,7 +14,7 @@
 // RUN: %summary %t/f16_math.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/f16_math.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=f16_math gpu_module=halfmath chip=sm_90 kernels=1 sites=4
+// MAN: manifest version=3 module=f16_math gpu_module=halfmath chip=sm_90 kernels=1 sites=4
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel encode args=(memref<?xf16> read, memref<?xf16> read, memref<?xf16> read, memref<?xf16> write, memref<?xf16> write, scalar {{index|i64}}) knobs=[lambda] sites=4
 

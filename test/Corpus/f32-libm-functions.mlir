@@ -15,7 +15,7 @@
 // RUN: %summary %t/f32_libm.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/f32_libm.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=f32_libm gpu_module=stats chip=sm_90 kernels=1
+// MAN: manifest version=3 module=f32_libm gpu_module=stats chip=sm_90 kernels=1
 // MAN: kernel stats args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[{{(lambda)?}}] sites=4
 
 module attributes {gpu.container_module} {

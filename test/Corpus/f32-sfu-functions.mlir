@@ -15,7 +15,7 @@
 // RUN: %summary %t/f32_sfu.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/f32_sfu.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=f32_sfu gpu_module=audio chip=sm_90 kernels=1 sites=6
+// MAN: manifest version=3 module=f32_sfu gpu_module=audio chip=sm_90 kernels=1 sites=6
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel voices args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}, scalar f32) knobs=[lambda] sites=6
 

@@ -16,7 +16,7 @@
 // RUN: %summary %t/f64_math.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/f64_math.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=f64_math gpu_module=dens chip=sm_90 kernels=1 sites=9
+// MAN: manifest version=3 module=f64_math gpu_module=dens chip=sm_90 kernels=1 sites=9
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel densities args=(memref<?xf64> read, memref<?xf64> write, memref<?xf64> write, memref<?xf64> write, memref<?xf64> write, scalar {{index|i64}}, scalar f64, scalar f64, scalar f64) knobs=[lambda] sites=9
 

@@ -17,7 +17,7 @@
 // RUN: %summary %t/fastmath.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/fastmath.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=fastmath gpu_module=lighting chip=sm_90 kernels=1 sites=7
+// MAN: manifest version=3 module=fastmath gpu_module=lighting chip=sm_90 kernels=1 sites=7
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel shade args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}, scalar f32) knobs=[lambda] sites=7
 

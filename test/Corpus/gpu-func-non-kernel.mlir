@@ -21,7 +21,7 @@
 // PTX-DAG: .visible .func {{.*}}gamma_correct(
 // PTX-DAG: .visible .entry srgb_encode(
 // PTX-DAG: .visible .entry srgb_decode(
-// MAN: manifest version=2 module=non_kernel gpu_module=color chip=sm_90 kernels=2
+// MAN: manifest version=3 module=non_kernel gpu_module=color chip=sm_90 kernels=2
 // MAN-NEXT: knob lambda
 // MAN-NOT: gamma_correct
 // MAN: kernel srgb_encode args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=1

@@ -16,7 +16,7 @@
 // RUN: %summary %t/helper_loop.manifest.json | FileCheck %s --check-prefix=SITE
 //
 // The helper is inlined at both calls: two exp sites, both in @paths.
-// MAN: manifest version=2 module=helper_loop gpu_module=finance chip=sm_90 kernels=1 sites=3
+// MAN: manifest version=3 module=helper_loop gpu_module=finance chip=sm_90 kernels=1 sites=3
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel paths args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}, scalar {{index|i64}}) knobs=[lambda] sites=3
 // SITE-DAG: site exp f32 form=tunable knob=lambda function=paths kernels=[paths] loc=helper-call-loop.mlir:[[# @LINE + 10]]:{{[0-9]+}} (inlined at helper-call-loop.mlir:[[# @LINE + 28]]:

@@ -21,7 +21,7 @@
 // PTX: .func {{.*}}simpson(
 // PTX: call{{.*}}simpson
 // Sites: @integrand inlined three times into @quad and twice into @simpson.
-// MAN: manifest version=2 module=recursive gpu_module=quadrature chip=sm_90 kernels=1 sites=10
+// MAN: manifest version=3 module=recursive gpu_module=quadrature chip=sm_90 kernels=1 sites=10
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel quad args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}, scalar f32) knobs=[lambda] sites=10
 // SITE-DAG: site exp f32 form=tunable knob=lambda function=simpson kernels=[quad] loc=helper-recursive.mlir:[[# @LINE + 13]]:{{[0-9]+}} (inlined at helper-recursive.mlir:[[# @LINE + 33]]:

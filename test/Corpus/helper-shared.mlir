@@ -16,7 +16,7 @@
 // RUN: %summary %t/helper_shared.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/helper_shared.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=helper_shared gpu_module=nn chip=sm_90 kernels=2 sites=6
+// MAN: manifest version=3 module=helper_shared gpu_module=nn chip=sm_90 kernels=2 sites=6
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel forward args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=2
 // MAN-NEXT: kernel bce_loss args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=4

@@ -17,7 +17,7 @@
 // RUN: not grep -E '%%warpid|\.global .*lambda' %t/integer_only.ptx
 // RUN: %summary %t/integer_only.manifest.json | FileCheck %s --check-prefix=MAN
 //
-// MAN: manifest version=2 module=integer_only gpu_module=ints chip=sm_90 kernels=2 sites=0
+// MAN: manifest version=3 module=integer_only gpu_module=ints chip=sm_90 kernels=2 sites=0
 // MAN-NOT: knob
 // MAN: kernel boundaries args=(memref<?xi32> read, memref<?xi8> write, scalar {{index|i64}}) knobs=[] sites=0
 // MAN-NEXT: kernel xorshift args=(memref<?xi32> readwrite, scalar {{index|i64}}, scalar i32) knobs=[] sites=0

@@ -27,7 +27,7 @@
 // PTX-NEXT: .minnctapersm 2
 // PTX-LABEL: .entry window_reqntid(
 // PTX: .reqntid 64, 1, 1
-// MAN: manifest version=2 module=launch_bounds gpu_module=bounds chip=sm_90 kernels=3 sites=6
+// MAN: manifest version=3 module=launch_bounds gpu_module=bounds chip=sm_90 kernels=3 sites=6
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel window_known args=(memref<?xf32> write, scalar {{index|i64}}, scalar f32, scalar f32) knobs=[lambda] sites=2
 // MAN-NEXT: kernel window_maxntid args=(memref<?xf32> write, scalar {{index|i64}}, scalar f32, scalar f32) knobs=[lambda] sites=2

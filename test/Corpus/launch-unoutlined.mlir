@@ -15,7 +15,7 @@
 // RUN: %summary %t/softplus.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/softplus.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=softplus gpu_module=softplus_kernel chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=softplus gpu_module=softplus_kernel chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda kind=global type=i32 range=0..64 default=0 warp_slot=hw
 // MAN-NEXT: kernel softplus_kernel args=(scalar {{index|i64}}, memref<?xf32> read, memref<?xf32> write) knobs=[lambda] sites=2
 

@@ -19,7 +19,7 @@
 // RUN: %summary %t/llvm_ptr.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/llvm_ptr.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=llvm_ptr gpu_module=rawptr chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=llvm_ptr gpu_module=rawptr chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel axpexp args=(pointer<1>, pointer<0>, pointer<1>, scalar i32, scalar f32) knobs=[lambda] sites=2
 // MAN: params axpexp sizes=[8 | 8 | 8 | 4 | 4]

@@ -21,7 +21,7 @@
 // RUN: grep -c '%%warpid' %t/many_ops.ptx | FileCheck %s --check-prefix=ONE
 //
 // ONE: 1
-// MAN: manifest version=2 module=many_ops gpu_module=gravity chip=sm_90 kernels=1 sites=8
+// MAN: manifest version=3 module=many_ops gpu_module=gravity chip=sm_90 kernels=1 sites=8
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel nbody args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}, scalar f32, scalar f32) knobs=[lambda] sites=8
 

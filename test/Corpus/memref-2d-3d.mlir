@@ -16,7 +16,7 @@
 // RUN: %summary %t/memref_nd.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/memref_nd.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=memref_nd gpu_module=volume chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=memref_nd gpu_module=volume chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel transmittance args=(memref<?x?x?xf32> read, memref<?x?xf32> write, memref<?x?xf32> write, scalar f32, scalar f32) knobs=[lambda] sites=2
 

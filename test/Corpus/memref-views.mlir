@@ -17,7 +17,7 @@
 // RUN: %summary %t/memref_views.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/memref_views.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=memref_views gpu_module=views chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=memref_views gpu_module=views chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel logmag args=(memref<?xf32> read, memref<?xf32> read, memref<?x?xf32> write, scalar {{index|i64}}, scalar {{index|i64}}) knobs=[lambda] sites=2
 

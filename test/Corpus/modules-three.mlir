@@ -21,13 +21,13 @@
 // RUN: %summary %t/rotate.manifest.json %t/distances.manifest.json %t/histo.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/rotate.manifest.json %t/distances.manifest.json %t/histo.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=rotate gpu_module=rotate chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=rotate gpu_module=rotate chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel rotate args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=2
-// MAN: manifest version=2 module=distances gpu_module=distances chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=distances gpu_module=distances chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel distances args=(memref<?xf64> read, memref<?xf64> read, memref<?xf64> write, memref<?xf64> write, scalar {{index|i64}}) knobs=[lambda] sites=2
-// MAN: manifest version=2 module=histo gpu_module=histo chip=sm_90 kernels=1 sites=0
+// MAN: manifest version=3 module=histo gpu_module=histo chip=sm_90 kernels=1 sites=0
 // MAN-NOT: knob
 // MAN: kernel buckets args=(memref<?xi32> read, memref<?xi32> write, scalar {{index|i64}}, scalar i32) knobs=[] sites=0
 // SITE-NOT: site {{.*}} function=buckets

@@ -17,10 +17,10 @@
 // RUN: %summary %t/activations.manifest.json %t/norms.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/activations.manifest.json %t/norms.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=activations gpu_module=activations chip=sm_90 kernels=1 sites=1
+// MAN: manifest version=3 module=activations gpu_module=activations chip=sm_90 kernels=1 sites=1
 // MAN-NEXT: knob lambda kind=global type=i32 range=0..64 default=0 warp_slot=hw
 // MAN-NEXT: kernel gelu args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=1
-// MAN: manifest version=2 module=norms gpu_module=norms chip=sm_90 kernels=1 sites=1
+// MAN: manifest version=3 module=norms gpu_module=norms chip=sm_90 kernels=1 sites=1
 // MAN-NEXT: knob lambda kind=global type=i32 range=0..64 default=0 warp_slot=hw
 // MAN-NEXT: kernel l2norm args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}, scalar {{index|i64}}) knobs=[lambda] sites=1
 

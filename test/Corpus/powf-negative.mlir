@@ -17,7 +17,7 @@
 // RUN: %summary %t/powf_negative.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/powf_negative.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=powf_negative gpu_module=powers chip=sm_90 kernels=1 sites=3
+// MAN: manifest version=3 module=powf_negative gpu_module=powers chip=sm_90 kernels=1 sites=3
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel series args=(memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=3
 

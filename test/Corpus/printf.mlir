@@ -17,7 +17,7 @@
 // RUN: %summary %t/printf.manifest.json | FileCheck %s --check-prefix=SITE
 //
 // PTX: .extern .func {{.*}}vprintf
-// MAN: manifest version=2 module=printf gpu_module=trace chip=sm_90 kernels=1 sites=1
+// MAN: manifest version=3 module=printf gpu_module=trace chip=sm_90 kernels=1 sites=1
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel entropy args=(memref<?xf32> read, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=1
 

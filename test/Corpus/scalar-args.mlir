@@ -16,7 +16,7 @@
 // RUN: %summary %t/scalar_args.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/scalar_args.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=scalar_args gpu_module=quant chip=sm_90 kernels=1 sites=1
+// MAN: manifest version=3 module=scalar_args gpu_module=quant chip=sm_90 kernels=1 sites=1
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel dequant_elu args=(memref<?xi8> read, memref<?xf32> write, scalar {{index|i64}}, scalar i1, scalar i8, scalar i16, scalar f16, scalar bf16, scalar f64) knobs=[lambda] sites=1
 // Parameter sizes: i1 is passed as one byte, i8 1, i16 2, f16 2, bf16 2, f64 8.

@@ -16,7 +16,7 @@
 // RUN: %summary %t/scf_parallel.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/scf_parallel.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=scf_parallel gpu_module=rbf chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=scf_parallel gpu_module=rbf chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel rbf_tile args=(memref<?xf32> read, memref<?xf32> read, memref<?x8xf32> write, memref<?xf32> write, scalar f32) knobs=[lambda] sites=2
 

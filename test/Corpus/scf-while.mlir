@@ -17,7 +17,7 @@
 // RUN: %summary %t/scf_while.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/scf_while.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=scf_while gpu_module=whiles chip=sm_90 kernels=1 sites=4
+// MAN: manifest version=3 module=scf_while gpu_module=whiles chip=sm_90 kernels=1 sites=4
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel iterate args=(memref<?xf32> read, memref<?xf32> read, memref<?xi32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=4
 

@@ -18,7 +18,7 @@
 // RUN: %summary %t/shuffle.manifest.json | FileCheck %s --check-prefix=SITE
 //
 // PTX: shfl.sync.bfly.b32
-// MAN: manifest version=2 module=shuffle gpu_module=warps chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=shuffle gpu_module=warps chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel warp_lse args=(memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}) knobs=[lambda] sites=2
 

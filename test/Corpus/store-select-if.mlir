@@ -17,7 +17,7 @@
 // RUN: %summary %t/store_select.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/store_select.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=store_select gpu_module=select chip=sm_90 kernels=1 sites=2
+// MAN: manifest version=3 module=store_select gpu_module=select chip=sm_90 kernels=1 sites=2
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel partition args=(memref<?xf32> read, memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}, scalar i1, scalar f32) knobs=[lambda] sites=2
 

@@ -13,7 +13,7 @@
 // RUN: %summary %t/vector_f16.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/vector_f16.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=vector_f16 gpu_module=halves chip=sm_90 kernels=1 sites=3
+// MAN: manifest version=3 module=vector_f16 gpu_module=halves chip=sm_90 kernels=1 sites=3
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel act2 args=(memref<?xf16> read, memref<?xf16> write, memref<?xf16> write, scalar {{index|i64}}) knobs=[lambda] sites=3
 

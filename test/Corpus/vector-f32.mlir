@@ -15,7 +15,7 @@
 // RUN: %summary %t/vector_f32.manifest.json | FileCheck %s --check-prefix=MAN
 // RUN: %summary %t/vector_f32.manifest.json | FileCheck %s --check-prefix=SITE
 //
-// MAN: manifest version=2 module=vector_f32 gpu_module=lanes chip=sm_90 kernels=1 sites=6
+// MAN: manifest version=3 module=vector_f32 gpu_module=lanes chip=sm_90 kernels=1 sites=6
 // MAN-NEXT: knob lambda
 // MAN-NEXT: kernel sigmoid4 args=(memref<?xf32> read, memref<?xf32> write, memref<?xf32> write, memref<?xf32> write, scalar {{index|i64}}, scalar f32, scalar f32) knobs=[lambda] sites=6
 

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Prints an approx manifest (docs/manifest.md, version 2) as one line per
-knob, kernel and site, for FileCheck; checks the format's rules on the way.
+"""Prints an approx manifest (docs/manifest.md, version 3) as one line per
+knob, kernel and site, for FileCheck; checks the format's rules on the way:
+the schema (docs/manifest.schema.json, with python's jsonschema) and the
+cross references a schema cannot state.
 
 Usage: manifest-summary.py NAME.manifest.json [MORE.manifest.json ...]
 
 Lines (one manifest after another, in file order):
   manifest version=V module=M gpu_module=G chip=C kernels=K sites=S
-  knob NAME kind=K type=T range=MIN..MAX default=D warp_slot=W
+  configuration KNOB=VALUE;...   (when the build took build knobs)
+  recipe id=SHA256 key=SHA256     (when approx-build made it)
+  knob NAME kind=K type=T range=MIN..MAX default=D warp_slot=W domain=DOM
+      technique=T governs=[KERNEL, ...]
+      DOM: ordinal | categorical(ID, ...) | storage(KERNEL:ARG; ID, ...)
   kernel NAME args=(ARG, ...) knobs=[K, ...] sites=N
       ARG: memref<?x4xf32> ACCESS | scalar TYPE | pointer<AS>
   params NAME sizes=[S,S | S | ...]
@@ -25,6 +31,13 @@ import os
 import re
 import sys
 
+try:
+    import jsonschema
+except ImportError:  # CI installs python3-jsonschema (scripts/common.sh)
+    jsonschema = None
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                      'docs', 'manifest.schema.json')
 problems = []
 
 
@@ -103,8 +116,16 @@ def summarize(path):
         return
     if m.get('format') != 'approx-manifest':
         problem(path, 'format is %r' % m.get('format'))
-    if m.get('version') != 2:
-        problem(path, 'version is %r, expected 2' % m.get('version'))
+    if m.get('version') != 3:
+        problem(path, 'version is %r, expected 3' % m.get('version'))
+    if jsonschema is None:
+        problem(path, 'python has no jsonschema module to check the schema')
+    else:
+        schema = json.load(open(SCHEMA, encoding='utf-8'))
+        v = jsonschema.Draft202012Validator(schema)
+        for e in sorted(v.iter_errors(m), key=lambda e: list(e.path)):
+            where = '/'.join(str(x) for x in e.path) or '(top)'
+            problem(path, 'schema: %s: %s' % (where, e.message[:200]))
     image = m.get('ptx') or m.get('cubin')
     if not image:
         problem(path, 'neither ptx nor cubin')
@@ -117,6 +138,23 @@ def summarize(path):
           'sites=%d' % (m.get('version'), m.get('module'),
                         m.get('gpu_module', '-'), m.get('chip', '-'),
                         len(kernels), len(sites)))
+    build = {kn.get('name'): kn for kn in knobs if kn.get('kind') == 'build'}
+    config = m.get('configuration')
+    if config is not None:
+        print('configuration ' + ';'.join('%s=%s' % (k, config[k])
+                                          for k in sorted(config)))
+    if sorted(config or {}) != sorted(build):
+        problem(path, 'configuration names %s, but the build knobs are %s'
+                % (sorted(config or {}), sorted(build)))
+    for k, v in (config or {}).items():
+        ids = [x.get('id') for x in
+               build.get(k, {}).get('domain', {}).get('values', [])]
+        if k in build and v not in ids:
+            problem(path, 'configuration: %s is not a value of build knob %s'
+                    % (v, k))
+    recipe = m.get('recipe')
+    if recipe is not None:
+        print('recipe id=%s key=%s' % (recipe.get('id'), recipe.get('key')))
     knob_names = set()
     for kn in knobs:
         knob_names.add(kn.get('name'))
@@ -124,9 +162,28 @@ def summarize(path):
         if not (isinstance(lo, int) and isinstance(hi, int)
                 and isinstance(d, int) and lo <= d <= hi):
             problem(path, 'knob %s: bad range or default' % kn.get('name'))
-        print('knob %s kind=%s type=%s range=%s..%s default=%s warp_slot=%s'
+        dom = kn.get('domain', {})
+        values = dom.get('values', [])
+        if dom.get('kind') in ('categorical', 'storage') and \
+                isinstance(lo, int) and isinstance(hi, int) and \
+                len(values) != hi - lo + 1:
+            problem(path, 'knob %s: %d values for range %s..%s'
+                    % (kn.get('name'), len(values), lo, hi))
+        ids = ', '.join(str(v.get('id')) for v in values)
+        if dom.get('kind') == 'storage':
+            o = dom.get('object', {})
+            text = 'storage(%s:%s; %s)' % (o.get('kernel'), o.get('arg'), ids)
+        elif dom.get('kind') == 'categorical':
+            text = 'categorical(%s)' % ids
+        else:
+            text = dom.get('kind', '-')
+        governs = kn.get('governs', {})
+        print('knob %s kind=%s type=%s range=%s..%s default=%s warp_slot=%s '
+              'domain=%s technique=%s governs=[%s]'
               % (kn.get('name'), kn.get('kind', '-'), kn.get('type', '-'),
-                 lo, hi, d, kn.get('warp_slot', '-')))
+                 lo, hi, d, kn.get('warp_slot', '-'), text,
+                 kn.get('technique', '-'),
+                 ', '.join(governs.get('kernels', []))))
     for k in kernels:
         check_kernel(path, k, len(sites))
         for kn in k.get('knobs', []):
@@ -149,12 +206,25 @@ def summarize(path):
             text += ' || ' + ','.join(knob_sizes)
         print('params %s sizes=[%s]' % (k.get('name'), text))
     kernel_names = {k.get('name') for k in kernels}
+    for kn in knobs:
+        governs = kn.get('governs', {})
+        readers = sorted(k.get('name') for k in kernels
+                         if kn.get('name') in k.get('knobs', []))
+        if sorted(governs.get('kernels', [])) != readers:
+            problem(path, 'knob %s governs kernels %s, but %s read it'
+                    % (kn.get('name'), governs.get('kernels'), readers))
+        named = sorted(i for i, s in enumerate(sites)
+                       if s.get('knob') == kn.get('name'))
+        if sorted(governs.get('sites', [])) != named:
+            problem(path, 'knob %s governs sites %s, but sites %s name it'
+                    % (kn.get('name'), governs.get('sites'), named))
     lines = []
     for i, s in enumerate(sites):
         form = s.get('form')
         if s.get('technique') is None:
             problem(path, 'site %d has no technique' % i)
-        if form not in ('tunable', 'sfu', 'precise', 'fast', 'approximate'):
+        if form not in ('tunable', 'sfu', 'precise', 'fast', 'approximate',
+                        'correct'):
             problem(path, 'site %d: form is %r' % (i, form))
         if form in ('sfu', 'precise', 'fast', 'approximate') and not s.get('reason'):
             problem(path, 'site %d (%s %s, form %s) has no reason'

@@ -1341,7 +1341,7 @@ def raw_json_mutation(rng, text, notes):
     if kind == "bom":
         return b"\xef\xbb\xbf" + text.encode()
     if kind == "nan":
-        return text.replace('"max": 64', '"max": NaN', 1).replace('"version": 1', '"version": Infinity', 1).encode()
+        return re.sub(r'"version": \d+', '"version": Infinity', text.replace('"max": 64', '"max": NaN', 1), count=1).encode()
     if kind == "dup-key":
         return text.replace("{", '{"version": 4294967297, ', 1).encode()
     if kind == "trailing":
@@ -1354,9 +1354,9 @@ def raw_json_mutation(rng, text, notes):
     if kind == "bad-utf8":
         return text.replace('"module": "', '"module": "\xff\xfe', 1).encode("latin-1", "replace")
     if kind == "leading-zero":
-        return text.replace('"version": 1', '"version": 01', 1).replace('"version": 2', '"version": 02', 1).encode()
+        return re.sub(r'"version": (\d+)', r'"version": 0\1', text, count=1).encode()
     if kind == "huge-number":
-        return text.replace('"version": 1', '"version": 1' + "0" * 400, 1).encode()
+        return re.sub(r'"version": (\d+)', lambda m: '"version": ' + m.group(1) + "0" * 400, text, count=1).encode()
     return (" " * 10_000_000 + text).encode()
 
 
@@ -2828,7 +2828,7 @@ name = (re.search(r"name=(\w+)", args) or [None, "k"])[1]
 def write_ok(ptx=".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry kern()\n{\n\tret;\n}\n", kernel="kern", man=None):
     open(f"{out}/{name}.ptx", "w").write(ptx)
     open(f"{out}/{name}.manifest.json", "w").write(man if man is not None else
-        '{"format": "approx-manifest", "version": 1, "module": "%s", "ptx": "%s.ptx", "kernels": [{"name": "%s"}]}' % (name, name, kernel))
+        '{"format": "approx-manifest", "version": 3, "module": "%s", "ptx": "%s.ptx", "kernels": [{"name": "%s"}]}' % (name, name, kernel))
 err = lambda *l: [print(x, file=sys.stderr) for x in l]
 if mode == "segv": os.kill(os.getpid(), signal.SIGSEGV)
 if mode == "llvm-error": err("LLVM ERROR: Symbol name with unsupported characters"); os.abort()
@@ -2908,7 +2908,7 @@ def self_test(cfg):
 
         def tune_case(mode, doc=None, args=("--list",), spec=True):
             c = Case(index=0, target="tune-manifest", family=f"selftest:{mode}")
-            d = doc or {"format": "approx-manifest", "version": 1, "module": "m",
+            d = doc or {"format": "approx-manifest", "version": 3, "module": "m",
                         "ptx": "m.ptx", "kernels": []}
             c.files = {"@IN@/m.manifest.json": json.dumps(d).encode(), "@IN@/m.ptx": b"x"}
             c.invs = [Inv("tune", ["@IN@/m.manifest.json", *args], {"FAKE_MODE": mode})]
@@ -2961,13 +2961,13 @@ def self_test(cfg):
                 "format": "approx-manifest", "version": 4294967297, "module": "m", "ptx": "m.ptx",
                 "kernels": []}), "spec-accepts-invalid", "version-unsupported"),
             ("spec: ../ path accepted", tune_case("accept-all", {
-                "format": "approx-manifest", "version": 1, "module": "m",
+                "format": "approx-manifest", "version": 3, "module": "m",
                 "ptx": "../../etc/passwd", "kernels": []}), "spec-accepts-invalid", "outside"),
             ("spec: hostile kernel name accepted", tune_case("accept-all", {
-                "format": "approx-manifest", "version": 1, "module": "m", "ptx": "m.ptx",
+                "format": "approx-manifest", "version": 3, "module": "m", "ptx": "m.ptx",
                 "kernels": [{"name": "a\x1bb"}]}), "spec-accepts-invalid", "kernel-name"),
             ("spec: float integer accepted", tune_case("accept-all", {
-                "format": "approx-manifest", "version": 1, "module": "m", "ptx": "m.ptx",
+                "format": "approx-manifest", "version": 3, "module": "m", "ptx": "m.ptx",
                 "knobs": [{"name": "k", "min": 0, "max": 64.5, "default": 0}],
                 "kernels": []}), "spec-accepts-invalid", "integer-field"),
         ]
@@ -3042,7 +3042,7 @@ class Config:
     fsize_mb: int = 512
     check_rate: float = 0.25
     targets: list = dataclasses.field(default_factory=list)
-    versions: tuple = (1, 2)
+    versions: tuple = (2, 3)
     tune_dry_run: bool = False
     keep_sandboxes: bool = False
     minimize_runs: int = 150
@@ -3075,7 +3075,7 @@ def parse_args(argv):
                     help="peak resident memory above which a run is a memory blow-up")
     ap.add_argument("--check-rate", type=float, default=0.25,
                     help="share of successful compiles also checked by ptxas / approx-tune --list")
-    ap.add_argument("--versions", default="1,2", help="manifest versions a reader may accept")
+    ap.add_argument("--versions", default="2,3", help="manifest versions a reader may accept")
     ap.add_argument("--ptxas", default="")
     ap.add_argument("--libdevice", default="")
     ap.add_argument("--case", type=int, action="append",

@@ -13,5 +13,6 @@ include "approx/Dialect/CoreOps.td"
 include "approx/Dialect/SfuOps.td"
 include "approx/Dialect/LnsOps.td"
 include "approx/Dialect/PerforationOps.td"
+include "approx/Dialect/PrecisionOps.td"
 
 #endif // APPROX_TD

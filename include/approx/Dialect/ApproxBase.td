@@ -139,6 +139,28 @@ class Approx_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+def Approx_KnobValueAttrInterface : AttrInterface<"KnobValueAttrInterface"> {
+  let cppNamespace = "::mlir::approx";
+  let description = [{
+    One value of a categorical knob (a perforation scheme, a block shape, an
+    LNS impl, a storage type): its id and its typed payload in the manifest
+    (docs/manifest.schema.json, `value`). Each technique's value attributes
+    implement it, so that the manifest writer knows no technique: a knob
+    declaration lists its values as such attributes (`values(...)`).
+  }];
+  let methods = [
+    InterfaceMethod<[{The value's id in the manifest: letters, digits and
+      `_ . : + -` (e.g. `rows1:nn`, `32x8r4`, `horner`, `f32`).}],
+      "std::string", "getValueId">,
+    InterfaceMethod<[{The payload: a dictionary of plain attributes whose
+      `type` names its schema definition (e.g. `perforation_scheme`).}],
+      "::mlir::DictionaryAttr", "getPayload">,
+    InterfaceMethod<[{The technique whose knobs take such values (the
+      manifest knob's `technique`, e.g. `perforation`).}],
+      "::llvm::StringRef", "getTechnique">,
+  ];
+}
+
 def Approx_SiteAttr : Approx_Attr<"Site", "site"> {
   let summary = "what a technique did, or chose not to do, at one place";
   let description = [{

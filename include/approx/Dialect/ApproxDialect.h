@@ -3,8 +3,10 @@
 // Declares the approx dialect, its enums and attributes, and the ops of every
 // family (core: knobs, slots, texture fetches; sfu: function ops with the
 // ApproxFunctionOp interface; lns: the LNS type and its arithmetic;
-// perforation: tile loads and output perforation), generated from
-// ApproxBase.td, CoreOps.td, SfuOps.td, LnsOps.td and PerforationOps.td.
+// perforation: tile loads and output perforation; precision: storage
+// types), generated from ApproxBase.td, CoreOps.td, SfuOps.td, LnsOps.td,
+// PerforationOps.td and PrecisionOps.td. Knob values of every family
+// implement KnobValueAttrInterface (their manifest id and payload).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "approx/Dialect/ApproxEnums.h.inc"
+
+#include "approx/Dialect/ApproxAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "approx/Dialect/ApproxAttrs.h.inc"

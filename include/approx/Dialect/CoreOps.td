@@ -36,18 +36,28 @@ def Approx_KnobOp : Approx_KnobDeclOp<"knob"> {
     warp-slot id against (λ: warps whose slot id is below it take the SFU
     form); the runtime bounds λ by it.
 
+    Without `values` the knob is ordinal (manifest domain `ordinal`: more
+    approximation as it grows, like λ). With `values`, one attribute per
+    value of the range implementing KnobValueAttrInterface, it is
+    categorical: value `min + i` means `values[i]` (a perforation scheme,
+    say), and the manifest carries each value's id and typed payload.
+
     ```mlir
     approx.knob @lambda range(0, 64) default(0)
     approx.knob @lambda range(0, 64) default(0) warp_slot(hw) param_path
+    approx.knob @perforation range(0, 1) default(0)
+        values([#approx.perforation<accurate>, #approx.perforation<rows>])
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$min, I64Attr:$max,
                        I64Attr:$default_value,
                        OptionalAttr<Approx_SlotKind>:$warp_slot,
-                       UnitAttr:$param_path);
+                       UnitAttr:$param_path,
+                       OptionalAttr<ArrayAttr>:$values);
   let assemblyFormat = [{
     $sym_name `range` `(` $min `,` $max `)` `default` `(` $default_value `)`
-    (`warp_slot` `(` $warp_slot^ `)`)? (`param_path` $param_path^)? attr-dict
+    (`warp_slot` `(` $warp_slot^ `)`)? (`param_path` $param_path^)?
+    (`values` `(` $values^ `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -63,19 +73,63 @@ def Approx_VariantKnobOp : Approx_KnobDeclOp<"variant_knob", [
     need not share a signature (a precision variant takes f32 buffers where
     the original takes f64). A logical name may be one of its own variants.
 
+    `values`, one attribute per variant implementing
+    KnobValueAttrInterface, says what each variant is (a block shape, an
+    LNS impl, the storage types of its arguments); the manifest carries each
+    value's id and typed payload, so a runtime never reads them from kernel
+    names.
+
     ```mlir
     approx.variant_knob @precision default(0)
         dispatch {saxpy = [@saxpy, @saxpy_f32, @saxpy_f16]}
+    approx.variant_knob @blocks default(0)
+        dispatch {k = [@k__32x8, @k__16x16]}
+        values([#approx.block_shape<x = 32, y = 8>,
+                #approx.block_shape<x = 16, y = 16>])
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
-                       DictionaryAttr:$dispatch);
+                       DictionaryAttr:$dispatch,
+                       OptionalAttr<ArrayAttr>:$values);
   let assemblyFormat = [{
-    $sym_name `default` `(` $default_value `)` `dispatch` $dispatch attr-dict
+    $sym_name `default` `(` $default_value `)` `dispatch` $dispatch
+    (`values` `(` $values^ `)`)? attr-dict
   }];
   let extraClassDeclaration = [{
     /// The number of variants of every dispatched name (0 if malformed).
     int64_t getNumVariants();
+  }];
+  let hasVerifier = 1;
+}
+
+def Approx_BuildKnobOp : Approx_KnobDeclOp<"build_knob", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a knob whose value is chosen when the module is built";
+  let description = [{
+    Declares a knob of manifest kind `build`: `values` (each implementing
+    KnobValueAttrInterface) are alternatives the compiler chooses among when
+    it builds; `value` is the index this build took, and the manifest's
+    `configuration` names it. The other values are other builds of the same
+    source, made on demand (docs/configurations.md): a search over many
+    combinations then builds only those it tries, never their product.
+
+    With `object(@kernel, arg)` the knob is the storage type of argument
+    `arg` of `@kernel` (manifest domain `storage`; its values are
+    `#approx.storage` attributes).
+
+    ```mlir
+    approx.build_knob @storage__k__a0 default(0) value(1)
+        values([#approx.storage<f64>, #approx.storage<f32>]) object(@k, 0)
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
+                       I64Attr:$value, ArrayAttr:$values,
+                       OptionalAttr<FlatSymbolRefAttr>:$object_kernel,
+                       OptionalAttr<I64Attr>:$object_arg);
+  let assemblyFormat = [{
+    $sym_name `default` `(` $default_value `)` `value` `(` $value `)`
+    `values` `(` $values `)`
+    (`object` `(` $object_kernel^ `,` $object_arg `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

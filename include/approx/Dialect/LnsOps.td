@@ -56,7 +56,8 @@ def Approx_LnsImplKind : I32EnumAttr<"LnsImplKind",
   let cppNamespace = "::mlir::approx";
 }
 
-def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl"> {
+def Approx_LnsImplAttr : Approx_Attr<"LnsImpl", "lns_impl",
+    [DeclareAttrInterfaceMethods<Approx_KnobValueAttrInterface>]> {
   let summary = "how an LNS op evaluates sb and db";
   let description = [{
     `kind` picks the implementation. The table implementations (`horner`,

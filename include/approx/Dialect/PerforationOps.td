@@ -59,7 +59,8 @@ def Approx_PerforationBorder : I32EnumAttr<"PerforationBorder",
 }
 
 def Approx_PerforationSchemeAttr
-    : Approx_Attr<"PerforationScheme", "perforation"> {
+    : Approx_Attr<"PerforationScheme", "perforation",
+                  [DeclareAttrInterfaceMethods<Approx_KnobValueAttrInterface>]> {
   let summary = "one perforation scheme: what is skipped and how it is rebuilt";
   let description = [{
     `kind` says what is skipped, `skip` (n >= 1, for `rows`, `cols` and
@@ -91,6 +92,30 @@ def Approx_PerforationSchemeAttr
     /// "accurate", "rows1:nn", "stencil:linear", "center2", ...
     std::string getShortName() const;
   }];
+}
+
+def Approx_BlockShapeAttr
+    : Approx_Attr<"BlockShape", "block_shape",
+                  [DeclareAttrInterfaceMethods<Approx_KnobValueAttrInterface>]> {
+  let summary = "the thread-block shape a kernel variant is compiled for";
+  let description = [{
+    `x` by `y` threads (at most 1024), each computing `rows` output rows
+    (1 to 64). The values of the block-shape variant knob that
+    `approx-perforation-raise` creates (manifest payload `block_shape`, id
+    `32x8` or `32x8r4`).
+
+    ```mlir
+    #approx.block_shape<x = 32, y = 8>
+    #approx.block_shape<x = 16, y = 16, rows = 4>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$x,
+    "int64_t":$y,
+    DefaultValuedParameter<"int64_t", "1", "output rows per thread">:$rows
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Approx_PerforationSchemeArrayAttr

@@ -49,6 +49,10 @@ def ApproxRecordManifest
     Option<"barePtr", "bare-ptr", "bool", /*default=*/"false",
       "Memref arguments are passed as bare pointers (must match "
       "convert-gpu-to-nvvm's use-bare-ptr-memref-call-conv)">,
+    ListOption<"configuration", "configuration", "std::string",
+      "The KNOB=VALUE entries the build was asked for: each must name a "
+      "build knob of the module and the value it took (an entry no pass "
+      "declared a knob for is an error, not silently ignored)">,
   ];
 }
 

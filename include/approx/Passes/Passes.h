@@ -135,6 +135,18 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                      "one variant knob @precision__<kernel> each "
                      "(approx-precision-variants types; e.g. f32,f16,bf16; "
                      "exclusive with precision=)")};
+  ListOption<std::string> precisionSpace{
+      *this, "precision-space",
+      llvm::cl::desc("Declare, for every float memref argument, a build knob "
+                     "whose values are its own type and each narrower type "
+                     "listed (e.g. f32,f16,bf16), built for configuration= "
+                     "(approx-precision-variants space; docs/configurations."
+                     "md)")};
+  ListOption<std::string> configuration{
+      *this, "configuration",
+      llvm::cl::desc("KNOB=VALUE: the value each build knob takes in this "
+                     "build (default: each knob's default); an entry no "
+                     "knob takes is an error")};
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
                            llvm::cl::init("sm_90")};
   Option<unsigned> optLevel{*this, "O", llvm::cl::desc("LLVM opt level"),

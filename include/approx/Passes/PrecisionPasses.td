@@ -107,7 +107,17 @@ def ApproxPrecisionVariants : Pass<"approx-precision-variants",
       "<knob>__<kernel>, value 0 = the kernel's own types">,
     Option<"maxVariants", "max-variants", "unsigned", /*default=*/"1024",
       "With types=, the most variants one kernel may get (a kernel with "
-      "more combinations fails the pass, naming it)">
+      "more combinations fails the pass, naming it)">,
+    ListOption<"space", "space", "std::string",
+      "Instead of clones: each float memref argument of each kernel gets a "
+      "build knob <knob>__<kernel>__a<i> whose values are its own type and "
+      "each narrower type listed (f32, f16, bf16); the kernel is built for "
+      "the values configuration= names (default: its own types), and "
+      "other values are other builds (docs/configurations.md)">,
+    ListOption<"configuration", "configuration", "std::string",
+      "With space=: KNOB=VALUE entries choosing the value (f64, f32, f16, "
+      "bf16) of build knobs of this pass; entries for other knobs are left "
+      "to the passes that declare them">
   ];
   let dependentDialects = ["::mlir::approx::ApproxDialect",
                            "::mlir::arith::ArithDialect",

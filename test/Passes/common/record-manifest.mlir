@@ -105,10 +105,10 @@ gpu.module @bare {
 // CHECK-SAME: {args = [], knobs = ["precision"], name = "k2", params = [], sites = []},
 // CHECK-SAME: {args = [], knobs = ["table", "precision"], name = "k3", params = [], sites = []}],
 // CHECK-SAME: knobs = [
-// CHECK-SAME: {default = 0 : i64, kind = "global", max = 64 : i64, min = 0 : i64, name = "lambda", path = "global", symbol = "lambda", type = "i32", warp_slot = "virtual"},
-// CHECK-SAME: {default = 5 : i64, kind = "global", max = 32 : i64, min = 2 : i64, name = "mu", path = "global", symbol = "mu", type = "i32"},
-// CHECK-SAME: {default = 1 : i64, dispatch = [{kernel = "k", variants = ["k2", "k3"]}], kind = "variant", max = 1 : i64, min = 0 : i64, name = "precision"},
-// CHECK-SAME: {default = 0 : i64, kind = "resource", max = 0 : i64, min = 0 : i64, name = "table", path = "global", resource = {address = "clamp", filter = "linear", normalized_coords = false, options = [{channels = 2 : i64, data = "AACAPwAAAEAAAEBAAACAQA==", element = "f32", height = 1 : i64, width = 2 : i64}], type = "texture_2d"}, symbol = "table", type = "i64"}],
+// CHECK-SAME: {default = 0 : i64, domain = {kind = "ordinal"}, governs = {kernels = ["k1"], sites = [0]}, kind = "global", max = 64 : i64, min = 0 : i64, name = "lambda", path = "global", symbol = "lambda", technique = "sfu", type = "i32", warp_slot = "virtual"},
+// CHECK-SAME: {default = 5 : i64, domain = {kind = "ordinal"}, governs = {kernels = ["k1"], sites = [1]}, kind = "global", max = 32 : i64, min = 2 : i64, name = "mu", path = "global", symbol = "mu", technique = "sfu", type = "i32"},
+// CHECK-SAME: {default = 1 : i64, dispatch = [{kernel = "k", variants = ["k2", "k3"]}], domain = {kind = "categorical", values = [{id = "0"}, {id = "1"}]}, governs = {kernels = ["k2", "k3"], sites = []}, kind = "variant", max = 1 : i64, min = 0 : i64, name = "precision"},
+// CHECK-SAME: {default = 0 : i64, domain = {kind = "categorical", values = [{id = "table0", payload = {channels = 2 : i64, height = 1 : i64, type = "texture_table", width = 2 : i64}}]}, governs = {kernels = ["k3"], sites = []}, kind = "resource", max = 0 : i64, min = 0 : i64, name = "table", path = "global", resource = {address = "clamp", filter = "linear", normalized_coords = false, options = [{channels = 2 : i64, data = "AACAPwAAAEAAAEBAAACAQA==", element = "f32", height = 1 : i64, width = 2 : i64}], type = "texture_2d"}, symbol = "table", technique = "lns", type = "i64"}],
 // CHECK-SAME: sites = [
 // CHECK-SAME: {data = {versioning = "region"}, form = "tunable", function = "k1", kernels = ["k1"], knob = "lambda", loc = "here", op = "sin", technique = "sfu", type = "f32"},
 // CHECK-SAME: {form = "precise", function = "helper", kernels = ["k1"], knob = "mu", loc = "there", op = "exp", reason = "because", technique = "sfu", type = "vector<2xf64>"}]},
@@ -152,7 +152,7 @@ gpu.module @second {
 // RUN: approx-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(approx-warp-split{slot=software}),approx-record-manifest)' | FileCheck %s --check-prefix=E2E
 // E2E-LABEL: module attributes {approx.manifest = {e2e = {
 // E2E-SAME: knobs = ["lambda"], name = "e2e"
-// E2E-SAME: knobs = [{default = 0 : i64, kind = "global", max = 64 : i64, min = 0 : i64, name = "lambda", path = "global", symbol = "lambda", type = "i32", warp_slot = "software"}]
+// E2E-SAME: knobs = [{default = 0 : i64, domain = {kind = "ordinal"}, governs = {kernels = ["e2e"], sites = [0]}, kind = "global", max = 64 : i64, min = 0 : i64, name = "lambda", path = "global", symbol = "lambda", technique = "sfu", type = "i32", warp_slot = "software"}]
 // E2E-SAME: sites = [{data = {demote_to_f32 = false, newton_steps = 1 : i64, range_reduction = false, sfu = "rcp.approx.ftz.f64 + 1 Newton step(s)", versioning = "region"}, form = "tunable", function = "e2e", kernels = ["e2e"], knob = "lambda", loc = "{{.*}}record-manifest.mlir:[[@LINE+11]]:10", op = "rcp", technique = "sfu", type = "f64"}]
 // E2E-LABEL: gpu.func @e2e
 // E2E: approx.warp_slot software

@@ -4,9 +4,9 @@
 // RUN: approx-opt %s --pass-pipeline='builtin.module(gpu.module(approx-perforation-lower,canonicalize))' | FileCheck %s
 
 // CHECK: gpu.module @m attributes {approx.sites = [
-// CHECK-SAME: #approx.site<technique = "perforation", function = "tile", op = "tile_load", type = f32, knob = @scheme, form = tunable, {{.*}} data = {halo = [1, 2], schemes = ["accurate", "rows2:linear", "stencil:nn"]}>
-// CHECK-SAME: #approx.site<technique = "perforation", function = "line", op = "load_1d", type = f32, knob = @one, form = tunable, {{.*}} data = {schemes = ["accurate", "rows1:linear"]}>
-// CHECK-SAME: #approx.site<technique = "perforation", function = "paraprox", op = "output", type = f32, form = approximate, reason = "one scheme, pinned by the input IR", {{.*}} data = {schemes = ["rows2:nn"]}>
+// CHECK-SAME: #approx.site<technique = "perforation", function = "tile", op = "tile_load", type = f32, knob = @scheme, form = tunable, {{.*}} data = {halo = [1, 2], schemes = [{reconstruction = "nn", scheme = "accurate", skip = 1 : i64, type = "perforation_scheme"}, {reconstruction = "linear", scheme = "rows", skip = 2 : i64, type = "perforation_scheme"}, {reconstruction = "nn", scheme = "stencil", skip = 1 : i64, type = "perforation_scheme"}]}>
+// CHECK-SAME: #approx.site<technique = "perforation", function = "line", op = "load_1d", type = f32, knob = @one, form = tunable, {{.*}} data = {schemes = [{reconstruction = "nn", scheme = "accurate", skip = 1 : i64, type = "perforation_scheme"}, {reconstruction = "linear", scheme = "rows", skip = 1 : i64, type = "perforation_scheme"}]}>
+// CHECK-SAME: #approx.site<technique = "perforation", function = "paraprox", op = "output", type = f32, form = approximate, reason = "one scheme, pinned by the input IR", {{.*}} data = {schemes = [{reconstruction = "nn", scheme = "rows", skip = 2 : i64, type = "perforation_scheme"}]}>
 gpu.module @m {
   approx.knob @scheme range(0, 2) default(0)
   approx.knob @one range(0, 1) default(0)

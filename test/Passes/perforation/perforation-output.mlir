@@ -21,8 +21,8 @@
 // CHECK: approx.perforation.yield %[[S]] : f32
 // CHECK-NOT: memref.store
 // LOWER-LABEL: gpu.module @shift
-// LOWER-SAME: data = {schemes = ["accurate", "rows1:nn", "cols1:nn", "center1"]}
-// LOWER-NOT: approx.perforation
+// LOWER-SAME: data = {schemes = [{reconstruction = "nn", scheme = "accurate", skip = 1 : i64, type = "perforation_scheme"}, {reconstruction = "nn", scheme = "rows", skip = 1 : i64, type = "perforation_scheme"}, {reconstruction = "nn", scheme = "cols", skip = 1 : i64, type = "perforation_scheme"}, {reconstruction = "copy", scheme = "center", skip = 1 : i64, type = "perforation_scheme"}]}
+// LOWER-NOT: approx.perforation.
 gpu.module @shift {
   gpu.func @shift(%in: memref<?x?xf32>, %out: memref<?x?xf32>) kernel
       attributes {known_block_size = array<i32: 32, 8, 1>} {
@@ -64,7 +64,7 @@ gpu.module @shift {
 // CHECK: memref.load %arg0[%[[UP]], %[[C]]]
 // CHECK: approx.perforation.yield
 // LOWER-LABEL: gpu.func @zero
-// LOWER-NOT: approx.perforation
+// LOWER-NOT: approx.perforation.
 gpu.module @zero {
   gpu.func @zero(%in: memref<?x?xf16>, %out: memref<?x?xf16>) kernel {
     %c0 = arith.constant 0 : index

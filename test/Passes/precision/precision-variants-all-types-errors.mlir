@@ -7,7 +7,7 @@
 
 // TWICE: error: types lists 'f32' twice
 // TYPE: error: types names 'i32': expected f64, f32, f16 or bf16
-// BOTH: error: configs and types are exclusive: give one
+// BOTH: error: configs, types and space are exclusive: give one
 
 // Two f64 arguments with f32, f16 and bf16: 16 combinations > 8.
 gpu.module @m {

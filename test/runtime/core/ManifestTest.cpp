@@ -316,20 +316,20 @@ TEST(Manifest, Version1GetsTheDocumentedMessage) {
   ASSERT_FALSE(m.isOk());
   EXPECT_EQ(m.status().message(),
             "manifest: version: format version 1 is no longer read (this "
-            "runtime reads version 2); recompile with approx-opt");
+            "runtime reads versions 2 and 3); recompile with approx-opt");
 }
 
 TEST(Manifest, OtherVersionsAreRefusedWithoutWrapping) {
   json j = docExample();
-  j["version"] = 3;
-  expectError(j, "version: format version 3 is not supported");
+  j["version"] = 4;
+  expectError(j, "version: format version 4 is newer than this runtime reads");
   // 2^32 + 1 and 2^32 + 2 would be 1 and 2 after a 32-bit wrap.
   j["version"] = 4294967297ull;
-  expectError(j, "version: format version 4294967297 is not supported");
+  expectError(j, "version: format version 4294967297 is newer than this");
   j["version"] = 4294967298ull;
-  expectError(j, "format version 4294967298 is not supported");
+  expectError(j, "format version 4294967298 is newer than this");
   j["version"] = 18446744073709551615ull;
-  expectError(j, "format version 18446744073709551615 is not supported");
+  expectError(j, "format version 18446744073709551615 is newer than this");
   j["version"] = -2;
   expectError(j, "format version -2 is not supported");
   j["version"] = 2.0;

@@ -64,6 +64,37 @@ TEST(PerforationTuner, CandidatesAreSchemesTimesShapes) {
   EXPECT_EQ((*one)[2].blockValue, -1);
 }
 
+TEST(PerforationTuner, CandidatesFromTypedPayloads) {
+  // Version 3: schemes and block shapes come from the knobs' payloads; the
+  // site data and the variants' names are not read.
+  Manifest m = manifest(true);
+  auto scheme = [](const char *kind, int64_t skip, const char *recon) {
+    Payload p;
+    p.type = Payload::Type::PerforationScheme;
+    p.scheme = kind, p.skip = skip, p.reconstruction = recon;
+    return p;
+  };
+  m.knobs[0].domain.kind = DomainKind::Categorical;
+  m.knobs[0].domain.values = {{"accurate", scheme("accurate", 1, "nn")},
+                              {"cols2:linear", scheme("cols", 2, "linear")},
+                              {"center3", scheme("center", 3, "copy")}};
+  Payload wide;
+  wide.type = Payload::Type::BlockShape;
+  wide.x = 128, wide.y = 2, wide.rows = 4;
+  Payload tall = wide;
+  tall.x = 8, tall.y = 32, tall.rows = 1;
+  m.knobs[1].domain.kind = DomainKind::Categorical;
+  m.knobs[1].domain.values = {{"a", wide}, {"b", tall}};
+  m.knobs[1].dispatch[0].variants = {"blur_any_name", "blur_other"};
+  for (SiteInfo &s : m.sites)
+    s.data = R"({"schemes":"not read"})";
+  auto c = pf::candidatesOf(m, "blur", {}, {0, 0});
+  ASSERT_TRUE(c.isOk()) << c.status().toString();
+  ASSERT_EQ(c->size(), 6u);
+  EXPECT_EQ((*c)[1].label(), "cols2:linear 128x2r4");
+  EXPECT_EQ((*c)[5].label(), "center3 8x32");
+}
+
 TEST(PerforationTuner, CandidatesRefusals) {
   EXPECT_NE(refusal(manifest(false), "sharpen").find("no perforation site of kernel 'sharpen'"),
             std::string::npos);

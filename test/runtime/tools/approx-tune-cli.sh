@@ -150,7 +150,7 @@ manifest-missing)
     "$T" "$W/none.json" --list ;;
 manifest-v1)
   sed -e 's/"version": 2/"version": 1/' "$SFU" >"$W/v1.manifest.json"
-  fails 2 'manifest: version: format version 1 is no longer read \(this runtime reads version 2\); recompile with approx-opt$' \
+  fails 2 'manifest: version: format version 1 is no longer read \(this runtime reads versions 2 and 3\); recompile with approx-opt$' \
     "$T" "$W/v1.manifest.json" --list ;;
 manifest-invalid)
   printf '{"format": "approx-manifest", "version": 2, "module": "m", "ptx": "m.ptx", "kernels": [{"name": "k\\u001b[2J", "args": [], "params": []}]}' >"$W/bad.manifest.json"

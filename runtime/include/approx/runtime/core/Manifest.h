@@ -1,6 +1,7 @@
-//===- Manifest.h - The compiler -> runtime contract (version 2) -*- C++ -*-===//
+//===- Manifest.h - The compiler -> runtime contract (version 3) -*- C++ -*-===//
 //
-// In-memory form of `NAME.manifest.json` (docs/manifest.md, format version 2)
+// In-memory form of `NAME.manifest.json` (docs/manifest.md, format version 3;
+// version 2 is read too, its knobs' domains derived from their kinds)
 // and its parser. Parsing validates everything a launcher relies on: types
 // and sizes, the memref ABIs (descriptor: 3 + 2*rank params; bare: one
 // pointer), arguments tiling the parameter list, trailing knob parameters,
@@ -17,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,7 +27,7 @@
 namespace approx::rt {
 
 /// The format version this runtime reads.
-constexpr int64_t kManifestVersion = 2;
+constexpr int64_t kManifestVersion = 3;
 /// Manifest files larger than this are refused before they are read.
 constexpr uint64_t kMaxManifestBytes = uint64_t(256) << 20;
 /// Deepest JSON nesting accepted (the format itself needs 7 levels; `data`
@@ -101,6 +103,7 @@ enum class KnobKind {
   Global,   ///< a device global written before a launch
   Variant,  ///< a choice among kernels of the module
   Resource, ///< a host-created object (texture) whose handle the kernel reads
+  Build,    ///< fixed when the PTX was built (`configuration`); version 3
 };
 /// "global", "variant", "resource".
 const char *knobKindName(KnobKind k);
@@ -167,6 +170,60 @@ struct ResourceInfo {
 };
 
 /// One knob of the module.
+/// What a knob's values mean (version 3 `domain`; derived for version 2).
+enum class DomainKind {
+  Ordinal,     ///< an integer in [min, max], more approximation as it grows
+  Categorical, ///< one of `values`, each with a typed payload
+  Storage,     ///< the storage type of one memory object
+};
+const char *domainKindName(DomainKind k);
+
+/// A value's typed meaning (docs/manifest.schema.json `payload`). Only the
+/// fields of `type` are set; enumerations are checked when parsed.
+struct Payload {
+  enum class Type {
+    None,              ///< no payload (the id is all there is)
+    PerforationScheme, ///< scheme, skip, reconstruction
+    BlockShape,        ///< x, y, rows
+    LnsImpl,           ///< impl, segments, degree
+    TextureTable,      ///< width, height, depth, channels
+    StorageConfig,     ///< args: (argument, storage type) pairs
+    Storage,           ///< storage
+  };
+  Type type = Type::None;
+  std::string scheme;         ///< accurate, rows, cols, stencil, center
+  int64_t skip = 1;           ///< perforation: n of every n+1
+  std::string reconstruction; ///< nn, linear, copy
+  unsigned x = 0, y = 0, rows = 1;     ///< block shape
+  std::string impl;                    ///< LNS: precise, sfu, horner, ...
+  int64_t segments = 0, degree = 0;    ///< LNS (0: not given)
+  int64_t width = 0, height = 0, depth = 1, channels = 1; ///< texture table
+  ScalarType storage = ScalarType::F32; ///< storage
+  std::vector<std::pair<size_t, ScalarType>> args; ///< storage_config
+};
+const char *payloadTypeName(Payload::Type t);
+
+/// One value of a categorical or storage domain.
+struct KnobValue {
+  std::string id; ///< letters, digits and `_ . : + -`
+  Payload payload;
+};
+
+/// Values of this knob that need the knob `knob` at one of `values`.
+struct KnobConstraint {
+  std::vector<std::string> when; ///< value ids of the constrained knob
+  std::string knob;
+  std::vector<std::string> values;
+};
+
+struct KnobDomain {
+  DomainKind kind = DomainKind::Ordinal;
+  std::vector<KnobValue> values; ///< values[i - min]; empty when ordinal
+  std::string objectKernel;      ///< storage: the memory object's kernel,
+  size_t objectArg = 0;          ///< its argument,
+  std::string objectName;        ///< and its source name ("" if unknown)
+};
+
 struct KnobInfo {
   std::string name;                           ///< a PTX identifier
   KnobKind kind = KnobKind::Global;           ///< `kind`
@@ -180,9 +237,23 @@ struct KnobInfo {
   std::vector<VariantDispatch> dispatch; ///< `dispatch`
   // Resource knobs.
   ResourceInfo resource; ///< `resource`
+  // The knob space (version 3; derived from the kind for version 2).
+  KnobDomain domain;                       ///< `domain`
+  std::string technique;                   ///< `technique` ("" if not given)
+  std::vector<std::string> governsKernels; ///< `governs.kernels`
+  std::vector<size_t> governsSites;        ///< `governs.sites`
+  std::vector<KnobConstraint> constraints; ///< `constraints`
+  int64_t builtValue = 0; ///< build knobs: the value `configuration` names
 
-  /// Global and resource knobs have a device symbol; variant knobs do not.
-  bool hasSymbol() const { return kind != KnobKind::Variant; }
+  /// Global and resource knobs have a device symbol; variant and build
+  /// knobs do not.
+  bool hasSymbol() const {
+    return kind != KnobKind::Variant && kind != KnobKind::Build;
+  }
+  /// The id of value `v` (a decimal number for an ordinal knob).
+  std::string valueId(int64_t v) const;
+  /// The value whose id is `id`, if any.
+  std::optional<int64_t> valueOf(const std::string &id) const;
   /// True for a global or resource knob with `path: "param"`.
   bool isParam() const { return hasSymbol() && path == KnobPath::Param; }
 };
@@ -245,11 +316,14 @@ struct SiteInfo {
   /// The technique's `data` object as compact JSON text ("" when absent);
   /// the runtime only displays it.
   std::string data;
+  /// Perforation sites: the typed schemes, in the order of the knob's values
+  /// (version 3; empty for version 2, whose schemes are strings in `data`).
+  std::vector<Payload> schemes;
 };
 
 /// A parsed, validated manifest.
 struct Manifest {
-  int64_t version = kManifestVersion; ///< always 2
+  int64_t version = kManifestVersion; ///< 2 or 3, as read
   std::string producer;               ///< "" when absent
   std::string module;                 ///< NAME
   std::string gpuModule;              ///< "" when absent
@@ -259,6 +333,9 @@ struct Manifest {
   std::vector<KnobInfo> knobs;        ///< in manifest order
   std::vector<KernelInfo> kernels;    ///< in manifest order
   std::vector<SiteInfo> sites;        ///< in manifest order
+  /// Build knob -> value id, as this PTX was built (version 3).
+  std::map<std::string, std::string> configuration;
+  std::string recipeId, recipeKey; ///< `recipe` ("" when absent)
   std::string directory; ///< directory of the manifest file ("" if parsed
                          ///< from a string).
 
