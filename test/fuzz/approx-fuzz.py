@@ -281,6 +281,56 @@ def is_int(v):
     return type(v) is int and INT64[0] <= v <= INT64[1]
 
 
+VALUE_ID = re.compile(r"^[A-Za-z0-9_.:+-]{1,256}$")
+
+
+def space_violations(doc, knobs):
+    """Version 3's knob space (docs/manifest.schema.json): every knob has a
+    domain of a known kind, one value per index with unique ids, and the
+    configuration gives every build knob one of its values."""
+    out = []
+    ids = {}
+    for i, kn in enumerate(knobs):
+        if not isinstance(kn, dict):
+            continue
+        d = kn.get("domain")
+        if not isinstance(d, dict):
+            out.append(("knob-domain-missing", f"knobs[{i}]"))
+            continue
+        kind = d.get("kind")
+        if kind not in ("ordinal", "categorical", "storage"):
+            out.append(("knob-domain-kind-unknown", repr(kind)[:40]))
+            continue
+        if kind == "ordinal":
+            continue
+        vals = d.get("values")
+        lo, hi = kn.get("min"), kn.get("max")
+        if not isinstance(vals, list):
+            out.append(("knob-domain-values-not-array", f"knobs[{i}]"))
+            continue
+        if is_int(lo) and is_int(hi) and lo <= hi and len(vals) != hi - lo + 1:
+            out.append(("knob-domain-values-count", f"knobs[{i}]: {len(vals)} for [{lo},{hi}]"))
+        seen = [v.get("id") for v in vals if isinstance(v, dict)]
+        if len(seen) != len(vals) or any(not isinstance(x, str) or not VALUE_ID.match(x) for x in seen):
+            out.append(("knob-value-id-invalid", f"knobs[{i}]"))
+        elif len(set(seen)) != len(seen):
+            out.append(("knob-value-id-twice", f"knobs[{i}]"))
+        if isinstance(kn.get("name"), str):
+            ids[kn["name"]] = (kn.get("kind"), set(x for x in seen if isinstance(x, str)))
+    config = doc.get("configuration", {})
+    if not isinstance(config, dict):
+        out.append(("configuration-not-object", repr(config)[:40]))
+        config = {}
+    for name, v in config.items():
+        kind, values = ids.get(name, (None, set()))
+        if kind != "build" or v not in values:
+            out.append(("configuration-outside-space", f"{name}={v!r}"[:80]))
+    for name, (kind, _) in ids.items():
+        if kind == "build" and name not in config:
+            out.append(("configuration-missing-build-knob", name))
+    return out
+
+
 def spec_violations(doc, argv, versions):
     """Rules of docs/manifest.md a reader must enforce; [(rule, detail)].
 
@@ -340,6 +390,8 @@ def spec_violations(doc, argv, versions):
                                 for x in (lo, hi, de)):
                     out.append(("knob-value-does-not-fit-type",
                                 f"{kn.get('type')} [{lo},{hi}] default {de}"))
+    if doc.get("version") == 3 and isinstance(knobs, list):
+        out += space_violations(doc, knobs)
     kernels = doc.get("kernels", [])
     nsites = len(doc["sites"]) if isinstance(doc.get("sites"), list) else None
     if isinstance(kernels, list):
@@ -1235,12 +1287,79 @@ def random_json_value(rng):
     return rng.choice(HOSTILE_NAMES)
 
 
+def mutate_space(rng, doc, notes):
+    """Version 3's typed knob space: domains, payloads, constraints,
+    governs and the configuration, broken the ways a hand edit or a buggy
+    producer would."""
+    knobs = [k for k in doc.get("knobs", []) if isinstance(k, dict)] \
+        if isinstance(doc.get("knobs"), list) else []
+    if not knobs:
+        doc["configuration"] = {"fz_nope": "f16"}
+        notes.append("configuration names a knob that does not exist")
+        return
+    kn = rng.choice(knobs)
+    d = kn.get("domain") if isinstance(kn.get("domain"), dict) else None
+    vals = d.get("values") if d and isinstance(d.get("values"), list) else []
+    what = rng.choice(["kind", "drop-value", "dup-id", "bad-id", "payload-type",
+                       "payload-field", "payload-extra", "constraint-knob",
+                       "constraint-cycle", "governs", "config-value",
+                       "config-not-build", "no-domain", "build-kind"])
+    name = kn.get("name", "?")
+    if what == "kind" and d is not None:
+        d["kind"] = rng.choice(["fuzzy", "", 3, None, "ORDINAL"])
+    elif what == "drop-value" and vals:
+        vals.pop()
+    elif what == "dup-id" and len(vals) > 1 and isinstance(vals[0], dict):
+        vals[-1] = json.loads(json.dumps(vals[0]))
+    elif what == "bad-id" and vals and isinstance(vals[0], dict):
+        vals[0]["id"] = rng.choice(["rows 1", "", "a" * 300, "\x1b", 7, None])
+    elif what in ("payload-type", "payload-field", "payload-extra") and vals \
+            and isinstance(vals[0], dict) and isinstance(vals[0].get("payload"), dict):
+        pl = vals[0]["payload"]
+        if what == "payload-type":
+            pl["type"] = rng.choice(["recipe", "", None, "block_shape", "storage"])
+        elif what == "payload-field":
+            keys = [k for k in pl if k != "type"] or ["type"]
+            pl[rng.choice(keys)] = random_json_value(rng)
+        else:
+            pl["fz_extra"] = 1
+    elif what == "constraint-knob":
+        kn["constraints"] = [{"when": [vals[0]["id"] if vals and isinstance(vals[0], dict)
+                                       and isinstance(vals[0].get("id"), str) else "0"],
+                              "require": {"knob": rng.choice(["fz_nope", name]),
+                                          "values": ["fz_value"]}}]
+    elif what == "constraint-cycle" and len(knobs) > 1:
+        a, b = knobs[0], knobs[1]
+        def first(k):
+            vs = k.get("domain", {}).get("values") if isinstance(k.get("domain"), dict) else None
+            return vs[0]["id"] if vs and isinstance(vs[0], dict) and isinstance(vs[0].get("id"), str) \
+                else str(k.get("min", 0))
+        a["constraints"] = [{"when": [first(a)], "require": {"knob": b.get("name"), "values": [first(b)]}}]
+        b["constraints"] = [{"when": [first(b)], "require": {"knob": a.get("name"), "values": [first(a)]}}]
+    elif what == "governs":
+        kn["governs"] = {"kernels": [rng.choice(["fz_other", "", "a\x1bb"])],
+                         "sites": [rng.choice([10 ** 6, -1, 0])]}
+    elif what == "config-value":
+        doc["configuration"] = {name: rng.choice(["f8", "", "fz", 3])}
+    elif what == "config-not-build":
+        doc["configuration"] = {name: vals[0].get("id") if vals and isinstance(vals[0], dict) else "0"}
+        if kn.get("kind") == "build":
+            kn["kind"] = "global"
+    elif what == "no-domain":
+        kn.pop("domain", None)
+    elif what == "build-kind":
+        kn["kind"] = "build"
+    notes.append(f"space: {what} on knob {str(name)[:40]!r}")
+
+
 def mutate_manifest(rng, doc, notes):
     kind = weighted(rng, [("set", 8), ("delete", 3), ("dup-elem", 2), ("extra-key", 1),
                           ("version", 3), ("path", 4), ("name", 4), ("knob-range", 3),
-                          ("blowup", 1), ("int-field", 4)])
+                          ("blowup", 1), ("int-field", 4), ("space", 5)])
     paths = [p for p in json_paths(doc) if p]
-    if kind == "version":
+    if kind == "space":
+        mutate_space(rng, doc, notes)
+    elif kind == "version":
         v = rng.choice([0, 1, 2, 3, -1, 4294967297, 4294967298, 18446744073709551617,
                         "2", 2.0, 1.0, True, None, 1 << 63])
         doc["version"] = v
