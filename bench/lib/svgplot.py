@@ -23,8 +23,10 @@ FONT = "DejaVu Sans, Arial, sans-serif"
 
 
 def esc(text):
-    """`text` safe inside an SVG element or attribute."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;")
+    """`text` safe inside an SVG element or attribute; the control
+    characters XML 1.0 forbids (even as references) are dropped."""
+    text = "".join(c for c in str(text) if c >= " " or c in "\t\n\r")
+    return (text.replace("&", "&amp;").replace("<", "&lt;")
             .replace(">", "&gt;").replace('"', "&quot;"))
 
 
@@ -64,11 +66,12 @@ class Axis:
     """One axis: scale, range, ticks, title."""
 
     def __init__(self, scale="linear", lo=None, hi=None, label="", ticks=None,
-                 fmt=None, color="black", grid=False, nticks=5, step=None):
+                 fmt=None, color="black", grid=False, nticks=5, step=None,
+                 nice=False):
         assert scale in ("linear", "log10", "log2")
         self.scale, self.lo, self.hi, self.label = scale, lo, hi, label
         self.ticks, self.fmt, self.color, self.grid = ticks, fmt, color, grid
-        self.nticks, self.step = nticks, step
+        self.nticks, self.step, self.nice = nticks, step, nice
 
     def usable(self, v):
         return finite(v) and (self.scale == "linear" or v > 0)
@@ -88,6 +91,11 @@ class Axis:
         hi = self.t(self.hi) if self.hi is not None else (max(vals) if vals else 1.0)
         if hi <= lo:
             hi = lo + (abs(lo) * 0.1 or 1.0)
+        if self.nice and self.scale == "linear":
+            # Widened to whole tick steps (a top of 1.0, not 0.97).
+            step = self.step or nice_step(hi - lo, self.nticks)
+            lo = math.floor(lo / step + 1e-9) * step
+            hi = math.ceil(hi / step - 1e-9) * step
         self._lo, self._hi = lo, hi
 
     def frac(self, v):
@@ -269,7 +277,7 @@ class Axes:
             out.append('<text transform="translate(%s,%s) rotate(-90)" text-anchor="middle" fill="%s">%s</text>'
                        % (num(cx), num(cy), self.y.color, esc(self.y.label)))
         if self.y2 and self.y2.label:
-            cx, cy = x0 + w + 3.2 * fs + 8, y0 + h / 2
+            cx, cy = x0 + w + 5.5 * fs + 10, y0 + h / 2
             out.append('<text transform="translate(%s,%s) rotate(90)" text-anchor="middle" fill="%s">%s</text>'
                        % (num(cx), num(cy), self.y2.color, esc(self.y2.label)))
         if self.bar_groups:
@@ -392,8 +400,8 @@ class Axes:
                            % (num(lx), num(mid - 5), color))
                 sw = 14
             elif kind == "dot":
-                out.append('<circle cx="%s" cy="%s" r="4" fill="%s"/>' % (num(lx + 5), num(mid), color))
-                sw = 14
+                out.append('<circle cx="%s" cy="%s" r="4" fill="%s"/>' % (num(lx + 8), num(mid), color))
+                sw = 19
             else:
                 out.append('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/>'
                            % (num(lx), num(mid), num(lx + 22), num(mid), color, self._dash(dash)))
@@ -402,7 +410,7 @@ class Axes:
             if self.legend_pos == "right":
                 ly += fs + 6
             else:
-                lx += sw + 0.62 * fs * len(label) + 18
+                lx += sw + 0.6 * fs * len(label) + 16
 
 
 class Figure:

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/perforation/Tuner.h"
+#include "approx/runtime/tune/Plot.h"
 
 #include <nlohmann/json.hpp>
 
@@ -295,83 +296,63 @@ std::string renderTable(const TuneResult &r, const std::string &metric,
 
 std::string renderParetoSvg(const TuneResult &r, const std::string &title,
                             const std::string &metric) {
-  const double W = 640, H = 420, L = 80, B = 50, T = 30, R = 20;
+  // Errors on a log axis, floored at 1e-7 (the accurate scheme's 0).
+  auto err = [](double e) { return std::max(e, 1e-7); };
   double t0 = INFINITY, t1 = 0, e0 = INFINITY, e1 = 0;
   for (const Point &p : r.points) {
     if (!std::isfinite(p.error))
       continue;
     t0 = std::min(t0, p.ms), t1 = std::max(t1, p.ms);
-    double e = std::max(p.error, 1e-7);
-    e0 = std::min(e0, e), e1 = std::max(e1, e);
+    e0 = std::min(e0, err(p.error)), e1 = std::max(e1, err(p.error));
   }
   if (!std::isfinite(t0)) // nothing finite to draw
     t0 = 0, t1 = 1, e0 = 1e-7, e1 = 1;
   if (t1 <= t0)
     t1 = t0 * 1.1 + 1e-9;
-  double l0 = std::log10(e0) - 0.2, l1 = std::log10(e1) + 0.2;
-  auto X = [&](double t) { return L + (t - t0) / (t1 - t0) * (W - L - R); };
-  auto Y = [&](double e) {
-    return H - B - (std::log10(std::max(e, 1e-7)) - l0) / (l1 - l0) * (H - B - T);
-  };
-  auto esc = [](const std::string &s) {
-    std::string o;
-    for (char c : s)
-      o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-    return o;
-  };
-  std::ostringstream os;
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W
-     << "\" height=\"" << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
-     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << W / 2 << "\" y=\"18\" text-anchor=\"middle\" font-size=\"13\">"
-     << esc(title) << "</text>\n"
-     << "<line x1=\"" << L << "\" y1=\"" << H - B << "\" x2=\"" << W - R
-     << "\" y2=\"" << H - B << "\" stroke=\"black\"/>\n"
-     << "<line x1=\"" << L << "\" y1=\"" << H - B << "\" x2=\"" << L
-     << "\" y2=\"" << T << "\" stroke=\"black\"/>\n"
-     << "<text x=\"" << W / 2 << "\" y=\"" << H - 12
-     << "\" text-anchor=\"middle\">time (ms)</text>\n"
-     << "<text x=\"16\" y=\"" << H / 2 << "\" transform=\"rotate(-90 16 " << H / 2
-     << ")\" text-anchor=\"middle\">" << esc(metric) << " (log)</text>\n";
-  for (int k = 0; k <= 4; ++k) {
-    double t = t0 + (t1 - t0) * k / 4;
-    os << "<text x=\"" << X(t) << "\" y=\"" << H - B + 15
-       << "\" text-anchor=\"middle\">" << num(t, 3) << "</text>\n";
+  plot::Figure f;
+  f.width = 640, f.height = 420, f.fontSize = 11;
+  f.title = title;
+  f.x.label = "time (ms)";
+  f.x.lo = t0 - 0.03 * (t1 - t0), f.x.hi = t1 + 0.03 * (t1 - t0);
+  f.y.label = metric + " (log)";
+  f.y.scale = plot::Scale::Log10;
+  f.y.lo = e0 / std::pow(10.0, 0.2), f.y.hi = e1 * std::pow(10.0, 0.2);
+  if (r.qos > 0) {
+    plot::Rule q;
+    q.at = r.qos, q.dash = "4 3", q.label = "QoS";
+    f.rules.push_back(q);
   }
-  for (int e = int(std::ceil(l0)); e <= int(std::floor(l1)); ++e)
-    os << "<text x=\"" << L - 5 << "\" y=\"" << Y(std::pow(10.0, e)) + 4
-       << "\" text-anchor=\"end\">1e" << e << "</text>\n";
-  if (r.qos > 0)
-    os << "<line x1=\"" << L << "\" y1=\"" << Y(r.qos) << "\" x2=\"" << W - R
-       << "\" y2=\"" << Y(r.qos)
-       << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/><text x=\"" << W - R
-       << "\" y=\"" << Y(r.qos) - 3 << "\" text-anchor=\"end\">QoS</text>\n";
   std::vector<const Point *> front;
   for (const Point &p : r.points)
     if (p.pareto)
       front.push_back(&p);
   std::sort(front.begin(), front.end(),
             [](const Point *a, const Point *b) { return a->ms < b->ms; });
-  os << "<polyline fill=\"none\" stroke=\"#c33\" stroke-width=\"1.5\" points=\"";
-  for (const Point *p : front)
-    os << X(p->ms) << "," << Y(p->error) << " ";
-  os << "\"/>\n";
-  for (size_t i = 0; i < r.points.size(); ++i) {
-    const Point &p = r.points[i];
-    if (!std::isfinite(p.error))
-      continue;
-    os << "<circle cx=\"" << X(p.ms) << "\" cy=\"" << Y(p.error) << "\" r=\""
-       << (p.pareto ? 4 : 2.5) << "\" fill=\"" << (p.pareto ? "#c33" : "#69c")
-       << "\"><title>" << esc(p.candidate.label()) << "</title></circle>\n";
-    if (p.pareto)
-      os << "<text x=\"" << X(p.ms) + 6 << "\" y=\"" << Y(p.error) - 4 << "\">"
-         << esc(p.candidate.label()) << "</text>\n";
-    if (int(i) == r.best)
-      os << "<circle cx=\"" << X(p.ms) << "\" cy=\"" << Y(p.error)
-         << "\" r=\"8\" fill=\"none\" stroke=\"black\"/>\n";
+  plot::Series line, others, ends;
+  line.label = "Pareto front", line.color = "#c33", line.width = 1.5;
+  others.label = "other versions", others.color = "#69c";
+  others.join = false, others.radius = 2.5;
+  ends.color = "#c33", ends.join = false, ends.radius = 4;
+  for (const Point *p : front) {
+    line.x.push_back(p->ms), line.y.push_back(err(p->error));
+    ends.x.push_back(p->ms), ends.y.push_back(err(p->error));
+    ends.tooltips.push_back(p->candidate.label());
+    ends.labels.push_back(p->candidate.label());
   }
-  os << "</svg>\n";
-  return os.str();
+  for (const Point &p : r.points)
+    if (!p.pareto && std::isfinite(p.error)) {
+      others.x.push_back(p.ms), others.y.push_back(err(p.error));
+      others.tooltips.push_back(p.candidate.label());
+    }
+  f.series = {line, others, ends};
+  if (r.best >= 0) {
+    const Point &p = r.points[size_t(r.best)];
+    plot::Ring pick;
+    pick.x = p.ms, pick.y = err(p.error), pick.radius = 8;
+    pick.legend = "the pick (fastest under the QoS)";
+    f.rings.push_back(pick);
+  }
+  return f.svg();
 }
 
 } // namespace approx::rt::perforation

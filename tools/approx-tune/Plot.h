@@ -1,9 +1,10 @@
 //===- Plot.h - SVG of the T(λ) / E(λ) trade-off curves ---------*- C++ -*-===//
 //
-// Draws the paper's Figure 4/6 shape with no dependencies: normalized time
-// T(λ)/T(0) (black, left axis) and error E(λ) (red, right axis) over λ, the
-// QoS bound (magenta), the occupancy bound λmax (green, dashed) and each
-// tuner's λ* (labelled markers).
+// The paper's Figure 4/6 shape, drawn by the runtime's plot module
+// (approx/runtime/tune/Plot.h): normalized time T(λ)/T(0) (black, left
+// axis) and error E(λ) (red, right axis) over λ, the QoS bound (magenta),
+// the occupancy bound λmax (green, dashed) and each tuner's λ* (labelled
+// rings).
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNE_PLOT_H

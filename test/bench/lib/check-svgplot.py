@@ -86,6 +86,18 @@ def module(src):
         expect(want in t, f"axes: no text {want!r}")
     expect("2^-13" not in t, "axes: log2 step 2 drew an odd power")
 
+    # A nice axis (a top of 1, not 0.97), as in the C++ twin's test; a
+    # hostile title with a control character XML forbids: still XML, the
+    # text kept as text, the character dropped.
+    fig = Figure(400, 300, "a\x01</text><script>x</script>")
+    ax = fig.axes(y=dict(lo=0, nice=True))
+    ax.line([0, 10], [0, 0.97])
+    root = parse(fig.svg(), "nice")
+    t = texts(root)
+    expect("1" in t and "0.8" in t and "1.2" not in t, f"nice: ticks {t}")
+    expect("a</text><script>x</script>" in t, "nice: the title is not text")
+    expect(not list(root.iter(SVG + "script")), "nice: a script element")
+
     # Grouped bars: one rect with a <title> per value, none for a missing one.
     fig = Figure(480, 300, "bars")
     ax = fig.axes(y=dict(lo=0, hi=3, grid=True))
