@@ -31,7 +31,7 @@ llvm_config.use_default_substitutions()
 # Keep the user's CUDA_PATH out of the tests: they use the build's toolkit.
 config.environment.pop("CUDA_PATH", None)
 tool_dirs = [config.approx_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["approx-opt", "approx-cc", "approx-build"], tool_dirs)
+llvm_config.add_tool_substitutions(["approx-opt", "approx-cc", "approx-build", "approx-toy-opt"], tool_dirs)
 # The runtime CLI (built unless APPROX_ENABLE_RUNTIME=OFF): round-trip tests
 # parse what the compiler wrote and pack launch arguments with --dry-run.
 if os.path.exists(os.path.join(config.approx_tools_dir, "approx-tune")):

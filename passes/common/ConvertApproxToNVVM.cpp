@@ -10,6 +10,7 @@
 
 #include "approx/Passes/Passes.h"
 #include "approx/Passes/Patterns.h"
+#include "approx/Passes/Technique.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -46,12 +47,18 @@ struct ConvertApproxToNVVMPass final
     if (unpinned.wasInterrupted())
       return signalPassFailure();
 
-    if (failed(declareCorrectTables(module)))
-      return signalPassFailure();
+    // Knobs (core), then each technique's ops (the registry's Lower phase).
+    registerBuiltinTechniques();
+    std::vector<Technique> techniques = registeredTechniques();
+    for (const Technique &t : techniques)
+      if (t.prepareLowering && failed(t.prepareLowering(module)))
+        return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateCoreToNVVMPatterns(patterns);
-    populateSfuToNVVMPatterns(patterns, *sm, preciseSqrt);
-    populateCorrectToNVVMPatterns(patterns);
+    LoweringTarget target{*sm, preciseSqrt};
+    for (const Technique &t : techniques)
+      if (t.populateLowering)
+        t.populateLowering(patterns, target);
     walkAndApplyPatterns(module, std::move(patterns));
 
     // Anything the patterns could not lower (an SFU form the target lacks).

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "approx/Passes/Passes.h"
+#include "approx/Passes/Technique.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -43,6 +44,27 @@ std::string mlir::approx::resolveLibdevicePath(StringRef option,
   return APPROX_DEFAULT_LIBDEVICE;
 }
 
+namespace {
+/// Reports an approx-to-ptx option error at the module and fails: pipeline
+/// builders cannot fail, so the pipeline is this pass alone.
+struct ApproxPipelineError
+    : PassWrapper<ApproxPipelineError, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproxPipelineError)
+  explicit ApproxPipelineError(std::string message)
+      : message(std::move(message)) {}
+  StringRef getArgument() const override { return "approx-pipeline-error"; }
+  void runOnOperation() override {
+    getOperation().emitError("approx-to-ptx: ") << message;
+    signalPassFailure();
+  }
+  std::string message;
+};
+
+std::unique_ptr<Pass> createApproxPipelineError(std::string message) {
+  return std::make_unique<ApproxPipelineError>(std::move(message));
+}
+} // namespace
+
 void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
                                             const ApproxToPTXOptions &o) {
   std::string origin;
@@ -61,76 +83,49 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createLowerAffinePass());
 
-  // 2. math/arith functions -> tunable approx ops, inside the chosen kernels.
-  ApproxFromMathOptions fromMath;
-  fromMath.functions.assign(o.functions.begin(), o.functions.end());
-  fromMath.correct.assign(o.correct.begin(), o.correct.end());
-  fromMath.kernels.assign(o.kernels.begin(), o.kernels.end());
-  fromMath.knob = o.knob;
-  fromMath.knobMax = o.knobMax;
-  fromMath.f64Demote = o.f64Demote;
-  fromMath.rangeReduction = o.rangeReduction;
-  fromMath.newtonSteps = o.newtonSteps;
-  fromMath.chip = o.chip;
-  pm.addPass(createApproxFromMath(fromMath));
-
-  // 3. Inline helpers. LNS values become (log, sign) pairs, known signs
-  // fold away the db they make unnecessary, split's loops are versioned on
-  // slot < λ, and sb/db are evaluated as their impl says (docs/lns.md). With perforate=, plain stencil kernels get
-  // perforated tile loads, with perforate-output= output perforation (the
-  // Paraprox comparison); tile loads become block-wide loops
-  // (docs/perforation.md). Then Algorithm 1: version on slot < knob.
+  // 2-3. The techniques, phase by phase (docs/pipeline.md): Raise on the
+  // outlined kernels; helpers inlined; Transform (LNS, perforation,
+  // precision); Version (the SFU split's Algorithm 1). Their Lower phase
+  // runs inside convert-approx-to-nvvm (step 5).
+  registerBuiltinTechniques();
+  std::vector<Technique> techniques = registeredTechniques();
+  llvm::StringMap<llvm::StringMap<std::string>> own;
+  std::string error;
+  for (const std::string &entry : o.technique) {
+    size_t dot = entry.find('.'), eq = entry.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot ||
+        dot == 0 || eq == dot + 1) {
+      error = "technique='" + entry + "' is not NAME.KEY=VALUE";
+      break;
+    }
+    std::string name = entry.substr(0, dot);
+    if (llvm::none_of(techniques,
+                      [&](const Technique &t) { return t.name == name; })) {
+      std::string known;
+      for (const Technique &t : techniques)
+        known += (known.empty() ? "" : ", ") + t.name;
+      error = "technique='" + entry + "': no technique '" + name +
+              "' is registered (registered: " + known + ")";
+      break;
+    }
+    own[name][entry.substr(dot + 1, eq - dot - 1)] = entry.substr(eq + 1);
+  }
+  auto phase = [&](Phase p) {
+    for (const Technique &t : techniques)
+      if (error.empty() && t.addSteps &&
+          failed(t.addSteps(pm, p, o, own.lookup(t.name), error)))
+        return;
+  };
+  phase(Phase::Raise);
   pm.addPass(createInlinerPass());
-  pm.addPass(createApproxLnsExpand());
-  pm.addPass(createCanonicalizerPass());
-  if (!o.lnsImpls.empty()) {
-    ApproxLnsImplVariantsOptions lnsVariants;
-    lnsVariants.impls.assign(o.lnsImpls.begin(), o.lnsImpls.end());
-    pm.addNestedPass<gpu::GPUModuleOp>(
-        createApproxLnsImplVariants(lnsVariants));
+  phase(Phase::Transform);
+  phase(Phase::Version);
+  if (!error.empty()) {
+    // Nothing else runs: the first pass reports the option and fails.
+    pm.clear();
+    pm.addPass(createApproxPipelineError(error));
+    return;
   }
-  ApproxLnsVersionOptions version;
-  version.maxVersions = o.maxVersions;
-  pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsVersion(version));
-  pm.addNestedPass<gpu::GPUModuleOp>(createApproxLnsLower());
-  if (!o.perforate.empty()) {
-    ApproxPerforationRaiseOptions raise;
-    raise.schemes.assign(o.perforate.begin(), o.perforate.end());
-    raise.blockShapes.assign(o.perforateBlocks.begin(),
-                             o.perforateBlocks.end());
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationRaise(raise));
-  }
-  if (!o.perforateOutput.empty()) {
-    ApproxPerforationOutputOptions output;
-    output.schemes.assign(o.perforateOutput.begin(), o.perforateOutput.end());
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproxPerforationOutput(output));
-  }
-  ApproxPerforationLowerOptions perforationLower;
-  perforationLower.vectorLoads = o.perforateVector;
-  pm.addNestedPass<gpu::GPUModuleOp>(
-      createApproxPerforationLower(perforationLower));
-  // With precision=, one clone per storage-precision configuration
-  // (docs/precision.md, "Compiler side").
-  // precision-all=: every combination per kernel (a search's variants).
-  // precision-space=: a build knob per float memref argument, this build
-  // taking the values configuration= names (docs/configurations.md).
-  if (!o.precision.empty() || !o.precisionAll.empty() ||
-      !o.precisionSpace.empty()) {
-    ApproxPrecisionVariantsOptions variants;
-    variants.configs.assign(o.precision.begin(), o.precision.end());
-    variants.types.assign(o.precisionAll.begin(), o.precisionAll.end());
-    variants.space.assign(o.precisionSpace.begin(), o.precisionSpace.end());
-    if (!o.precisionSpace.empty())
-      variants.configuration.assign(o.configuration.begin(),
-                                    o.configuration.end());
-    pm.addNestedPass<gpu::GPUModuleOp>(
-        createApproxPrecisionVariants(variants));
-  }
-  ApproxWarpSplitOptions split;
-  split.slot = o.slot;
-  split.maxVersions = o.maxVersions;
-  split.chip = o.chip;
-  pm.addNestedPass<gpu::GPUModuleOp>(createApproxWarpSplit(split));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

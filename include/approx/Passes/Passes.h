@@ -142,6 +142,11 @@ struct ApproxToPTXOptions : public PassPipelineOptions<ApproxToPTXOptions> {
                      "listed (e.g. f32,f16,bf16), built for configuration= "
                      "(approx-precision-variants space; docs/configurations."
                      "md)")};
+  ListOption<std::string> technique{
+      *this, "technique",
+      llvm::cl::desc("Options of registered techniques, NAME.KEY=VALUE "
+                     "(include/approx/Passes/Technique.h; the built-in "
+                     "techniques take approx-to-ptx's own options)")};
   ListOption<std::string> configuration{
       *this, "configuration",
       llvm::cl::desc("KNOB=VALUE: the value each build knob takes in this "
