@@ -6,8 +6,9 @@
 // A check for whoever edits metrics.cu (not built by run.sh or CMake):
 //
 //   g++ -std=c++20 -O1 -Iinclude -Iruntime/include -I.carry/cli11
-//       bench/perforation/metrics-emu.cpp BUILD/runtime/libapprox_runtime.a
-//       -ldl -pthread -o /tmp/metrics-emu
+//       bench/perforation/metrics-emu.cpp bench/perforation/inputs.cpp
+//       bench/perforation/error-metrics.cpp bench/perforation/checks.cpp
+//       BUILD/runtime/libapprox_runtime.a -ldl -pthread -o /tmp/metrics-emu
 //   /tmp/metrics-emu [IMAGE_DIR]
 //
 // (A race the barrier schedule does not expose can still pass here; the
@@ -55,9 +56,17 @@ template <class F> void launchEmu(emu::U3 grid, F kernel) {
     }
 }
 
-#define main perforationBenchMain
-#include "perforation-bench.cpp"
-#undef main
+#include "checks.h"
+#include "error-metrics.h"
+#include "inputs.h"
+
+#include "approx/Support/Cli.h"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
+using namespace pbench;
 
 namespace {
 

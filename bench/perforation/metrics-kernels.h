@@ -1,6 +1,6 @@
 // metrics-kernels.h - the per-thread work of perforation-bench's GPU error
 // metrics, shared by the device code (bench/perforation/metrics.cu, compiled
-// to PTX by prepare.sh) and the host (perforation-bench.cpp, which replays
+// to PTX by prepare.sh) and the host (error-metrics.cpp, which replays
 // the kernels' loops on the CPU with these same functions to check them
 // against runtime/tune/ImageMetrics.h without a GPU: --self-test).
 //
@@ -13,7 +13,7 @@
 //               |ref| > 1e-3, the reference's min and max, the non-finite
 //               counts; the host adds the blocks' partials in order and
 //               finishes mean relative error, mean error over the range and
-//               PSNR (finishMetrics in perforation-bench.cpp);
+//               PSNR (finishMetrics in error-metrics.cpp);
 //   pb_ssim     per block, the sum of the SSIM map over a band of rows and
 //               246 columns: each thread keeps the 11 rows of one column in
 //               registers (VRing), filters them vertically into shared

@@ -16,8 +16,11 @@ mkdir -p "$OUT"
 start=$(date +%s)
 bash bench/build-runtime.sh "$BUILD" || exit 2
 # CLI11's headers: Debian's, else the copy gpu-prepare.sh carries.
+# perforation-bench's sources, one job a file (perforation-bench.cpp's
+# header comment lists them).
+PERFORATION_BENCH_SOURCES=(bench/perforation/{perforation-bench,inputs,error-metrics,checks,versions,measure,results}.cpp)
 g++ -O2 -std=c++17 -Wall -Iinclude -Iruntime/include -I.carry/cli11 \
-  bench/perforation/perforation-bench.cpp \
+  "${PERFORATION_BENCH_SOURCES[@]}" \
   "$BUILD/runtime/libapprox_runtime.a" -ldl -pthread \
   -o "$BUILD/perforation-bench" || exit 2
 echo "build: $(( $(date +%s) - start )) s"

@@ -1,0 +1,136 @@
+// versions.cpp - perforation-bench's examples and versions, and launching
+// and timing one version (versions.h).
+#include "versions.h"
+
+#include "approx/runtime/perforation/Reference.h"
+#include "approx/runtime/perforation/Tuner.h"
+
+namespace pbench {
+
+std::vector<Version> versionsOf(const Example &ex, const Module &perf,
+                                const Module &output) {
+  std::vector<Version> out;
+  out.push_back({"direct", "", Source::Direct, -1, -1, 32, 8, 1, 1, 0});
+  for (const pf::Candidate &c :
+       must(pf::candidatesOf(perf.manifest(), ex.name, {}, {32, 8}),
+            ex.name + " candidates")) {
+    Version v;
+    v.source = Source::Input;
+    v.scheme = c.scheme;
+    v.schemeValue = c.schemeValue, v.blockValue = c.blockValue;
+    v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
+    v.label = c.label();
+    pf::Scheme sc = must(pf::parseScheme(c.scheme), "scheme " + c.scheme);
+    pf::Tile2D tile{int64_t(v.by * v.rows), int64_t(v.bx), ex.hy, ex.hx};
+    v.loadedFraction = pf::loadedFraction2D(tile, sc);
+    // Whole rows are never fetched; cols and stencil leave no 32-byte
+    // sector of the input untouched.
+    v.dramSkip = sc.kind == pf::SchemeKind::Rows
+                     ? double(sc.skip) / double(sc.skip + 1)
+                     : 0.0;
+    out.push_back(v);
+  }
+  pf::TuneKnobs ok;
+  ok.scheme = "perforation_output";
+  for (const pf::Candidate &c :
+       must(pf::candidatesOf(output.manifest(), ex.name, ok, {32, 8}),
+            ex.name + " output candidates")) {
+    if (c.scheme == "accurate")
+      continue; // the direct kernel again
+    Version v;
+    v.source = Source::Output;
+    v.scheme = c.scheme;
+    v.schemeValue = c.schemeValue;
+    v.label = "out:" + c.label();
+    pf::Scheme sc = must(pf::parseScheme(c.scheme), "scheme " + c.scheme);
+    // Rows whose outputs are copied are read only by a window that reaches
+    // them from a computed row: with a 1-row window none does.
+    v.dramSkip = ex.hy == 0 && (sc.kind == pf::SchemeKind::Rows ||
+                                sc.kind == pf::SchemeKind::Center)
+                     ? double(sc.skip) / double(sc.skip + 1)
+                     : 0.0;
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<Arg> Runner::args(const Case &c, const DeviceBuffer &out) {
+  std::vector<Arg> a;
+  for (const DeviceBuffer &d : c.in)
+    a.push_back(Arg::memref(d.view(), {c.h, c.w}));
+  a.push_back(Arg::memref(out.view(), {c.h, c.w}));
+  if (ex.hotspot) {
+    a.push_back(Arg::floating(c.hs.sdc));
+    a.push_back(Arg::floating(c.hs.rx1));
+    a.push_back(Arg::floating(c.hs.ry1));
+    a.push_back(Arg::floating(c.hs.rz1));
+  }
+  return a;
+}
+
+LaunchConfig Runner::config(const Version &v, const Case &c) {
+  return LaunchConfig{{unsigned((c.w + v.bx - 1) / v.bx),
+                       unsigned((c.h + v.by * v.rows - 1) / (v.by * v.rows)),
+                       1},
+                      {v.bx, v.by, 1},
+                      0};
+}
+
+Module &Runner::module(const Version &v) {
+  return v.source == Source::Direct  ? *direct
+         : v.source == Source::Input ? *perf
+                                     : *output;
+}
+
+LaunchOptions Runner::options(const Version &v) {
+  LaunchOptions o;
+  if (v.source == Source::Output)
+    o.knobs["perforation_output"] = v.schemeValue;
+  else if (v.schemeValue >= 0)
+    o.knobs["perforation"] = v.schemeValue;
+  if (v.blockValue >= 0)
+    o.knobs["perforation_block"] = v.blockValue;
+  return o;
+}
+
+void Runner::run(const Version &v, const Case &c, DeviceBuffer &out) {
+  must(out.fill32(0x7fc00001), "poison");
+  must(module(v).launchSync(kernel(v), config(v, c), args(c, out), options(v)),
+       ex.name + " " + v.label);
+}
+
+double Runner::time(const Version &v, const Case &c, DeviceBuffer &out) {
+  Timing t = must(module(v).time(
+                      kernel(v), config(v, c), args(c, out), timing,
+                      [&] { return out.fill32(0x7fc00001); }, options(v)),
+                  "time " + ex.name + " " + v.label);
+  return t.medianMs;
+}
+
+std::vector<std::unique_ptr<Runner>>
+loadRunners(std::shared_ptr<Context> ctx, const std::string &kdir,
+            const std::vector<std::string> &only, const TimingOptions &timing) {
+  std::vector<std::unique_ptr<Runner>> runners;
+  for (const Example &ex : kExamples) {
+    if (!only.empty() &&
+        std::find(only.begin(), only.end(), ex.name) == only.end())
+      continue;
+    auto run = std::make_unique<Runner>();
+    run->ctx = ctx;
+    run->ex = ex;
+    run->timing = timing;
+    run->direct =
+        must(Module::load(ctx, kdir + "/" + ex.name + "_direct.manifest.json"),
+             "load " + ex.name + "_direct");
+    run->perf = must(Module::load(ctx, kdir + "/" + ex.name + ".manifest.json"),
+                     "load " + ex.name);
+    run->output =
+        must(Module::load(ctx, kdir + "/" + ex.name + "_output.manifest.json"),
+             "load " + ex.name + "_output");
+    run->versions = versionsOf(ex, *run->perf, *run->output);
+    runners.push_back(std::move(run));
+  }
+  return runners;
+}
+
+} // namespace pbench

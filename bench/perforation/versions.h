@@ -1,0 +1,95 @@
+// versions.h - what perforation-bench times: the examples (kExamples), the
+// versions of each (the direct kernel, every input-perforation scheme x
+// block shape of approx-perforation-raise, every output-perforation scheme
+// of approx-perforation-output; runtime/perforation/Tuner.h's candidates)
+// with the DRAM bytes each skips, and how a version is launched and timed
+// on one input (Runner).
+#ifndef APPROX_BENCH_PERFORATION_VERSIONS_H
+#define APPROX_BENCH_PERFORATION_VERSIONS_H
+
+#include "inputs.h"
+#include "support.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pbench {
+
+/// Which compilation a version runs.
+enum class Source { Direct, Input, Output };
+
+struct Version {
+  std::string label;  ///< "direct", "rows1:nn 32x8", "out:rows1 32x8"
+  std::string scheme; ///< "" for direct
+  Source source = Source::Direct;
+  int64_t schemeValue = -1, blockValue = -1;
+  unsigned bx = 32, by = 8, rows = 1; ///< threads, and rows per thread
+  double loadedFraction = 1;          ///< of the tile buffer (Reference.h)
+  double dramSkip = 0;                ///< of the input's DRAM sectors
+};
+
+struct Example {
+  std::string name;
+  int inputs = 1; ///< image inputs before the output
+  bool hotspot = false;
+  int64_t hy = 1, hx = 1; ///< the window's halo (for loadedFraction)
+  std::string metric;     ///< the primary metric's name
+};
+
+inline const std::vector<Example> kExamples = {
+    {"gaussian3_plain", 1, false, 1, 1, "mre"},
+    {"sobel3", 1, false, 1, 1, "mean_error"},
+    {"sobel5", 1, false, 2, 2, "mean_error"},
+    {"median3", 1, false, 1, 1, "mre"},
+    {"inversion", 1, false, 0, 0, "mre"},
+    {"hotspot", 2, true, 1, 1, "mre"},
+};
+
+/// The direct kernel, every input-perforation candidate (schemes x block
+/// shapes, runtime/perforation/Tuner.h) and every output-perforation scheme.
+std::vector<Version> versionsOf(const Example &ex, const Module &perf,
+                                const Module &output);
+
+/// One input of one example on the device: its images and (HotSpot) its
+/// constants.
+struct Case {
+  std::string name;
+  std::vector<DeviceBuffer> in;
+  int64_t h = 0, w = 0;
+  HotspotConsts hs;
+};
+
+struct Runner {
+  std::shared_ptr<Context> ctx;
+  std::unique_ptr<Module> direct, perf, output;
+  Example ex;
+  std::vector<Version> versions;
+  TimingOptions timing;
+
+  std::vector<Arg> args(const Case &c, const DeviceBuffer &out);
+
+  LaunchConfig config(const Version &v, const Case &c);
+
+  Module &module(const Version &v);
+  /// Both modules launch the logical name (the variant knob dispatches).
+  std::string kernel(const Version &) { return ex.name; }
+  LaunchOptions options(const Version &v);
+
+  /// Runs `v` on `c` into `out` (poisoned first: unwritten shows as NaN).
+  void run(const Version &v, const Case &c, DeviceBuffer &out);
+
+  double time(const Version &v, const Case &c, DeviceBuffer &out);
+};
+
+/// The modules (KERNEL_DIR/NAME{_direct,,_output}.manifest.json) and
+/// versions of every example of kExamples, or of those in `only` when it is
+/// not empty.
+std::vector<std::unique_ptr<Runner>>
+loadRunners(std::shared_ptr<Context> ctx, const std::string &kdir,
+            const std::vector<std::string> &only, const TimingOptions &timing);
+
+} // namespace pbench
+
+#endif // APPROX_BENCH_PERFORATION_VERSIONS_H
