@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints a short summary of an approx manifest (version 2): kernels, knobs,
+"""Prints a short summary of an approx manifest (versions 2 and 3): kernels, knobs,
 sites, and ptxas register use of its PTX where ptxas is found."""
 import json
 import os

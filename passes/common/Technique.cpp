@@ -26,9 +26,8 @@ std::vector<Technique> &registry() {
 void mlir::approx::registerTechnique(Technique t) {
   std::lock_guard<std::mutex> lock(registryMutex());
   std::vector<Technique> &r = registry();
-  auto same = std::find_if(r.begin(), r.end(), [&](const Technique &x) {
-    return x.name == t.name;
-  });
+  auto same = std::find_if(
+      r.begin(), r.end(), [&](const Technique &x) { return x.name == t.name; });
   if (same != r.end())
     *same = std::move(t);
   else
@@ -41,9 +40,21 @@ std::vector<Technique> mlir::approx::registeredTechniques() {
     std::lock_guard<std::mutex> lock(registryMutex());
     r = registry();
   }
-  std::stable_sort(r.begin(), r.end(), [](const Technique &a,
-                                          const Technique &b) {
-    return a.order != b.order ? a.order < b.order : a.name < b.name;
-  });
+  std::stable_sort(
+      r.begin(), r.end(), [](const Technique &a, const Technique &b) {
+        return a.order != b.order ? a.order < b.order : a.name < b.name;
+      });
   return r;
+}
+
+LogicalResult
+mlir::approx::refuseOwnOptions(StringRef name, StringRef options,
+                               const llvm::StringMap<std::string> &own,
+                               std::string &error) {
+  if (own.empty())
+    return success();
+  error = ("technique " + name + " takes its options as approx-to-ptx's own (" +
+           options + "), not technique=" + name + ".KEY")
+              .str();
+  return failure();
 }

@@ -18,11 +18,8 @@ static LogicalResult addLnsSteps(OpPassManager &pm, Phase phase,
                                  const ApproxToPTXOptions &o,
                                  const llvm::StringMap<std::string> &own,
                                  std::string &error) {
-  if (!own.empty()) {
-    error = "technique lns takes its options as approx-to-ptx's own "
-            "(lns-impls=, max-versions=), not technique=lns.KEY";
+  if (failed(refuseOwnOptions("lns", "lns-impls=, max-versions=", own, error)))
     return failure();
-  }
   if (phase != Phase::Transform)
     return success();
   pm.addPass(createApproxLnsExpand());

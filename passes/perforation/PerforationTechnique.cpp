@@ -12,15 +12,13 @@
 using namespace mlir;
 using namespace mlir::approx;
 
-static LogicalResult addPerforationSteps(
-    OpPassManager &pm, Phase phase, const ApproxToPTXOptions &o,
-    const llvm::StringMap<std::string> &own, std::string &error) {
-  if (!own.empty()) {
-    error = "technique perforation takes its options as approx-to-ptx's own "
-            "(perforate=, perforate-blocks=, ...), not "
-            "technique=perforation.KEY";
+static LogicalResult
+addPerforationSteps(OpPassManager &pm, Phase phase, const ApproxToPTXOptions &o,
+                    const llvm::StringMap<std::string> &own,
+                    std::string &error) {
+  if (failed(refuseOwnOptions(
+          "perforation", "perforate=, perforate-blocks=, ...", own, error)))
     return failure();
-  }
   if (phase != Phase::Transform)
     return success();
   if (!o.perforate.empty()) {

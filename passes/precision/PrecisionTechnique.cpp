@@ -12,15 +12,14 @@
 using namespace mlir;
 using namespace mlir::approx;
 
-static LogicalResult addPrecisionSteps(
-    OpPassManager &pm, Phase phase, const ApproxToPTXOptions &o,
-    const llvm::StringMap<std::string> &own, std::string &error) {
-  if (!own.empty()) {
-    error = "technique precision takes its options as approx-to-ptx's own "
-            "(precision=, precision-all=, precision-space=), not "
-            "technique=precision.KEY";
+static LogicalResult addPrecisionSteps(OpPassManager &pm, Phase phase,
+                                       const ApproxToPTXOptions &o,
+                                       const llvm::StringMap<std::string> &own,
+                                       std::string &error) {
+  if (failed(refuseOwnOptions(
+          "precision", "precision=, precision-all=, precision-space=", own,
+          error)))
     return failure();
-  }
   if (phase != Phase::Transform ||
       (o.precision.empty() && o.precisionAll.empty() &&
        o.precisionSpace.empty()))

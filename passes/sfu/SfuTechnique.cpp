@@ -17,11 +17,8 @@ static LogicalResult addSfuSteps(OpPassManager &pm, Phase phase,
                                  const ApproxToPTXOptions &o,
                                  const llvm::StringMap<std::string> &own,
                                  std::string &error) {
-  if (!own.empty()) {
-    error = "technique sfu takes its options as approx-to-ptx's own "
-            "(knob-max=, slot=, ...), not technique=sfu.KEY";
+  if (failed(refuseOwnOptions("sfu", "knob-max=, slot=, ...", own, error)))
     return failure();
-  }
   if (phase == Phase::Raise) {
     ApproxFromMathOptions fromMath;
     fromMath.functions.assign(o.functions.begin(), o.functions.end());

@@ -18,10 +18,6 @@
 namespace approx::rt {
 namespace {
 
-const KnobInfo *knobNamed(const Manifest &m, const std::string &name) {
-  return m.findKnob(name);
-}
-
 /// The knob's value ids, comma-separated (for messages).
 std::string idList(const KnobInfo &k) {
   std::string out;
@@ -29,9 +25,6 @@ std::string idList(const KnobInfo &k) {
     out += (out.empty() ? "" : ", ") + v.id;
   return out;
 }
-
-/// `v` as the text of `k`'s value (its id, or the ordinal integer).
-std::string valueText(const KnobInfo &k, int64_t v) { return k.valueId(v); }
 
 } // namespace
 
@@ -48,15 +41,14 @@ Expected<Config> parseConfig(const Manifest &m, const std::string &text) {
   size_t start = 0;
   while (start <= text.size() && !text.empty()) {
     size_t end = text.find(',', start);
-    std::string entry =
-        text.substr(start, end == std::string::npos ? std::string::npos
-                                                     : end - start);
+    std::string entry = text.substr(
+        start, end == std::string::npos ? std::string::npos : end - start);
     size_t eq = entry.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size())
       return invalidArgument("configuration entry " + quote(entry) +
                              " is not KNOB=VALUE");
     std::string name = entry.substr(0, eq), value = entry.substr(eq + 1);
-    const KnobInfo *k = knobNamed(m, name);
+    const KnobInfo *k = m.findKnob(name);
     if (!k)
       return notFound("configuration names unknown knob " + quote(name));
     if (c.values.count(name))
@@ -92,30 +84,30 @@ Expected<Config> parseConfig(const Manifest &m, const std::string &text) {
 
 Status checkConfig(const Manifest &m, const Config &c) {
   for (const auto &[name, v] : c.values) {
-    const KnobInfo *k = knobNamed(m, name);
+    const KnobInfo *k = m.findKnob(name);
     if (!k)
       return notFound("configuration names unknown knob " + quote(name));
     if (v < k->min || v > k->max)
       return outOfRange("configuration: knob " + quote(name) + " at " +
                         std::to_string(v) + " lies outside [" +
-                        std::to_string(k->min) + ", " +
-                        std::to_string(k->max) + "]");
+                        std::to_string(k->min) + ", " + std::to_string(k->max) +
+                        "]");
   }
   for (const KnobInfo &k : m.knobs)
     for (const KnobConstraint &r : k.constraints) {
-      std::string mine = valueText(k, c.valueOf(m, k.name));
+      std::string mine = k.valueId(c.valueOf(m, k.name));
       if (std::find(r.when.begin(), r.when.end(), mine) == r.when.end())
         continue;
       const KnobInfo *other = m.findKnob(r.knob); // checked by the parser
-      std::string theirs = valueText(*other, c.valueOf(m, r.knob));
+      std::string theirs = other->valueId(c.valueOf(m, r.knob));
       if (std::find(r.values.begin(), r.values.end(), theirs) ==
           r.values.end()) {
         std::string want;
         for (const std::string &v : r.values)
           want += (want.empty() ? "" : ", ") + v;
-        return invalidArgument("configuration breaks a constraint: " +
-                               k.name + "=" + mine + " needs " + r.knob +
-                               " in (" + want + "), not " + theirs);
+        return invalidArgument("configuration breaks a constraint: " + k.name +
+                               "=" + mine + " needs " + r.knob + " in (" +
+                               want + "), not " + theirs);
       }
     }
   return Status::ok();
@@ -129,7 +121,7 @@ std::string configText(const Manifest &m, const Config &c) {
   std::string out;
   for (const std::string &n : names)
     out += (out.empty() ? "" : ",") + n + "=" +
-           valueText(*m.findKnob(n), c.valueOf(m, n));
+           m.findKnob(n)->valueId(c.valueOf(m, n));
   return out;
 }
 
@@ -142,7 +134,7 @@ std::string buildConfigText(const Manifest &m, const Config &c) {
   std::string out;
   for (const std::string &n : names)
     out += (out.empty() ? "" : ";") + n + "=" +
-           valueText(*m.findKnob(n), c.valueOf(m, n));
+           m.findKnob(n)->valueId(c.valueOf(m, n));
   return out;
 }
 
@@ -152,7 +144,7 @@ bool isBuiltFor(const Manifest &m, const Config &c) {
       continue;
     auto it = m.configuration.find(k.name);
     if (it == m.configuration.end() ||
-        it->second != valueText(k, c.valueOf(m, k.name)))
+        it->second != k.valueId(c.valueOf(m, k.name)))
       return false;
   }
   return true;

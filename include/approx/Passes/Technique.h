@@ -59,6 +59,13 @@ struct Technique {
   LogicalResult (*prepareLowering)(gpu::GPUModuleOp module) = nullptr;
 };
 
+/// For a technique whose options are approx-to-ptx's own (`options`, e.g.
+/// "lns-impls=, max-versions="): failure, with `error` saying so, when
+/// `technique=NAME.KEY=V` gave it any.
+LogicalResult refuseOwnOptions(llvm::StringRef name, llvm::StringRef options,
+                               const llvm::StringMap<std::string> &own,
+                               std::string &error);
+
 /// Registers `t` (a later registration of the same name replaces it).
 void registerTechnique(Technique t);
 

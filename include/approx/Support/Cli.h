@@ -25,6 +25,8 @@
 #ifndef APPROX_SUPPORT_CLI_H
 #define APPROX_SUPPORT_CLI_H
 
+#include "approx/Common/Quote.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -54,37 +56,13 @@ public:
   throw UsageError(message);
 }
 
-/// `s` as one line of plain ASCII: bytes outside 0x20..0x7e as `\xNN`, a
-/// backslash as `\\` (the runtime's escapeBytes, which this header cannot
-/// link).
+/// `s` as one line of plain ASCII (approx/Common/Quote.h).
 inline std::string escape(const std::string &s) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c >= 0x20 && c <= 0x7e) {
-      out.push_back(char(c));
-    } else {
-      out += "\\x";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
+  return approx::text::escapeBytes(s);
 }
 
-/// `'` + escape(s) + `'`; over 200 bytes only the first and last 96 are
-/// shown, so that a hostile value still gives a readable line.
-inline std::string quote(const std::string &s) {
-  constexpr size_t kMaxShown = 200, kKept = 96;
-  if (s.size() <= kMaxShown)
-    return "'" + escape(s) + "'";
-  return "'" + escape(s.substr(0, kKept)) + "...[" +
-         std::to_string(s.size() - 2 * kKept) + " bytes]..." +
-         escape(s.substr(s.size() - kKept)) + "'";
-}
+/// `'` + escape(s) + `'`, long values cut in the middle.
+inline std::string quote(const std::string &s) { return approx::text::quote(s); }
 
 namespace detail {
 

@@ -20,44 +20,8 @@ rm -rf "$W" && mkdir -p "$W" || exit 2
 export APPROX_CUDA_DRIVER_PATH=/nonexistent/libcuda.so.1
 H100="$D/precision/h100-pcie5-xeon16.json"
 
-fails() {
-  local rc=$1 re=$2
-  shift 2
-  local before
-  before=$(ls -A "$W")
-  "$@" >"$W/.out" 2>"$W/.err"
-  local got=$?
-  if [ "$got" -ne "$rc" ]; then
-    echo "FAIL: exit status $got, expected $rc: $*"
-    cat "$W/.err"
-    exit 1
-  fi
-  if [ -s "$W/.out" ]; then
-    echo "FAIL: unexpected stdout:"
-    cat "$W/.out"
-    exit 1
-  fi
-  local lines
-  lines=$(wc -l <"$W/.err")
-  if [ "$lines" -ne 1 ]; then
-    echo "FAIL: stderr has $lines lines, expected one:"
-    cat "$W/.err"
-    exit 1
-  fi
-  if ! grep -Eq -- "$re" "$W/.err"; then
-    echo "FAIL: stderr does not match /$re/:"
-    cat "$W/.err"
-    exit 1
-  fi
-  local after
-  after=$(ls -A "$W" | grep -v '^\.out$\|^\.err$')
-  if [ "$after" != "$(echo "$before" | grep -v '^\.out$\|^\.err$')" ]; then
-    echo "FAIL: files appeared in $W:"
-    ls -A "$W"
-    exit 1
-  fi
-  echo "ok: $(cat "$W/.err")"
-}
+# fails RC REGEX CMD...: cli-checks.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-checks.sh"
 
 case $CASE in
 # --- usage (exit 1) -----------------------------------------------------------

@@ -19,35 +19,8 @@ SFU="$D/sfu_test.manifest.json"
 KINDS="$D/cli/kinds.manifest.json"
 ROUNDS=(--kernel rounds_inplace --inout 0=uniform:-2:2 --scalar 1=32)
 
-fails() {
-  local rc=$1 re=$2
-  shift 2
-  "$@" >"$W/out" 2>"$W/err"
-  local got=$?
-  if [ "$got" -ne "$rc" ]; then
-    echo "FAIL: exit status $got, expected $rc: $*"
-    cat "$W/err"
-    exit 1
-  fi
-  if [ -s "$W/out" ]; then
-    echo "FAIL: unexpected stdout:"
-    cat "$W/out"
-    exit 1
-  fi
-  local lines
-  lines=$(wc -l <"$W/err")
-  if [ "$lines" -ne 1 ]; then
-    echo "FAIL: stderr has $lines lines, expected one:"
-    cat "$W/err"
-    exit 1
-  fi
-  if ! grep -Eq -- "$re" "$W/err"; then
-    echo "FAIL: stderr does not match /$re/:"
-    cat "$W/err"
-    exit 1
-  fi
-  echo "ok: $(cat "$W/err")"
-}
+# fails RC REGEX CMD...: cli-checks.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/cli-checks.sh"
 
 passes() {
   local want=$1
