@@ -54,8 +54,16 @@ def verify_table(paths, backend):
     binades that ran every setting; binades that ran fewer (a reduced
     matrix) get a second table, one row per setting they ran."""
     cells = []
+    seen = {}
     for p in paths:
-        cells += load_json(p)["cells"]
+        for c in load_json(p)["cells"]:
+            # A cell run twice (overlapping result files) would count twice.
+            key = (c["function"], c["domain"], int(round(c["eps_log2"])),
+                   c["split"], c["algorithm"])
+            if key in seen:
+                sys.exit(f"report.py: {key} is in both {seen[key]} and {p}")
+            seen[key] = p
+            cells.append(c)
     if not cells:
         return f"(no {backend} results)\n"
     ran = defaultdict(set)
@@ -121,7 +129,10 @@ def verify_table(paths, backend):
 
 
 def gpu_verify():
-    return verify_table(sorted(glob.glob(os.path.join(GPU_DIR, "verify-*.json.gz"))),
+    # Top-level files, and the shards of bench/hrcs/verify-shards.sh.
+    paths = glob.glob(os.path.join(GPU_DIR, "verify-*.json.gz")) + glob.glob(
+        os.path.join(GPU_DIR, "verify-*", "*.json.gz"))
+    return verify_table(sorted(paths),
                         "GPU backend")
 
 
