@@ -113,6 +113,38 @@ Status checkConfig(const Manifest &m, const Config &c) {
   return Status::ok();
 }
 
+/// True when value `v` of a categorical knob approximates nothing.
+static bool isExact(const KnobValue &v) {
+  switch (v.payload.type) {
+  case Payload::Type::PerforationScheme:
+    return v.payload.scheme == "accurate";
+  case Payload::Type::LnsImpl:
+    return v.payload.impl == "precise";
+  default:
+    return false;
+  }
+}
+
+Config preciseConfig(const Manifest &m) {
+  Config c;
+  for (const KnobInfo &k : m.knobs) {
+    int64_t v = k.defaultValue;
+    if (k.kind == KnobKind::Build) {
+      v = k.builtValue;
+    } else if (k.domain.kind == DomainKind::Ordinal) {
+      v = k.min <= 0 && 0 <= k.max ? 0 : k.min;
+    } else if (k.domain.kind == DomainKind::Categorical) {
+      for (size_t i = 0; i < k.domain.values.size(); ++i)
+        if (isExact(k.domain.values[i])) {
+          v = k.min + int64_t(i);
+          break;
+        }
+    }
+    c.values[k.name] = v;
+  }
+  return c;
+}
+
 std::string configText(const Manifest &m, const Config &c) {
   std::vector<std::string> names;
   for (const KnobInfo &k : m.knobs)

@@ -1,7 +1,8 @@
-//===- KernelEvaluator.cpp - Measuring T(λ), E(λ) on the GPU --------------===//
+//===- KernelEvaluator.cpp - Evaluating configurations on the GPU ---------===//
 //
 // Uploads inputs once, restores/poisons buffers before every launch, takes
-// the λ=0 reference and turns timed launches into TunePoints.
+// the reference configuration's outputs and turns timed launches of any
+// configuration into Evaluations (and, for the λ tuners, TunePoints).
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/tune/KernelEvaluator.h"
@@ -258,6 +259,13 @@ KernelEvaluator::createImpl(Module &module, std::vector<ArgSpec> args,
   APPROX_RETURN_IF_ERROR(packArgs(*k, ev->args_, knobParams).status());
   ev->specs_ = std::move(args);
 
+  ev->reference_ = opts.reference ? *opts.reference : preciseConfig(m);
+  if (Status st = checkConfig(m, ev->reference_); !st.isOk())
+    return st.withContext("reference configuration");
+  if (!isBuiltFor(m, ev->reference_))
+    return invalidArgument("reference configuration " +
+                           quote(buildConfigText(m, ev->reference_)) +
+                           " needs another build of the module");
   ev->lambdaMax_ = knob->max;
   if (opts.bound) {
     APPROX_ASSIGN_OR_RETURN(
@@ -310,11 +318,46 @@ void KernelEvaluator::noteFault(const Status &s) {
     fault_ = s;
 }
 
+Config KernelEvaluator::configAt(int64_t lambda) const {
+  Config c = reference_;
+  c.values[opts_.knob] = lambda;
+  return c;
+}
+
+Status KernelEvaluator::bind(const Config &c, LaunchOptions &lo,
+                             LaunchConfig &cfg) const {
+  const Manifest &m = module_.manifest();
+  APPROX_RETURN_IF_ERROR(checkConfig(m, c));
+  if (!isBuiltFor(m, c))
+    return invalidArgument("configuration " + quote(buildConfigText(m, c)) +
+                           " needs another build of module " +
+                           quote(m.module) +
+                           " (approx-build --config ...; "
+                           "docs/configurations.md)");
+  for (const KnobInfo &k : m.knobs)
+    if (k.kind != KnobKind::Build)
+      lo.knobs[k.name] = c.valueOf(m, k.name);
+  if (!opts_.launchFor) {
+    cfg = opts_.launch;
+    return Status::ok();
+  }
+  Expected<LaunchConfig> l = opts_.launchFor(c);
+  if (!l)
+    return l.status().withContext("configuration " +
+                                  quote(configText(m, c)));
+  cfg = *l;
+  return Status::ok();
+}
+
 Expected<std::vector<double>> KernelEvaluator::runOnce(int64_t lambda) {
+  return run(configAt(lambda));
+}
+
+Expected<std::vector<double>> KernelEvaluator::run(const Config &c) {
   if (!fault_.isOk())
     return stopped();
   try {
-    Expected<std::vector<double>> r = runOnceImpl(lambda);
+    Expected<std::vector<double>> r = runImpl(c);
     if (!r)
       noteFault(r.status());
     return r;
@@ -323,12 +366,13 @@ Expected<std::vector<double>> KernelEvaluator::runOnce(int64_t lambda) {
   }
 }
 
-Expected<std::vector<double>> KernelEvaluator::runOnceImpl(int64_t lambda) {
-  APPROX_RETURN_IF_ERROR(module_.setKnob(opts_.knob, lambda));
+Expected<std::vector<double>> KernelEvaluator::runImpl(const Config &c) {
+  LaunchOptions lo;
+  LaunchConfig cfg;
+  APPROX_RETURN_IF_ERROR(bind(c, lo, cfg));
   APPROX_RETURN_IF_ERROR(prepare());
   ++launches_;
-  APPROX_RETURN_IF_ERROR(
-      module_.launchSync(opts_.kernel, opts_.launch, args_));
+  APPROX_RETURN_IF_ERROR(module_.launchSync(opts_.kernel, cfg, args_, lo));
   return downloadOutputs();
 }
 
@@ -343,7 +387,7 @@ Expected<std::vector<double>> KernelEvaluator::reference() {
 Expected<std::vector<double>> KernelEvaluator::referenceImpl() {
   if (haveRef_)
     return ref_;
-  APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, runOnce(0));
+  APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, run(reference_));
   if (opts_.requireAllWritten) {
     // Poison (all 0xFF bytes) decodes to NaN for floats and -1 for ints;
     // count float NaNs in Out buffers as unwritten.
@@ -363,8 +407,8 @@ Expected<std::vector<double>> KernelEvaluator::referenceImpl() {
       return invalidArgument(
           "kernel " + quote(opts_.kernel) + " left " +
           std::to_string(unwritten) +
-          " output element(s) unwritten (still the NaN poison) at lambda 0; "
-          "is the launch shape covering the data?");
+          " output element(s) unwritten (still the NaN poison) in the "
+          "reference configuration; is the launch shape covering the data?");
   }
   ref_ = std::move(ref);
   haveRef_ = true;
@@ -382,15 +426,16 @@ Expected<ErrorStats> KernelEvaluator::statsAt(int64_t lambda) {
 }
 
 Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
+  APPROX_ASSIGN_OR_RETURN(Evaluation e, evaluate(configAt(lambda), false));
+  return TunePoint{lambda, e.timeMs, e.error};
+}
+
+Expected<Evaluation> KernelEvaluator::evaluate(const Config &c,
+                                               bool withOutputs) {
   if (!fault_.isOk())
     return stopped();
-  if (opts_.cache) {
-    auto it = cache_.find(lambda);
-    if (it != cache_.end())
-      return it->second;
-  }
   try {
-    Expected<TunePoint> r = evaluateImpl(lambda);
+    Expected<Evaluation> r = evaluateImpl(c, withOutputs);
     if (!r)
       noteFault(r.status());
     return r;
@@ -399,20 +444,37 @@ Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
   }
 }
 
-Expected<TunePoint> KernelEvaluator::evaluateImpl(int64_t lambda) {
+Expected<Evaluation> KernelEvaluator::evaluateImpl(const Config &c,
+                                                   bool withOutputs) {
+  const std::string key = configText(module_.manifest(), c);
+  if (opts_.cache) {
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      Evaluation e = it->second;
+      if (withOutputs) {
+        APPROX_ASSIGN_OR_RETURN(e.outputs, run(c));
+      }
+      return e;
+    }
+  }
+  LaunchOptions lo;
+  LaunchConfig cfg;
+  APPROX_RETURN_IF_ERROR(bind(c, lo, cfg));
   APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, reference());
-  APPROX_RETURN_IF_ERROR(module_.setKnob(opts_.knob, lambda));
   APPROX_ASSIGN_OR_RETURN(
-      Timing t, module_.time(opts_.kernel, opts_.launch, args_, opts_.timing,
-                             [this] { return prepare(); }));
+      Timing t, module_.time(opts_.kernel, cfg, args_, opts_.timing,
+                             [this] { return prepare(); }, lo));
   launches_ += uint64_t(opts_.timing.warmup + opts_.timing.reps);
-  // The last timed launch ran on restored inputs: its outputs are E(λ)'s.
+  // The last timed launch ran on restored inputs: its outputs are the
+  // error's.
   APPROX_ASSIGN_OR_RETURN(std::vector<double> out, downloadOutputs());
-  APPROX_ASSIGN_OR_RETURN(double e, opts_.metric(ref, out));
-  TunePoint p{lambda, t.medianMs, e};
+  APPROX_ASSIGN_OR_RETURN(double err, opts_.metric(ref, out));
+  Evaluation e{t.medianMs, err, {}};
   if (opts_.cache)
-    cache_[lambda] = p;
-  return p;
+    cache_[key] = e;
+  if (withOutputs)
+    e.outputs = std::move(out);
+  return e;
 }
 
 } // namespace approx::rt

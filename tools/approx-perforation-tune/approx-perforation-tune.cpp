@@ -18,6 +18,7 @@
 #include "approx/runtime/perforation/Tuner.h"
 #include "approx/runtime/tune/ImageIO.h"
 #include "approx/runtime/tune/ImageMetrics.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -230,72 +231,50 @@ int main(int argc, char **argv) {
 
   std::shared_ptr<Context> ctx = must(Context::create(0), "GPU");
   std::unique_ptr<Module> mod = must(Module::load(ctx, manifestPath), "load");
-  // Bind every argument.
-  std::vector<DeviceBuffer> buffers;
-  std::vector<Arg> args(info->args.size(), Arg::integer(0));
+  auto scalarArg = [&](size_t i) {
+    ScalarType t = info->args[i].type.scalar;
+    bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
+                   t == ScalarType::F32 || t == ScalarType::F64;
+    return isFloat ? Arg::floating(scalars[i])
+                   : Arg::integer(int64_t(scalars[i]));
+  };
+  // Every candidate is a configuration of the module's knob space, measured
+  // by the one evaluation harness (tune/KernelEvaluator.h): images in, the
+  // output out, scalars by value.
+  std::vector<ArgSpec> specs;
   for (size_t i = 0; i < info->args.size(); ++i) {
-    const ArgInfo &ai = info->args[i];
-    bool isImage = images.count(i), isOut = long(i) == output;
-    if (isImage || isOut) {
-      bool pointer = ai.kind == ArgInfo::Kind::Pointer;
-      std::vector<float> zero;
-      const std::vector<float> &px =
-          isImage ? images[i].pixels : (zero.assign(size_t(H * W), 0.0f), zero);
-      buffers.push_back(must(DeviceBuffer::fromHost(ctx, px.data(), px.size(),
-                                                    ScalarType::F32),
-                             "upload"));
-      args[i] = pointer ? Arg::pointer(buffers.back().view().ptr)
-                        : Arg::memref(buffers.back().view(), {H, W});
-    } else {
-      ScalarType t = ai.type.scalar;
-      bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
-                     t == ScalarType::F32 || t == ScalarType::F64;
-      args[i] = isFloat ? Arg::floating(scalars[i])
-                        : Arg::integer(int64_t(scalars[i]));
-    }
+    if (images.count(i))
+      specs.push_back(
+          ArgSpec::inputOf(ScalarType::F32, {H, W}, images[i].pixels));
+    else if (long(i) == output)
+      specs.push_back(ArgSpec::output(ScalarType::F32, {H, W}));
+    else
+      specs.push_back(ArgSpec::value(scalarArg(i)));
   }
-  DeviceBuffer *out = nullptr;
-  {
-    size_t k = 0;
-    for (size_t i = 0; i < info->args.size(); ++i)
-      if (images.count(i) || long(i) == output) {
-        if (long(i) == output)
-          out = &buffers[k];
-        ++k;
-      }
-  }
+  const pf::TuneKnobs knobs;
   auto configOf = [&](const pf::Candidate &c) {
+    Config k;
+    k.values[knobs.scheme] = c.schemeValue;
+    if (c.blockValue >= 0)
+      k.values[knobs.block] = c.blockValue;
+    return k;
+  };
+  auto launchOf = [&](const pf::Candidate &c) {
     return LaunchConfig{{unsigned((W + c.blockX - 1) / c.blockX),
                          unsigned((H + c.tileRows() - 1) / c.tileRows()), 1},
                         {c.blockX, c.blockY, 1},
                         0};
   };
-  auto optionsOf = [&](const pf::Candidate &c) {
-    LaunchOptions o;
-    o.knobs["perforation"] = c.schemeValue;
-    if (c.blockValue >= 0)
-      o.knobs["perforation_block"] = c.blockValue;
-    return o;
-  };
-  auto runOnce = [&](const pf::Candidate &c) -> Expected<std::vector<double>> {
-    APPROX_RETURN_IF_ERROR(out->fill32(0x7fc00001)); // NaN: unwritten shows
-    APPROX_RETURN_IF_ERROR(
-        mod->launchSync(kernel, configOf(c), args, optionsOf(c)));
-    std::vector<float> got(size_t(H * W));
-    APPROX_RETURN_IF_ERROR(out->copyToHost(got.data(), got.size() * 4));
-    return std::vector<double>(got.begin(), got.end());
-  };
+  std::map<int64_t, const pf::Candidate *> byBlock; // block value -> shape
+  for (const pf::Candidate &c : candidates)
+    byBlock.emplace(c.blockValue, &c);
   // The reference: `accurate` at the first block shape.
   const pf::Candidate *accurate = nullptr;
   for (const pf::Candidate &c : candidates)
     if (c.scheme == "accurate" && !accurate)
       accurate = &c;
-  std::vector<double> ref = must(runOnce(*accurate), "reference run");
-  for (double v : ref)
-    if (std::isnan(v))
-      fail("the accurate output has unwritten (NaN) elements: is --output "
-           "the kernel's output?");
-  auto errorOf = [&](const std::vector<double> &got) -> Expected<double> {
+  auto errorOf = [&](const std::vector<double> &ref,
+                     const std::vector<double> &got) -> Expected<double> {
     for (double v : got) // unwritten (NaN) or overflowed: unusable
       if (!std::isfinite(v))
         return INFINITY;
@@ -312,25 +291,42 @@ int main(int argc, char **argv) {
       return s.status();
     return 1.0 - *s;
   };
+  EvaluatorOptions eo;
+  eo.kernel = kernel;
+  eo.knob = knobs.scheme;
+  eo.reference = configOf(*accurate);
+  eo.launchFor = [&](const Config &k) -> Expected<LaunchConfig> {
+    auto b = k.values.find(knobs.block);
+    auto it = byBlock.find(b == k.values.end() ? -1 : b->second);
+    if (it == byBlock.end())
+      return invalidArgument("no block shape for this value of " +
+                             quote(knobs.block));
+    return launchOf(*it->second);
+  };
+  eo.timing = timing;
+  eo.allowZeroInputs = true; // a dark image is an image
+  // The metric's own refusals (mre with no |ref| above --near-zero) are
+  // found once on the reference below; the harness sees a NaN otherwise.
+  eo.metric = Metric::callback(metric, [&](const std::vector<double> &ref,
+                                           const std::vector<double> &got) {
+    Expected<double> e = errorOf(ref, got);
+    return e ? *e : NAN;
+  });
+  std::unique_ptr<KernelEvaluator> ev =
+      must(KernelEvaluator::create(*mod, std::move(specs), eo), "arguments");
+  std::vector<double> ref = must(ev->reference(), "reference run");
+  must(errorOf(ref, ref), "metric");
   std::printf("%s: %zu versions, %lldx%lld, QoS %s <= %g\n", kernel.c_str(),
               candidates.size(), (long long)H, (long long)W, metric.c_str(), qos);
   pf::MeasureFn measure =
       [&](const pf::Candidate &c) -> Expected<std::pair<double, double>> {
-    Expected<std::vector<double>> got = runOnce(c);
-    if (!got)
-      return got.status();
-    Expected<double> err = errorOf(*got);
-    if (!err)
-      return err.status();
-    Expected<Timing> t = mod->time(kernel, configOf(c), args, timing,
-                                   [&] { return out->fill32(0x7fc00001); },
-                                   optionsOf(c));
-    if (!t)
-      return t.status();
-    std::printf("  %-22s %9.4f ms  %s %.4g\n", c.label().c_str(), t->medianMs,
-                metric.c_str(), *err);
+    Expected<Evaluation> e = ev->evaluate(configOf(c), false);
+    if (!e)
+      return e.status();
+    std::printf("  %-22s %9.4f ms  %s %.4g\n", c.label().c_str(), e->timeMs,
+                metric.c_str(), e->error);
     std::fflush(stdout);
-    return std::make_pair(t->medianMs, *err);
+    return std::make_pair(e->timeMs, e->error);
   };
   pf::TuneResult r = must(pf::tune(candidates, measure, qos), "tune");
   double base = INFINITY;
@@ -360,9 +356,33 @@ int main(int argc, char **argv) {
     j["pick"] = p.candidate.label();
     if (guardSamples > 0) {
       // The guard on the pick: its answer and its cost beside the kernel's.
+      // The guard reads and writes its own buffers.
+      std::vector<DeviceBuffer> buffers;
+      std::vector<Arg> args(info->args.size(), Arg::integer(0));
+      for (size_t i = 0; i < info->args.size(); ++i) {
+        if (!images.count(i) && long(i) != output) {
+          args[i] = scalarArg(i);
+          continue;
+        }
+        std::vector<float> px = images.count(i)
+                                    ? images[i].pixels
+                                    : std::vector<float>(size_t(H * W), 0.0f);
+        buffers.push_back(must(DeviceBuffer::fromHost(ctx, px.data(),
+                                                      px.size(),
+                                                      ScalarType::F32),
+                               "upload"));
+        args[i] = info->args[i].kind == ArgInfo::Kind::Pointer
+                      ? Arg::pointer(buffers.back().view().ptr)
+                      : Arg::memref(buffers.back().view(), {H, W});
+      }
+      auto optionsOf = [&](const pf::Candidate &c) {
+        LaunchOptions o;
+        o.knobs = configOf(c).values;
+        return o;
+      };
       pf::GuardLaunch g;
       g.kernel = kernel;
-      g.config = configOf(p.candidate);
+      g.config = launchOf(p.candidate);
       g.args = args;
       for (auto &[idx, img] : images)
         g.images.push_back(idx);

@@ -114,3 +114,32 @@ TEST(Config, BuildsAndTheirCacheKeys) {
 }
 
 } // namespace
+
+TEST(Config, PreciseConfigPicksTheExactValues) {
+  Manifest m = good();
+  // Defaults that approximate: preciseConfig must not take them.
+  for (KnobInfo &k : m.knobs) {
+    if (k.name == "lambda")
+      k.defaultValue = 5;
+    if (k.name == "perforation")
+      k.defaultValue = 1; // rows1:nn
+  }
+  Config c = preciseConfig(m);
+  EXPECT_EQ(configText(m, c),
+            "lambda=0,perforation=accurate,storage__blur__a0=f32");
+  EXPECT_TRUE(checkConfig(m, c).isOk());
+  EXPECT_TRUE(isBuiltFor(m, c)); // build knobs as built
+  // A categorical knob with no exact value (a block shape) keeps its
+  // default; an ordinal knob whose range excludes 0 takes its min.
+  for (KnobInfo &k : m.knobs)
+    if (k.name == "perforation")
+      for (KnobValue &v : k.domain.values)
+        if (v.payload.scheme == "accurate")
+          v.payload.scheme = "rows";
+  for (KnobInfo &k : m.knobs)
+    if (k.name == "lambda")
+      k.min = 3;
+  c = preciseConfig(m);
+  EXPECT_EQ(c.valueOf(m, "perforation"), 1);
+  EXPECT_EQ(c.valueOf(m, "lambda"), 3);
+}

@@ -252,3 +252,107 @@ TEST_F(KernelEvaluatorTest, AStickyFaultStopsEveryLaterLaunch) {
   EXPECT_EQ(totalCalls(), calls);
   EXPECT_EQ((*ev)->launches(), launches);
 }
+
+// The harness: evaluate(Config) over every run-time knob of the module.
+TEST_F(KernelEvaluatorTest, EvaluatesAConfigurationAgainstThePreciseOne) {
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("scale", 64);
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  // preciseConfig: ordinal knobs at 0 (mu's default is 2), the others at
+  // their defaults (no value of table or prec is marked exact).
+  const Config &ref = (*ev)->referenceConfig();
+  EXPECT_EQ(ref.values.at("lambda"), 0);
+  EXPECT_EQ(ref.values.at("mu"), 0);
+  EXPECT_EQ(ref.values.at("table"), mod->manifest().findKnob("table")->defaultValue);
+
+  Expected<Config> c = parseConfig(mod->manifest(), "lambda=25,table=1");
+  ASSERT_TRUE(c.isOk()) << c.status().toString();
+  Expected<Evaluation> e = (*ev)->evaluate(*c);
+  ASSERT_TRUE(e.isOk()) << e.status().toString();
+  EXPECT_NEAR(e->timeMs, 7.5, 1e-4);
+  EXPECT_NEAR(e->error, 0.025, 1e-6);
+  ASSERT_EQ(e->outputs.size(), 64u);
+  std::vector<float> in = inputs(64);
+  for (size_t i = 0; i < in.size(); ++i)
+    EXPECT_FLOAT_EQ(float(e->outputs[i]), in[i] * 1.025f);
+  // The values travelled in the launch; the module's knobs did not move.
+  EXPECT_EQ(f.launches.back().global("lambda"), 25);
+  EXPECT_EQ(*mod->getKnob("lambda"), 0);
+  EXPECT_EQ(*mod->getKnob("table"),
+            mod->manifest().findKnob("table")->defaultValue);
+
+  // Cached: the same configuration is not timed again, but its outputs are
+  // recomputed by one launch when asked for.
+  uint64_t launches = (*ev)->launches();
+  Expected<Evaluation> again = (*ev)->evaluate(*c, false);
+  ASSERT_TRUE(again.isOk());
+  EXPECT_EQ((*ev)->launches(), launches);
+  EXPECT_TRUE(again->outputs.empty());
+  EXPECT_EQ(again->timeMs, e->timeMs);
+  again = (*ev)->evaluate(*c);
+  ASSERT_TRUE(again.isOk());
+  EXPECT_EQ((*ev)->launches(), launches + 1);
+  EXPECT_EQ(again->outputs, e->outputs);
+  // evaluate(λ) is the same harness: the reference with the knob at λ.
+  Expected<TunePoint> p = (*ev)->evaluate(25);
+  ASSERT_TRUE(p.isOk());
+  EXPECT_NEAR(p->error, 0.025, 1e-6);
+}
+
+TEST_F(KernelEvaluatorTest, AConfigurationOutsideTheSpaceIsOneLine) {
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("scale", 64);
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  int calls = totalCalls();
+  Config bad;
+  bad.values["lambda"] = 65; // [0, 64]
+  Expected<Evaluation> e = (*ev)->evaluate(bad);
+  ASSERT_FALSE(e.isOk());
+  EXPECT_NE(e.status().message().find("lambda"), std::string::npos)
+      << e.status().message();
+  EXPECT_EQ(e.status().message().find('\n'), std::string::npos);
+  Config unknown;
+  unknown.values["nope"] = 0;
+  e = (*ev)->evaluate(unknown);
+  ASSERT_FALSE(e.isOk());
+  EXPECT_NE(e.status().message().find("nope"), std::string::npos)
+      << e.status().message();
+  EXPECT_FALSE((*ev)->run(unknown).isOk());
+  EXPECT_EQ(totalCalls(), calls); // refused before any driver call
+  EXPECT_TRUE((*ev)->health().isOk()); // not a fault: it can go on
+  EXPECT_TRUE((*ev)->evaluate(3).isOk());
+}
+
+TEST_F(KernelEvaluatorTest, TheLaunchShapeCanDependOnTheConfiguration) {
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  EvaluatorOptions o = options("scale");
+  o.bound = {};
+  o.launchFor = [](const Config &c) -> Expected<LaunchConfig> {
+    auto it = c.values.find("lambda");
+    if (it != c.values.end() && it->second == 13)
+      return invalidArgument("no block shape for 13");
+    LaunchConfig l;
+    l.grid.x = 8;
+    l.block.x = unsigned(64 + (it == c.values.end() ? 0 : it->second));
+    return l;
+  };
+  std::vector<float> x = inputs(64);
+  Expected<std::unique_ptr<KernelEvaluator>> ev = KernelEvaluator::create(
+      *mod,
+      {ArgSpec::inputOf(ScalarType::F32, {64}, x, true),
+       ArgSpec::value(Arg::integer(64))},
+      o);
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  ASSERT_TRUE((*ev)->evaluate(32).isOk());
+  EXPECT_EQ(f.launches.back().block[0], 96u);
+  Expected<TunePoint> p = (*ev)->evaluate(13);
+  ASSERT_FALSE(p.isOk());
+  EXPECT_NE(p.status().message().find("no block shape for 13"),
+            std::string::npos);
+}

@@ -40,6 +40,14 @@ Expected<Config> parseConfig(const Manifest &m, const std::string &text);
 /// knobs it does not name); else one line naming what does not.
 Status checkConfig(const Manifest &m, const Config &c);
 
+/// The most accurate configuration `m` can run as built: every ordinal knob
+/// at 0 (its least approximation; its min when 0 is out of range), every
+/// categorical knob at its first exact value (a perforation scheme
+/// `accurate`, an LNS impl `precise`) or, having none (a block shape), its
+/// default, and every build knob at the value the build holds. Tuners
+/// measure errors against it unless told otherwise.
+Config preciseConfig(const Manifest &m);
+
 /// `c` as KNOB=ID text, every knob of `m` listed (defaults included),
 /// sorted by name; ordinal values as integers.
 std::string configText(const Manifest &m, const Config &c);

@@ -1,20 +1,30 @@
-//===- KernelEvaluator.h - T(λ) and E(λ) of a real kernel --------*- C++ -*-===//
+//===- KernelEvaluator.h - Evaluating configurations of a real kernel -*- C++ -*-===//
 //
-// Binds a kernel of a loaded Module to concrete inputs and a launch, and
-// measures points of its trade-off curve for the tuners:
+// The one evaluation harness every tuner calls: binds a kernel of a loaded
+// Module to concrete inputs and a launch, and evaluates configurations of
+// the module's knob space (approx/runtime/core/Config.h):
+//   evaluate(Config) -> {time, error, outputs}.
 //   - inputs are uploaded once and kept pristine on the device; before every
 //     launch the In/InOut buffers are restored (so in-place kernels see the
 //     same data each run) and Out buffers are poisoned with 0xFF bytes (NaN
 //     for floats) so unwritten outputs cannot pass for results;
 //   - all-zero inputs are refused (they hide indexing bugs and time
 //     unrealistically) unless explicitly allowed;
-//   - E(λ) compares the Out/InOut buffers with the λ=0 run's (the reference,
-//     taken on first need) under the chosen Metric;
-//   - T(λ) is the median of TimingOptions.reps CUDA-event timings after
-//     warm-up; the outputs of the last timed run give E(λ);
-//   - λ is searched in [0, λmax]: the knob's max, or the tighter bound a
-//     technique supplies for the launch (EvaluatorOptions::bound; the SFU's
-//     comes from the occupancy, approx/runtime/sfu/Occupancy.h);
+//   - a configuration outside the space, or one that needs another build
+//     (a build knob at another value), is a one-line error;
+//   - every run-time knob's value travels in the launch (LaunchOptions), so
+//     an evaluation leaves the Module's knobs as they were; the launch shape
+//     may depend on the configuration (a block-shape knob: launchFor);
+//   - the error compares the Out/InOut buffers with the reference
+//     configuration's (preciseConfig unless given; taken on first need)
+//     under the chosen Metric;
+//   - the time is the median of TimingOptions.reps CUDA-event timings after
+//     warm-up; the outputs of the last timed run give the error;
+//   - the λ tuners (Tuner.h) see one ordinal knob through evaluate(λ): the
+//     reference with that knob at λ, searched in [0, λmax]: the knob's max,
+//     or the tighter bound a technique supplies for the launch
+//     (EvaluatorOptions::bound; the SFU's comes from the occupancy,
+//     approx/runtime/sfu/Occupancy.h);
 //   - every argument is checked and every buffer sized (overflow, free
 //     device memory) before anything is allocated;
 //   - after a sticky device fault (isStickyFault) nothing is launched again:
@@ -25,6 +35,7 @@
 #ifndef APPROX_RUNTIME_KERNELEVALUATOR_H
 #define APPROX_RUNTIME_KERNELEVALUATOR_H
 
+#include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
@@ -33,6 +44,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace approx::rt {
 
@@ -77,6 +89,19 @@ using KnobBound = std::function<Expected<int64_t>(
     Module &module, const std::string &kernel, const LaunchConfig &launch,
     const std::string &knob)>;
 
+/// The launch shape of a configuration (e.g. from its block-shape knob's
+/// payload), or an error naming why there is none.
+using LaunchFor = std::function<Expected<LaunchConfig>(const Config &)>;
+
+/// What evaluate(Config) measured.
+struct Evaluation {
+  double timeMs = 0; ///< median kernel time
+  double error = 0;  ///< the metric against the reference's outputs
+  /// The compared buffers (Out, InOut, in argument order) flattened as
+  /// doubles; empty when not asked for.
+  std::vector<double> outputs;
+};
+
 /// What KernelEvaluator runs and how it measures.
 struct EvaluatorOptions {
   std::string kernel; ///< a kernel or a dispatched logical name
@@ -84,6 +109,10 @@ struct EvaluatorOptions {
   /// its first knob. Its range must contain 0 (the precise reference).
   std::string knob;
   LaunchConfig launch;                     ///< grid, block, shared memory
+  /// The launch of each configuration; empty: `launch` for all.
+  LaunchFor launchFor;
+  /// The configuration errors are measured against; empty: preciseConfig.
+  std::optional<Config> reference;
   Metric metric = Metric::meanRelative();  ///< E(λ)
   TimingOptions timing;                    ///< T(λ): warm-up and repetitions
   bool allowZeroInputs = false;            ///< permit all-zero inputs
@@ -94,7 +123,8 @@ struct EvaluatorOptions {
   KnobBound bound;
   /// >= 0: overrides the bound (still capped by the knob's max).
   int64_t lambdaMaxOverride = -1;
-  /// Cache points so a λ is measured once across several tuners.
+  /// Cache times and errors so a configuration is timed once across several
+  /// tuners (outputs asked for are recomputed by one launch).
   bool cache = true;
 };
 
@@ -106,18 +136,28 @@ public:
   static Expected<std::unique_ptr<KernelEvaluator>>
   create(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
 
-  /// T(λ) (median of the timed launches) and E(λ) against the reference;
-  /// cached per λ when options().cache.
+  /// The harness: times configuration `c` (median of the timed launches),
+  /// its error against the reference and, with `withOutputs`, its outputs;
+  /// cached per configuration when options().cache.
+  Expected<Evaluation> evaluate(const Config &c, bool withOutputs = true);
+  /// Launches once in configuration `c` (restore + poison first) and
+  /// returns the compared outputs flattened as doubles.
+  Expected<std::vector<double>> run(const Config &c);
+  /// The reference configuration (options' or preciseConfig).
+  const Config &referenceConfig() const { return reference_; }
+  /// The reference with the tuned knob at `lambda`.
+  Config configAt(int64_t lambda) const;
+
+  /// T(λ) and E(λ): evaluate(configAt(λ)) without outputs.
   Expected<TunePoint> evaluate(int64_t lambda) override;
   /// The λ bound: the options' bound, the knob's max or the override.
   int64_t lambdaMax() const override { return lambdaMax_; }
   /// Ok, or the sticky device fault that stopped this evaluator.
   Status health() const override { return fault_.isOk() ? fault_ : stopped(); }
 
-  /// Launches once at λ (restore + poison first) and returns the compared
-  /// outputs flattened as doubles.
+  /// run(configAt(λ)).
   Expected<std::vector<double>> runOnce(int64_t lambda);
-  /// The λ=0 outputs (computed on first use).
+  /// The reference configuration's outputs (computed on first use).
   Expected<std::vector<double>> reference();
   /// All built-in metrics of the outputs at λ against the reference.
   Expected<ErrorStats> statsAt(int64_t lambda);
@@ -135,9 +175,12 @@ private:
   Expected<std::vector<double>> downloadOutputs();
   static Expected<std::unique_ptr<KernelEvaluator>>
   createImpl(Module &module, std::vector<ArgSpec> args, EvaluatorOptions opts);
-  Expected<std::vector<double>> runOnceImpl(int64_t lambda);
+  /// The launch options and shape of `c`, after checking it lies in the
+  /// space and runs on this build.
+  Status bind(const Config &c, LaunchOptions &lo, LaunchConfig &cfg) const;
+  Expected<std::vector<double>> runImpl(const Config &c);
   Expected<std::vector<double>> referenceImpl();
-  Expected<TunePoint> evaluateImpl(int64_t lambda);
+  Expected<Evaluation> evaluateImpl(const Config &c, bool withOutputs);
   /// Remembers `s` when it is a sticky fault.
   void noteFault(const Status &s);
   /// The error every call returns once a fault was seen.
@@ -152,7 +195,8 @@ private:
   int64_t lambdaMax_ = 0;
   bool haveRef_ = false;
   std::vector<double> ref_;
-  std::map<int64_t, TunePoint> cache_;
+  Config reference_;
+  std::map<std::string, Evaluation> cache_; ///< by configText, no outputs
   uint64_t launches_ = 0;
   Status fault_; ///< the first sticky fault seen (Ok while none)
 };
