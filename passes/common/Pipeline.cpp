@@ -110,6 +110,10 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
     }
     own[name][entry.substr(dot + 1, eq - dot - 1)] = entry.substr(eq + 1);
   }
+  // A technique with no steps has no options of its own to take.
+  for (const Technique &t : techniques)
+    if (error.empty() && !t.addSteps)
+      (void)refuseOwnOptions(t.name, own.lookup(t.name), error);
   auto phase = [&](Phase p) {
     for (const Technique &t : techniques)
       if (error.empty() && t.addSteps &&
@@ -208,10 +212,42 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   }
 }
 
+std::unique_ptr<ApproxToPTXOptions>
+mlir::approx::parseApproxToPTXOptions(StringRef text, std::string &error) {
+  registerBuiltinTechniques();
+  FailureOr<std::string> flat = expandGroupedOptions(text, error);
+  if (failed(flat))
+    return nullptr;
+  std::unique_ptr<ApproxToPTXOptions> o =
+      ApproxToPTXOptions::createFromString(*flat);
+  if (!o)
+    error = "the options do not parse (the diagnostic above says why)";
+  return o;
+}
+
 void mlir::approx::registerApproxToPTXPipeline() {
-  PassPipelineRegistration<ApproxToPTXOptions>(
+  // PassPipelineRegistration<ApproxToPTXOptions>, with the grouped
+  // spellings (sfu.knob-max=...) expanded before the options parse.
+  registerPassPipeline(
       "approx-to-ptx",
       "GPU kernels to tunably approximate PTX + manifest (see "
       "docs/pipeline.md)",
-      buildApproxToPTXPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        registerBuiltinTechniques();
+        std::string error;
+        FailureOr<std::string> flat = expandGroupedOptions(text, error);
+        if (failed(flat))
+          return errorHandler("approx-to-ptx: " + error);
+        // As PassPipelineRegistration: the option parser said why itself.
+        std::unique_ptr<ApproxToPTXOptions> o =
+            ApproxToPTXOptions::createFromString(*flat);
+        if (!o)
+          return failure();
+        buildApproxToPTXPipeline(pm, *o);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(ApproxToPTXOptions());
+      });
 }

@@ -15,6 +15,10 @@ using namespace mlir::approx;
 void mlir::approx::registerCorrectTechnique() {
   Technique t;
   t.name = "correct";
+  // NAME.KEY=V spells approx-to-ptx's OPTION=V (docs/pipeline.md).
+  t.options = {
+      {"functions", "correct"},
+  };
   t.order = 50;
   t.populateLowering = [](RewritePatternSet &patterns, const LoweringTarget &) {
     populateCorrectToNVVMPatterns(patterns);

@@ -18,7 +18,7 @@ static LogicalResult addLnsSteps(OpPassManager &pm, Phase phase,
                                  const ApproxToPTXOptions &o,
                                  const llvm::StringMap<std::string> &own,
                                  std::string &error) {
-  if (failed(refuseOwnOptions("lns", "lns-impls=, max-versions=", own, error)))
+  if (failed(refuseOwnOptions("lns", own, error)))
     return failure();
   if (phase != Phase::Transform)
     return success();
@@ -39,6 +39,11 @@ static LogicalResult addLnsSteps(OpPassManager &pm, Phase phase,
 void mlir::approx::registerLnsTechnique() {
   Technique t;
   t.name = "lns";
+  // NAME.KEY=V spells approx-to-ptx's OPTION=V (docs/pipeline.md).
+  t.options = {
+      {"impls", "lns-impls"},
+      {"max-versions", "max-versions"},
+  };
   t.order = 20;
   t.addSteps = addLnsSteps;
   registerTechnique(std::move(t));

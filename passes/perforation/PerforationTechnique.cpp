@@ -16,8 +16,7 @@ static LogicalResult
 addPerforationSteps(OpPassManager &pm, Phase phase, const ApproxToPTXOptions &o,
                     const llvm::StringMap<std::string> &own,
                     std::string &error) {
-  if (failed(refuseOwnOptions(
-          "perforation", "perforate=, perforate-blocks=, ...", own, error)))
+  if (failed(refuseOwnOptions("perforation", own, error)))
     return failure();
   if (phase != Phase::Transform)
     return success();
@@ -42,6 +41,13 @@ addPerforationSteps(OpPassManager &pm, Phase phase, const ApproxToPTXOptions &o,
 void mlir::approx::registerPerforationTechnique() {
   Technique t;
   t.name = "perforation";
+  // NAME.KEY=V spells approx-to-ptx's OPTION=V (docs/pipeline.md).
+  t.options = {
+      {"schemes", "perforate"},
+      {"blocks", "perforate-blocks"},
+      {"vector", "perforate-vector"},
+      {"output", "perforate-output"},
+  };
   t.order = 30;
   t.addSteps = addPerforationSteps;
   registerTechnique(std::move(t));

@@ -16,9 +16,7 @@ static LogicalResult addPrecisionSteps(OpPassManager &pm, Phase phase,
                                        const ApproxToPTXOptions &o,
                                        const llvm::StringMap<std::string> &own,
                                        std::string &error) {
-  if (failed(refuseOwnOptions(
-          "precision", "precision=, precision-all=, precision-space=", own,
-          error)))
+  if (failed(refuseOwnOptions("precision", own, error)))
     return failure();
   if (phase != Phase::Transform ||
       (o.precision.empty() && o.precisionAll.empty() &&
@@ -38,6 +36,12 @@ static LogicalResult addPrecisionSteps(OpPassManager &pm, Phase phase,
 void mlir::approx::registerPrecisionTechnique() {
   Technique t;
   t.name = "precision";
+  // NAME.KEY=V spells approx-to-ptx's OPTION=V (docs/pipeline.md).
+  t.options = {
+      {"configs", "precision"},
+      {"all", "precision-all"},
+      {"space", "precision-space"},
+  };
   t.order = 40;
   t.addSteps = addPrecisionSteps;
   registerTechnique(std::move(t));

@@ -17,7 +17,7 @@ static LogicalResult addSfuSteps(OpPassManager &pm, Phase phase,
                                  const ApproxToPTXOptions &o,
                                  const llvm::StringMap<std::string> &own,
                                  std::string &error) {
-  if (failed(refuseOwnOptions("sfu", "knob-max=, slot=, ...", own, error)))
+  if (failed(refuseOwnOptions("sfu", own, error)))
     return failure();
   if (phase == Phase::Raise) {
     ApproxFromMathOptions fromMath;
@@ -44,6 +44,20 @@ static LogicalResult addSfuSteps(OpPassManager &pm, Phase phase,
 void mlir::approx::registerSfuTechnique() {
   Technique t;
   t.name = "sfu";
+  // NAME.KEY=V spells approx-to-ptx's OPTION=V (docs/pipeline.md).
+  t.options = {
+      {"functions", "functions"},
+      {"knob", "knob"},
+      {"knob-max", "knob-max"},
+      {"slot", "slot"},
+      {"max-versions", "max-versions"},
+      {"unroll-versioned", "unroll-versioned"},
+      {"unroll-ptxas", "unroll-ptxas"},
+      {"hoist-loads", "hoist-loads"},
+      {"f64-demote", "f64-demote"},
+      {"range-reduction", "range-reduction"},
+      {"newton-steps", "newton-steps"},
+  };
   t.order = 10;
   t.addSteps = addSfuSteps;
   t.populateLowering = [](RewritePatternSet &patterns,

@@ -216,6 +216,12 @@ std::string resolveLibdevicePath(StringRef option, std::string &origin);
 void buildApproxToPTXPipeline(OpPassManager &pm,
                               const ApproxToPTXOptions &options);
 
+/// approx-to-ptx's options from their text, grouped spellings included
+/// (`sfu.knob-max=32`, Technique.h); nullptr and `error` (one line) if they
+/// do not parse.
+std::unique_ptr<ApproxToPTXOptions>
+parseApproxToPTXOptions(StringRef text, std::string &error);
+
 /// Registers `approx-to-ptx` for textual pipelines (approx-opt, mlir-opt-like
 /// tools): `--approx-to-ptx="chip=sm_90 output-dir=out"`.
 void registerApproxToPTXPipeline();

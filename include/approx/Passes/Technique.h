@@ -38,14 +38,25 @@ struct LoweringTarget {
   bool preciseSqrt = false; ///< convert-approx-to-nvvm's precise-sqrt
 };
 
+/// One of approx-to-ptx's options under a technique's name: `NAME.KEY=V`
+/// spells `OPTION=V` (e.g. `sfu.knob-max=32` is `knob-max=32`).
+struct OptionAlias {
+  std::string key;    ///< KEY, after `NAME.`
+  std::string option; ///< the approx-to-ptx option it spells
+};
+
 /// One technique's part of approx-to-ptx.
 struct Technique {
-  /// Its name, also the prefix of its own options (`technique=NAME.KEY=V`).
+  /// Its name, also the prefix of its options (`NAME.KEY=V`).
   std::string name;
+  /// approx-to-ptx's options that belong to it, by their grouped names. A
+  /// `NAME.KEY=V` whose KEY is not among them reaches addSteps in `own`
+  /// (a technique with options of its own, as the toy one).
+  std::vector<OptionAlias> options;
   /// Among the techniques of one phase, lower runs first.
   int order = 0;
   /// Adds its passes for `phase`, reading the pipeline's options and its
-  /// own (`own`: KEY -> VALUE from `technique=`); nothing when it has no
+  /// own (`own`: KEY -> VALUE from `NAME.KEY=V`); nothing when it has no
   /// step there or its options leave it off. A bad option is reported by
   /// returning failure with `error` set (one line).
   LogicalResult (*addSteps)(OpPassManager &pm, Phase phase,
@@ -59,12 +70,19 @@ struct Technique {
   LogicalResult (*prepareLowering)(gpu::GPUModuleOp module) = nullptr;
 };
 
-/// For a technique whose options are approx-to-ptx's own (`options`, e.g.
-/// "lns-impls=, max-versions="): failure, with `error` saying so, when
-/// `technique=NAME.KEY=V` gave it any.
-LogicalResult refuseOwnOptions(llvm::StringRef name, llvm::StringRef options,
+/// For a technique whose options are all approx-to-ptx's own (its
+/// `options`): failure, with `error` naming the key and listing its
+/// options, when `NAME.KEY=V` gave it a KEY it does not have.
+LogicalResult refuseOwnOptions(llvm::StringRef name,
                                const llvm::StringMap<std::string> &own,
                                std::string &error);
+
+/// approx-to-ptx's option text with every grouped spelling `NAME.KEY=V`
+/// rewritten: to `OPTION=V` where technique NAME has KEY among its
+/// `options`, else to `technique=NAME.KEY=V`. Failure, with `error` (one
+/// line), for an unregistered NAME or an option given both ways.
+FailureOr<std::string> expandGroupedOptions(llvm::StringRef text,
+                                            std::string &error);
 
 /// Registers `t` (a later registration of the same name replaces it).
 void registerTechnique(Technique t);

@@ -4,8 +4,10 @@
 // REQUIRES: libdevice
 // RUN: rm -rf %t && mkdir -p %t
 
-// Its Transform step runs when its option asks, and the PTX is written.
+// Its Transform step runs when its option asks, and the PTX is written; its
+// option spelled technique=toy.level=3 or, grouped, toy.level=3.
 // RUN: approx-toy-opt %s --approx-to-ptx="chip=sm_90 output-dir=%t name=toy technique=toy.level=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ON
+// RUN: approx-toy-opt %s --approx-to-ptx="chip=sm_90 output-dir=%t name=toy toy.level=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ON
 // ON: remark: toy: marked @k at level 3
 // RUN: FileCheck %s --check-prefix=PTX < %t/toy.ptx
 // PTX: .entry k(
@@ -30,7 +32,7 @@
 // RUN: not approx-opt %s --approx-to-ptx="chip=sm_90 output-dir=%t technique=toy.level=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: approx-to-ptx: technique='toy.level=2': no technique 'toy' is registered (registered: sfu, lns, perforation, precision, correct)
 // RUN: not approx-opt %s --approx-to-ptx="chip=sm_90 output-dir=%t technique=sfu.knob-max=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUILTIN
-// BUILTIN: error: approx-to-ptx: technique sfu takes its options as approx-to-ptx's own
+// BUILTIN: error: approx-to-ptx: technique=sfu.knob-max: sfu.knob-max is approx-to-ptx's knob-max; write sfu.knob-max=V or knob-max=V
 // RUN: not approx-opt %s --approx-to-ptx="chip=sm_90 output-dir=%t technique=toy" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORM
 // FORM: error: approx-to-ptx: technique='toy' is not NAME.KEY=VALUE
 
