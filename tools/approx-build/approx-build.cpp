@@ -308,15 +308,22 @@ struct ConfigBuilder {
   /// cache; returns it. Diagnostics go to stderr; a failed build dies.
   std::string build(const Config &c) {
     SmallString<256> tmp(cacheDir);
+    // createUniqueDirectory puts a relative model under the system's
+    // temporary directory: the build must land in the cache, whose renames
+    // stay on one file system.
+    llvm::sys::fs::make_absolute(tmp);
     llvm::sys::path::append(tmp, ".build-" + std::to_string(::getpid()) +
                                      "-%%%%%%");
     SmallString<256> dir;
     if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(tmp, dir))
       die("cannot write in " + approx::quoteName(cacheDir) + ": " +
           ec.message());
-    approx::ApproxToPTXOptions o;
-    if (failed(o.parseFromString(options)))
-      die("internal: the options do not parse again");
+    std::string error;
+    std::unique_ptr<approx::ApproxToPTXOptions> parsed =
+        approx::parseApproxToPTXOptions(options, error);
+    if (!parsed)
+      die("internal: the options do not parse again: " + error);
+    approx::ApproxToPTXOptions &o = *parsed;
     o.outputDir = dir.str().str();
     o.name = baseName;
     for (const auto &[k, v] : c)
@@ -342,10 +349,10 @@ int main(int argc, char **argv) {
                               "into a content-addressed cache\n");
   if (!plan.empty() && !configEntries.empty())
     die("--plan and --config are exclusive");
-  auto parsed = approx::ApproxToPTXOptions::createFromString(options);
+  std::string optionsError;
+  auto parsed = approx::parseApproxToPTXOptions(options, optionsError);
   if (!parsed)
-    die("bad --options " + approx::quoteName(options) +
-        " (the diagnostic above says why)");
+    die("bad --options " + approx::quoteName(options) + ": " + optionsError);
   // Options this tool owns may not come through --options.
   for (auto [set, owned] :
        {std::pair{parsed->outputDir.getNumOccurrences() > 0, "output-dir"},
