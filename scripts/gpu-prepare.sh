@@ -6,7 +6,8 @@
 # GoogleTest source tree, the LNS checks' kernels (bench/lns/gen-kernels.py),
 # the LNS examples, the perforation check kernels
 # (test/runtime/perforation/Inputs), the PolyBench/GPU apps, the mgpu
-# precision example and CLI11's headers. Run after scripts/setup.sh.
+# precision example, nlohmann-json's and CLI11's headers. Run after
+# scripts/setup.sh.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
@@ -58,6 +59,11 @@ rm -rf .carry/precision-mgpu
 bash examples/precision/mgpu/build.sh compile .carry/precision-mgpu
 if [ ! -d .carry/googletest ] && [ -d /usr/src/googletest ]; then
   cp -r /usr/src/googletest .carry/googletest
+fi
+# nlohmann-json's headers (runtime/CMakeLists.txt looks in .carry/include):
+# the GPU machine has no nlohmann-json3-dev.
+if [ ! -d .carry/include/nlohmann ] && [ -d /usr/include/nlohmann ]; then
+  mkdir -p .carry/include && cp -r /usr/include/nlohmann .carry/include/
 fi
 # CLI11's headers (every tool's command line, cmake/ApproxCli.cmake): the
 # GPU machine has no libcli11-dev.
