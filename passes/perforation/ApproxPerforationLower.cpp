@@ -694,42 +694,88 @@ static bool alignTileBuffer(Value tile) {
 // tile_load
 //===----------------------------------------------------------------------===//
 
-static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
-  Emitter e(op);
-  ImplicitLocOpBuilder &b = e.b;
-  std::tie(e.tid, e.nthreads) = e.threads();
-  MemRefType tileType = op.getTile().getType();
-  const int64_t by = tileType.getDimSize(0), bx = tileType.getDimSize(1);
-  const int64_t hy = op.getHaloRows(), hx = op.getHaloCols();
-  const int64_t ty = op.getTileRows(), tx = op.getTileCols();
-  Value tile = op.getTile(), source = op.getSource();
-  e.readSizes(source);
-  // Image coordinate of buffer element (0, 0).
-  Value gy0 = arith::SubIOp::create(b, op.getRow(), e.idx(hy));
-  Value gx0 = arith::SubIOp::create(b, op.getCol(), e.idx(hx));
-  e.loadType = source.getType();
-  std::optional<NarrowAddressing> narrow =
-      narrowAddressing(e, source, gy0, gx0);
+namespace {
+/// Lowers one tile_load: its state, set up at the op in the order the IR is
+/// built, and one method per job. Each scheme's fetch comes in up to three
+/// versions (vectors where the image is aligned, else i32 addressing where
+/// it is exact, else i64), then its rebuild (docs/perforation.md).
+class TileLoadLowering {
+public:
+  TileLoadLowering(TileLoadOp op, bool vectorLoads);
+  /// The fetch and rebuild of every scheme; erases the op.
+  void run();
+
+private:
+  // Addressing: the image (a border-checked load) and the tile's buffer.
+  Value read(Value i, Value j);
+  Value tileIndex(Value i, Value j);
+  void store(Value i, Value j, Value v);
+  void storeVector(Value i, Value j, Value v);
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, p, x, y).getResult();
+  }
+  Value all(Value x, Value y) {
+    return arith::AndIOp::create(b, x, y).getResult();
+  }
+
+  // Nearest-neighbour rebuilds fused into the fetch.
+  void replicateAlong(Value p, int64_t span, int64_t extent,
+                      function_ref<void(Value)> storeAt);
+  void copyIntoHalo(Value i, Value j, int64_t width,
+                    function_ref<void(int64_t, int64_t)> copy);
+  static bool fused(PerforationSchemeAttr s);
+  void write(Value i, Value j, Value v);
+  void writeVector(Value i, Value j0, Value v);
+
+  // Each scheme's fetch and rebuild.
+  void fetchScheme(PerforationSchemeAttr scheme);
+  void vectorScheme(PerforationSchemeAttr scheme);
+  bool hasVectorFetch(PerforationSchemeAttr scheme) const;
+  void fetchVersioned(PerforationSchemeAttr scheme);
+  void rebuildScheme(PerforationSchemeAttr scheme);
+
+  TileLoadOp op;
+  Emitter e;
+  ImplicitLocOpBuilder &b;
+  MemRefType tileType;
+  int64_t by, bx;      ///< the buffer
+  int64_t hy, hx;      ///< its halo
+  int64_t ty, tx;      ///< its interior (the tile)
+  Value tile, source;
+  Value gy0, gx0;      ///< image coordinates of buffer element (0, 0)
+  std::optional<NarrowAddressing> narrow;
   std::optional<VectorAddressing> vec;
+  /// Fetch stores go to a 1-D view of the tile's buffer at offset + i *
+  /// pitch + j (rows `tilePitch` elements apart in a padded buffer).
+  int64_t tilePitch = 0, tileOffset = 0;
+  Value tileFlat;
+  bool vectorStores = false;
+  bool useNarrow = false;        ///< the fetch being emitted addresses in i32
+  PerforationSchemeAttr current; ///< the scheme whose fetch is being emitted
+};
+} // namespace
+
+TileLoadLowering::TileLoadLowering(TileLoadOp op, bool vectorLoads)
+    : op(op), e(op), b(e.b) {
+  std::tie(e.tid, e.nthreads) = e.threads();
+  tileType = op.getTile().getType();
+  by = tileType.getDimSize(0), bx = tileType.getDimSize(1);
+  hy = op.getHaloRows(), hx = op.getHaloCols();
+  ty = op.getTileRows(), tx = op.getTileCols();
+  tile = op.getTile(), source = op.getSource();
+  e.readSizes(source);
+  gy0 = arith::SubIOp::create(b, op.getRow(), e.idx(hy));
+  gx0 = arith::SubIOp::create(b, op.getCol(), e.idx(hx));
+  e.loadType = source.getType();
+  narrow = narrowAddressing(e, source, gy0, gx0);
   if (narrow && vectorLoads)
     vec = vectorAddressing(e, *narrow, source, op.getCol(), tx);
-  bool useNarrow = false; // the fetch being emitted addresses in i32
-  auto read = [&](Value i, Value j) {
-    if (useNarrow)
-      return loadBorderNarrow(e, *narrow, i, j, op.getBorder());
-    Value gy = arith::AddIOp::create(b, gy0, i);
-    Value gx = arith::AddIOp::create(b, gx0, j);
-    return e.loadBorder(source, {gy, gx}, op.getBorder());
-  };
-  // Fetch stores go to a 1-D view of the tile's buffer at offset + i *
-  // pitch + j in i32 (one wide multiply-add into the address, not three i64
-  // steps). The verifier made the layout row-major and static; a padded
-  // buffer's rows lie `tilePitch` elements apart.
+  // The 1-D view, in i32 (one wide multiply-add into the address, not
+  // three i64 steps). The verifier made the layout row-major and static.
   SmallVector<int64_t> tileStrides;
-  int64_t tileOffset = 0;
   (void)tileType.getStridesAndOffset(tileStrides, tileOffset);
-  const int64_t tilePitch = tileStrides[0];
-  Value tileFlat = memref::ReinterpretCastOp::create(
+  tilePitch = tileStrides[0];
+  tileFlat = memref::ReinterpretCastOp::create(
       b,
       MemRefType::get({tileOffset + (by - 1) * tilePitch + bx},
                       tileType.getElementType(), AffineMap(),
@@ -739,360 +785,385 @@ static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
       ArrayRef<OpFoldResult>{
           b.getIndexAttr(tileOffset + (by - 1) * tilePitch + bx)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  auto tileIndex = [&](Value i, Value j) {
-    Type i32 = b.getI32Type();
-    Value lin = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(b, arith::IndexCastUIOp::create(b, i32, i),
-                              arith::ConstantIntOp::create(b, i32, tilePitch)),
-        arith::AddIOp::create(b, arith::IndexCastUIOp::create(b, i32, j),
-                              arith::ConstantIntOp::create(b, i32, tileOffset)));
-    return arith::IndexCastUIOp::create(b, b.getIndexType(), lin).getResult();
-  };
-  auto store = [&](Value i, Value j, Value v) {
-    memref::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)});
-  };
-  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, p, x, y).getResult();
-  };
-  auto all = [&](Value x, Value y) {
-    return arith::AndIOp::create(b, x, y).getResult();
-  };
-  // nn along one axis, fused: loaded position p (of `extent`) also fills
-  // the skipped positions whose nearest loaded one it is (docs: the nearer
-  // side, the one before on a tie, the other where a side is missing):
-  // after it, floor(span/2), or span-1 when no loaded position follows in
-  // the buffer; before it, ceil(span/2)-1, or span-1 when none precedes.
-  auto replicateAlong = [&](Value p, int64_t span, int64_t extent,
-                            function_ref<void(Value)> storeAt) {
-    using P = arith::CmpIPredicate;
-    Value last = cmp(P::sge, arith::AddIOp::create(b, p, e.idx(span)),
-                     e.idx(extent));
-    Value first = cmp(P::slt, arith::SubIOp::create(b, p, e.idx(span)),
-                      e.idx(0));
-    for (int64_t d = 1; d < span; ++d) {
-      Value after = arith::AddIOp::create(b, p, e.idx(d));
-      Value afterOk = all(cmp(P::slt, after, e.idx(extent)),
-                          d <= span / 2 ? cmp(P::eq, e.idx(0), e.idx(0))
-                                        : last);
-      e.ifThen(afterOk, [&] { storeAt(after); });
-      Value before = arith::SubIOp::create(b, p, e.idx(d));
-      Value beforeOk = all(cmp(P::sge, before, e.idx(0)),
-                           d <= (span + 1) / 2 - 1
-                               ? cmp(P::eq, e.idx(0), e.idx(0))
-                               : first);
-      e.ifThen(beforeOk, [&] { storeAt(before); });
+}
+
+Value TileLoadLowering::read(Value i, Value j) {
+  if (useNarrow)
+    return loadBorderNarrow(e, *narrow, i, j, op.getBorder());
+  Value gy = arith::AddIOp::create(b, gy0, i);
+  Value gx = arith::AddIOp::create(b, gx0, j);
+  return e.loadBorder(source, {gy, gx}, op.getBorder());
+}
+
+Value TileLoadLowering::tileIndex(Value i, Value j) {
+  Type i32 = b.getI32Type();
+  Value lin = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, arith::IndexCastUIOp::create(b, i32, i),
+                            arith::ConstantIntOp::create(b, i32, tilePitch)),
+      arith::AddIOp::create(b, arith::IndexCastUIOp::create(b, i32, j),
+                            arith::ConstantIntOp::create(b, i32, tileOffset)));
+  return arith::IndexCastUIOp::create(b, b.getIndexType(), lin).getResult();
+}
+
+void TileLoadLowering::store(Value i, Value j, Value v) {
+  memref::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)});
+}
+
+void TileLoadLowering::storeVector(Value i, Value j, Value v) {
+  vector::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
+/// nn along one axis, fused: loaded position p (of `extent`) also fills the
+/// skipped positions whose nearest loaded one it is (docs: the nearer side,
+/// the one before on a tie, the other where a side is missing): after it,
+/// floor(span/2), or span-1 when no loaded position follows in the buffer;
+/// before it, ceil(span/2)-1, or span-1 when none precedes.
+void TileLoadLowering::replicateAlong(Value p, int64_t span, int64_t extent,
+                                      function_ref<void(Value)> storeAt) {
+  using P = arith::CmpIPredicate;
+  Value last =
+      cmp(P::sge, arith::AddIOp::create(b, p, e.idx(span)), e.idx(extent));
+  Value first = cmp(P::slt, arith::SubIOp::create(b, p, e.idx(span)),
+                    e.idx(0));
+  for (int64_t d = 1; d < span; ++d) {
+    Value after = arith::AddIOp::create(b, p, e.idx(d));
+    Value afterOk = all(cmp(P::slt, after, e.idx(extent)),
+                        d <= span / 2 ? cmp(P::eq, e.idx(0), e.idx(0))
+                                      : last);
+    e.ifThen(afterOk, [&] { storeAt(after); });
+    Value before = arith::SubIOp::create(b, p, e.idx(d));
+    Value beforeOk = all(cmp(P::sge, before, e.idx(0)),
+                         d <= (span + 1) / 2 - 1
+                             ? cmp(P::eq, e.idx(0), e.idx(0))
+                             : first);
+    e.ifThen(beforeOk, [&] { storeAt(before); });
+  }
+}
+
+/// stencil:nn, fused: an interior element on the tile's edge is the nearest
+/// interior element of the halo beyond it (and of the corner beyond both).
+/// For each offset (di, dj) != 0 into the halo, copy(di, dj) runs where the
+/// element(s) at row i from column j on lie on the edges that offset
+/// crosses (the last of them at column j + width - 1).
+void TileLoadLowering::copyIntoHalo(
+    Value i, Value j, int64_t width,
+    function_ref<void(int64_t, int64_t)> copy) {
+  using P = arith::CmpIPredicate;
+  Value top = cmp(P::eq, i, e.idx(hy)),
+        bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
+  Value left = cmp(P::eq, j, e.idx(hx)),
+        right = cmp(P::eq, j, e.idx(hx + tx - width));
+  for (int64_t di = -hy; di <= hy; ++di)
+    for (int64_t dj = -hx; dj <= hx; ++dj) {
+      if (di == 0 && dj == 0)
+        continue;
+      Value ok;
+      auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
+      if (di < 0)
+        with(top);
+      if (di > 0)
+        with(bottom);
+      if (dj < 0)
+        with(left);
+      if (dj > 0)
+        with(right);
+      e.ifThen(ok, [&] { copy(di, dj); });
     }
+}
+
+bool TileLoadLowering::fused(PerforationSchemeAttr s) {
+  return s.getRecon() == Reconstruction::nn &&
+         (s.getKind() == PerforationKind::rows ||
+          s.getKind() == PerforationKind::cols ||
+          s.getKind() == PerforationKind::stencil);
+}
+
+/// One fetched element into the buffer, and the nn copies of it.
+void TileLoadLowering::write(Value i, Value j, Value v) {
+  store(i, j, v);
+  if (!current || !fused(current))
+    return;
+  int64_t span = current.getSkip() + 1;
+  switch (current.getKind()) {
+  case PerforationKind::rows:
+    replicateAlong(i, span, by, [&](Value r) { store(r, j, v); });
+    break;
+  case PerforationKind::cols:
+    replicateAlong(j, span, bx, [&](Value c) { store(i, c, v); });
+    break;
+  case PerforationKind::stencil:
+    copyIntoHalo(i, j, 1, [&](int64_t di, int64_t dj) {
+      store(arith::AddIOp::create(b, i, e.idx(di)),
+            arith::AddIOp::create(b, j, e.idx(dj)), v);
+    });
+    break;
+  case PerforationKind::accurate:
+  case PerforationKind::center:
+    break;
+  }
+}
+
+/// write() for the vector of row i from column j0 on: the same stores, nn
+/// copies included, a vector at a time where they are whole vectors. A
+/// vector goes to the tile as one 16-byte store where every row's interior
+/// starts 16-byte aligned in the buffer (a padded buffer, as
+/// approx-perforation-raise makes); else one by one, which a warp spreads
+/// over only a quarter of the shared-memory banks (4-way conflicts: lane l
+/// writes word 4l + k).
+void TileLoadLowering::writeVector(Value i, Value j0, Value v) {
+  const int64_t w = vec->width;
+  auto lane = [&](int64_t k) {
+    return vector::ExtractOp::create(b, v, k).getResult();
   };
-  // stencil:nn, fused: an interior element on the tile's edge is the
-  // nearest interior element of the halo beyond it (and of the corner
-  // beyond both). For each offset (di, dj) != 0 into the halo, copy(di, dj)
-  // runs where the element(s) at row i from column j on lie on the edges
-  // that offset crosses (the last of them at column j + width - 1).
-  auto copyIntoHalo = [&](Value i, Value j, int64_t width,
-                          function_ref<void(int64_t, int64_t)> copy) {
-    using P = arith::CmpIPredicate;
-    Value top = cmp(P::eq, i, e.idx(hy)),
-          bottom = cmp(P::eq, i, e.idx(hy + ty - 1));
-    Value left = cmp(P::eq, j, e.idx(hx)),
-          right = cmp(P::eq, j, e.idx(hx + tx - width));
-    for (int64_t di = -hy; di <= hy; ++di)
-      for (int64_t dj = -hx; dj <= hx; ++dj) {
-        if (di == 0 && dj == 0)
-          continue;
-        Value ok;
-        auto with = [&](Value c) { ok = ok ? all(ok, c) : c; };
-        if (di < 0)
-          with(top);
-        if (di > 0)
-          with(bottom);
-        if (dj < 0)
-          with(left);
-        if (dj > 0)
-          with(right);
-        e.ifThen(ok, [&] { copy(di, dj); });
-      }
+  auto at = [&](int64_t k) {
+    return arith::AddIOp::create(b, j0, e.idx(k)).getResult();
   };
-  PerforationSchemeAttr current; // the scheme whose fetch is being emitted
-  auto fused = [](PerforationSchemeAttr s) {
-    return s.getRecon() == Reconstruction::nn &&
-           (s.getKind() == PerforationKind::rows ||
-            s.getKind() == PerforationKind::cols ||
-            s.getKind() == PerforationKind::stencil);
+  if (!vectorStores) {
+    for (int64_t k = 0; k < w; ++k)
+      write(i, at(k), lane(k));
+    return;
+  }
+  storeVector(i, j0, v);
+  if (!current || !fused(current))
+    return;
+  switch (current.getKind()) {
+  case PerforationKind::rows:
+    replicateAlong(i, current.getSkip() + 1, by,
+                   [&](Value r) { storeVector(r, j0, v); });
+    break;
+  case PerforationKind::stencil:
+    // As write(): the halo beyond the tile's edge rows takes whole vectors;
+    // beyond its edge columns, the edge lane.
+    copyIntoHalo(i, j0, w, [&](int64_t di, int64_t dj) {
+      Value r = arith::AddIOp::create(b, i, e.idx(di));
+      if (dj == 0)
+        storeVector(r, j0, v);
+      else
+        store(r, at(dj < 0 ? dj : w - 1 + dj), lane(dj < 0 ? 0 : w - 1));
+    });
+    break;
+  case PerforationKind::accurate:
+  case PerforationKind::cols:
+  case PerforationKind::center:
+    break;
+  }
+}
+
+/// The scalar fetch: consecutive e on consecutive columns of the loaded
+/// rows.
+void TileLoadLowering::fetchScheme(PerforationSchemeAttr scheme) {
+  current = scheme;
+  int64_t span = scheme.getSkip() + 1;
+  auto readFn = [&](Value i, Value j) { return read(i, j); };
+  auto writeFn = [&](Value i, Value j, Value v) { write(i, j, v); };
+  switch (scheme.getKind()) {
+  case PerforationKind::accurate:
+    e.fetchList(
+        e.idx(by * bx), by * bx, bx,
+        [](Value r, Value c) { return std::make_pair(r, c); }, readFn,
+        writeFn, by * bx);
+    break;
+  case PerforationKind::rows: {
+    // First loaded row i0 (gy0 + i0 ≡ 0), and how many rows load.
+    Value i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
+    Value n = arith::CeilDivSIOp::create(
+        b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
+    const int64_t maxRows = (by + span - 1) / span, minRows = by / span;
+    e.fetchList(
+        arith::MulIOp::create(b, n, e.idx(bx)), maxRows * bx, bx,
+        [&](Value r, Value c) {
+          return std::make_pair(
+              arith::AddIOp::create(b, i0,
+                                    arith::MulIOp::create(b, r, e.idx(span)))
+                  .getResult(),
+              c);
+        },
+        readFn, writeFn, minRows * bx);
+    break;
+  }
+  case PerforationKind::cols: {
+    Value j0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gx0), span);
+    Value n = arith::CeilDivSIOp::create(
+        b, arith::SubIOp::create(b, e.idx(bx), j0), e.idx(span));
+    e.forEach(arith::MulIOp::create(b, n, e.idx(by)), [&](Value k) {
+      Value c = arith::RemUIOp::create(b, k, n);
+      Value j = arith::AddIOp::create(
+          b, j0, arith::MulIOp::create(b, c, e.idx(span)));
+      Value i = arith::DivUIOp::create(b, k, n);
+      write(i, j, read(i, j));
+    });
+    break;
+  }
+  case PerforationKind::stencil:
+    e.fetchList(
+        e.idx(ty * tx), ty * tx, tx,
+        [&](Value r, Value c) {
+          return std::make_pair(
+              arith::AddIOp::create(b, r, e.idx(hy)).getResult(),
+              arith::AddIOp::create(b, c, e.idx(hx)).getResult());
+        },
+        readFn, writeFn, ty * tx);
+    break;
+  case PerforationKind::center:
+    llvm_unreachable("refused by the verifier");
+  }
+}
+
+/// The vector fetch of the schemes that load whole row segments: each
+/// loaded row's interior as vectors, its halo columns one by one (in one
+/// unrolled batch of loads). `cols` stays scalar: it loads no two
+/// neighbouring elements of a row.
+void TileLoadLowering::vectorScheme(PerforationSchemeAttr scheme) {
+  current = scheme;
+  useNarrow = true;
+  const int64_t span = scheme.getSkip() + 1, w = vec->width;
+  Value n = e.idx(by), i0 = e.idx(0);
+  int64_t maxRows = by, minRows = by, step = 1;
+  switch (scheme.getKind()) {
+  case PerforationKind::rows:
+    i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
+    n = arith::CeilDivSIOp::create(
+        b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
+    maxRows = (by + span - 1) / span, minRows = by / span, step = span;
+    break;
+  case PerforationKind::stencil:
+    n = e.idx(ty), i0 = e.idx(hy), maxRows = minRows = ty;
+    break;
+  default:
+    break;
+  }
+  auto row = [&](Value r) {
+    return arith::AddIOp::create(b, i0,
+                                 arith::MulIOp::create(b, r, e.idx(step)))
+        .getResult();
   };
-  auto write = [&](Value i, Value j, Value v) {
-    store(i, j, v);
-    if (!current || !fused(current))
+  SmallVector<Emitter::FetchList, 2> lists;
+  lists.push_back(Emitter::FetchList{
+      arith::MulIOp::create(b, n, e.idx(tx / w)), maxRows * (tx / w), tx / w,
+      [&](Value r, Value c) { return std::make_pair(row(r), c); },
+      [&](Value i, Value c) {
+        return loadVector(e, *narrow, *vec, i, c, hx, op.getBorder());
+      },
+      [&](Value i, Value c, Value v) {
+        writeVector(i,
+                    arith::AddIOp::create(
+                        b, e.idx(hx), arith::MulIOp::create(b, c, e.idx(w))),
+                    v);
+      },
+      minRows * (tx / w), vec->type});
+  if (scheme.getKind() != PerforationKind::stencil && hx > 0)
+    lists.push_back(Emitter::FetchList{
+        arith::MulIOp::create(b, n, e.idx(2 * hx)), maxRows * 2 * hx, 2 * hx,
+        [&](Value r, Value c) {
+          // Halo column c: the left ones, then the right ones.
+          Value right = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, c,
+                                              e.idx(hx));
+          return std::make_pair(
+              row(r),
+              arith::SelectOp::create(
+                  b, right, arith::AddIOp::create(b, c, e.idx(tx)), c)
+                  .getResult());
+        },
+        [&](Value i, Value j) { return read(i, j); },
+        [&](Value i, Value j, Value v) { write(i, j, v); }, minRows * 2 * hx,
+        cast<MemRefType>(source.getType()).getElementType()});
+  e.fetchLists(lists);
+}
+
+bool TileLoadLowering::hasVectorFetch(PerforationSchemeAttr scheme) const {
+  return vec && (scheme.getKind() == PerforationKind::accurate ||
+                 scheme.getKind() == PerforationKind::rows ||
+                 scheme.getKind() == PerforationKind::stencil);
+}
+
+/// A scheme's fetch in up to three versions, by the block's uniform tests:
+/// vectors where the image is aligned, else i32 addressing where it is
+/// exact, else i64.
+void TileLoadLowering::fetchVersioned(PerforationSchemeAttr scheme) {
+  auto scalar = [&] {
+    if (!narrow) {
+      useNarrow = false;
+      fetchScheme(scheme);
       return;
-    int64_t span = current.getSkip() + 1;
-    switch (current.getKind()) {
-    case PerforationKind::rows:
-      replicateAlong(i, span, by, [&](Value r) { store(r, j, v); });
-      break;
-    case PerforationKind::cols:
-      replicateAlong(j, span, bx, [&](Value c) { store(i, c, v); });
-      break;
-    case PerforationKind::stencil:
-      copyIntoHalo(i, j, 1, [&](int64_t di, int64_t dj) {
-                     store(arith::AddIOp::create(b, i, e.idx(di)),
-                           arith::AddIOp::create(b, j, e.idx(dj)), v);
-                   });
-      break;
-    case PerforationKind::accurate:
-    case PerforationKind::center:
-      break;
     }
+    auto version = scf::IfOp::create(b, narrow->fits, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(version.thenBlock());
+    useNarrow = true;
+    fetchScheme(scheme);
+    b.setInsertionPointToStart(version.elseBlock());
+    useNarrow = false;
+    fetchScheme(scheme);
   };
-  auto fetch = [&](Value i, Value j) { write(i, j, read(i, j)); };
-  // Fetch: consecutive e on consecutive columns of the loaded rows.
-  auto fetchScheme = [&](PerforationSchemeAttr scheme) {
-    current = scheme;
-    int64_t span = scheme.getSkip() + 1;
+  if (!hasVectorFetch(scheme)) {
+    scalar();
+    return;
+  }
+  auto version = scf::IfOp::create(b, vec->ok, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(version.thenBlock());
+  vectorScheme(scheme);
+  b.setInsertionPointToStart(version.elseBlock());
+  scalar();
+}
+
+/// Rebuild: every buffer element, skipped ones replaced.
+void TileLoadLowering::rebuildScheme(PerforationSchemeAttr scheme) {
+  int64_t span = scheme.getSkip() + 1;
+  e.forEachElement(by, bx, [&](Value i, Value j) {
+    auto at = [&](Value r, Value c) {
+      return memref::LoadOp::create(b, tile, ValueRange{r, c}).getResult();
+    };
     switch (scheme.getKind()) {
-    case PerforationKind::accurate:
-      e.fetchList(
-          e.idx(by * bx), by * bx, bx,
-          [](Value r, Value c) { return std::make_pair(r, c); }, read, write,
-          by * bx);
-      break;
-    case PerforationKind::rows: {
-      // First loaded row i0 (gy0 + i0 ≡ 0), and how many rows load.
-      Value i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
-      Value n = arith::CeilDivSIOp::create(
-          b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
-      const int64_t maxRows = (by + span - 1) / span, minRows = by / span;
-      e.fetchList(
-          arith::MulIOp::create(b, n, e.idx(bx)), maxRows * bx, bx,
-          [&](Value r, Value c) {
-            return std::make_pair(
-                arith::AddIOp::create(b, i0,
-                                      arith::MulIOp::create(b, r, e.idx(span)))
-                    .getResult(),
-                c);
-          },
-          read, write, minRows * bx);
-      break;
-    }
+    case PerforationKind::rows:
     case PerforationKind::cols: {
-      Value j0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gx0), span);
-      Value n = arith::CeilDivSIOp::create(
-          b, arith::SubIOp::create(b, e.idx(bx), j0), e.idx(span));
-      e.forEach(arith::MulIOp::create(b, n, e.idx(by)), [&](Value k) {
-        Value c = arith::RemUIOp::create(b, k, n);
-        fetch(arith::DivUIOp::create(b, k, n),
-              arith::AddIOp::create(b, j0,
-                                    arith::MulIOp::create(b, c, e.idx(span))));
+      bool rows = scheme.getKind() == PerforationKind::rows;
+      Value pos = rows ? i : j;
+      Value phase =
+          e.posMod(arith::AddIOp::create(b, rows ? gy0 : gx0, pos), span);
+      Value skipped =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, phase, e.idx(0));
+      e.ifThen(skipped, [&] {
+        Value above = arith::SubIOp::create(b, e.idx(span), phase);
+        Value v = rebuildAlongAxis(
+            e, pos, phase, above, span, rows ? by : bx, scheme.getRecon(),
+            [&](Value p) { return rows ? at(p, j) : at(i, p); });
+        memref::StoreOp::create(b, v, tile, ValueRange{i, j});
       });
       break;
     }
-    case PerforationKind::stencil:
-      e.fetchList(
-          e.idx(ty * tx), ty * tx, tx,
-          [&](Value r, Value c) {
-            return std::make_pair(
-                arith::AddIOp::create(b, r, e.idx(hy)).getResult(),
-                arith::AddIOp::create(b, c, e.idx(hx)).getResult());
-          },
-          read, write, ty * tx);
+    case PerforationKind::stencil: {
+      Value si = e.clamp(i, e.idx(hy), e.idx(hy + ty - 1));
+      Value sj = e.clamp(j, e.idx(hx), e.idx(hx + tx - 1));
+      Value halo = arith::OrIOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, si, i),
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, sj, j));
+      e.ifThen(halo, [&] {
+        memref::StoreOp::create(b, at(si, sj), tile, ValueRange{i, j});
+      });
       break;
-    case PerforationKind::center:
-      llvm_unreachable("refused by the verifier");
     }
-  };
-  // Rebuild: every buffer element, skipped ones replaced.
-  auto rebuildScheme = [&](PerforationSchemeAttr scheme) {
-    int64_t span = scheme.getSkip() + 1;
-    e.forEachElement(by, bx, [&](Value i, Value j) {
-      auto at = [&](Value r, Value c) {
-        return memref::LoadOp::create(b, tile, ValueRange{r, c}).getResult();
-      };
-      switch (scheme.getKind()) {
-      case PerforationKind::rows:
-      case PerforationKind::cols: {
-        bool rows = scheme.getKind() == PerforationKind::rows;
-        Value pos = rows ? i : j;
-        Value phase = e.posMod(
-            arith::AddIOp::create(b, rows ? gy0 : gx0, pos), span);
-        Value skipped =
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, phase, e.idx(0));
-        e.ifThen(skipped, [&] {
-          Value above = arith::SubIOp::create(b, e.idx(span), phase);
-          Value v = rebuildAlongAxis(
-              e, pos, phase, above, span, rows ? by : bx, scheme.getRecon(),
-              [&](Value p) { return rows ? at(p, j) : at(i, p); });
-          memref::StoreOp::create(b, v, tile, ValueRange{i, j});
-        });
-        break;
-      }
-      case PerforationKind::stencil: {
-        Value si = e.clamp(i, e.idx(hy), e.idx(hy + ty - 1));
-        Value sj = e.clamp(j, e.idx(hx), e.idx(hx + tx - 1));
-        Value halo = arith::OrIOp::create(
-            b, arith::CmpIOp::create(b, arith::CmpIPredicate::ne, si, i),
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ne, sj, j));
-        e.ifThen(halo, [&] {
-          memref::StoreOp::create(b, at(si, sj), tile, ValueRange{i, j});
-        });
-        break;
-      }
-      case PerforationKind::accurate:
-      case PerforationKind::center:
-        llvm_unreachable("not rebuilt");
-      }
-    });
-  };
-  // A vector's elements go to the tile as one 16-byte store where every
-  // row's interior starts 16-byte aligned in the buffer (a padded buffer,
-  // as approx-perforation-raise makes); else one by one, which a warp
-  // spreads over only a quarter of the shared-memory banks (4-way
-  // conflicts: lane l writes word 4l + k).
-  const bool vectorStores =
-      vec && (tileOffset + hx) % vec->width == 0 &&
-      tilePitch % vec->width == 0 && alignTileBuffer(tile);
-  auto storeVector = [&](Value i, Value j, Value v) {
-    vector::StoreOp::create(b, v, tileFlat, ValueRange{tileIndex(i, j)},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  };
-  // write() for the vector of row i from column j0 on: the same stores,
-  // nn copies included, a vector at a time where they are whole vectors.
-  auto writeVector = [&](Value i, Value j0, Value v) {
-    const int64_t w = vec->width;
-    auto lane = [&](int64_t k) {
-      return vector::ExtractOp::create(b, v, k).getResult();
-    };
-    auto at = [&](int64_t k) {
-      return arith::AddIOp::create(b, j0, e.idx(k)).getResult();
-    };
-    if (!vectorStores) {
-      for (int64_t k = 0; k < w; ++k)
-        write(i, at(k), lane(k));
-      return;
-    }
-    storeVector(i, j0, v);
-    if (!current || !fused(current))
-      return;
-    switch (current.getKind()) {
-    case PerforationKind::rows:
-      replicateAlong(i, current.getSkip() + 1, by,
-                     [&](Value r) { storeVector(r, j0, v); });
-      break;
-    case PerforationKind::stencil:
-      // As write(): the halo beyond the tile's edge rows takes whole
-      // vectors; beyond its edge columns, the edge lane.
-      copyIntoHalo(i, j0, w, [&](int64_t di, int64_t dj) {
-                     Value r = arith::AddIOp::create(b, i, e.idx(di));
-                     if (dj == 0)
-                       storeVector(r, j0, v);
-                     else
-                       store(r, at(dj < 0 ? dj : w - 1 + dj),
-                             lane(dj < 0 ? 0 : w - 1));
-                   });
-      break;
     case PerforationKind::accurate:
-    case PerforationKind::cols:
     case PerforationKind::center:
-      break;
+      llvm_unreachable("not rebuilt");
     }
-  };
-  // The vector fetch of the schemes that load whole row segments: each
-  // loaded row's interior as vectors, its halo columns one by one (in one
-  // unrolled batch of loads). `cols` stays scalar: it loads no two
-  // neighbouring elements of a row.
-  auto vectorScheme = [&](PerforationSchemeAttr scheme) {
-    current = scheme;
-    useNarrow = true;
-    const int64_t span = scheme.getSkip() + 1, w = vec->width;
-    Value n = e.idx(by), i0 = e.idx(0);
-    int64_t maxRows = by, minRows = by, step = 1;
-    switch (scheme.getKind()) {
-    case PerforationKind::rows:
-      i0 = e.posMod(arith::SubIOp::create(b, e.idx(0), gy0), span);
-      n = arith::CeilDivSIOp::create(
-          b, arith::SubIOp::create(b, e.idx(by), i0), e.idx(span));
-      maxRows = (by + span - 1) / span, minRows = by / span, step = span;
-      break;
-    case PerforationKind::stencil:
-      n = e.idx(ty), i0 = e.idx(hy), maxRows = minRows = ty;
-      break;
-    default:
-      break;
-    }
-    auto row = [&](Value r) {
-      return arith::AddIOp::create(b, i0,
-                                   arith::MulIOp::create(b, r, e.idx(step)))
-          .getResult();
-    };
-    SmallVector<Emitter::FetchList, 2> lists;
-    lists.push_back(Emitter::FetchList{
-        arith::MulIOp::create(b, n, e.idx(tx / w)), maxRows * (tx / w),
-        tx / w, [&](Value r, Value c) { return std::make_pair(row(r), c); },
-        [&](Value i, Value c) {
-          return loadVector(e, *narrow, *vec, i, c, hx, op.getBorder());
-        },
-        [&](Value i, Value c, Value v) {
-          writeVector(i,
-                      arith::AddIOp::create(
-                          b, e.idx(hx), arith::MulIOp::create(b, c, e.idx(w))),
-                      v);
-        },
-        minRows * (tx / w), vec->type});
-    if (scheme.getKind() != PerforationKind::stencil && hx > 0)
-      lists.push_back(Emitter::FetchList{
-          arith::MulIOp::create(b, n, e.idx(2 * hx)), maxRows * 2 * hx,
-          2 * hx,
-          [&](Value r, Value c) {
-            // Halo column c: the left ones, then the right ones.
-            Value right = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
-                                                c, e.idx(hx));
-            return std::make_pair(
-                row(r), arith::SelectOp::create(
-                            b, right, arith::AddIOp::create(b, c, e.idx(tx)),
-                            c)
-                            .getResult());
-          },
-          read, write, minRows * 2 * hx,
-          cast<MemRefType>(source.getType()).getElementType()});
-    e.fetchLists(lists);
-  };
-  auto hasVectorFetch = [&](PerforationSchemeAttr scheme) {
-    return vec && (scheme.getKind() == PerforationKind::accurate ||
-                   scheme.getKind() == PerforationKind::rows ||
-                   scheme.getKind() == PerforationKind::stencil);
-  };
-  // Each scheme's fetch in up to three versions, by the block's uniform
-  // tests: vectors where the image is aligned, else i32 addressing where
-  // it is exact, else i64.
-  auto fetchVersioned = [&](PerforationSchemeAttr scheme) {
-    auto scalar = [&] {
-      if (!narrow) {
-        useNarrow = false;
-        fetchScheme(scheme);
-        return;
-      }
-      auto version =
-          scf::IfOp::create(b, narrow->fits, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(version.thenBlock());
-      useNarrow = true;
-      fetchScheme(scheme);
-      b.setInsertionPointToStart(version.elseBlock());
-      useNarrow = false;
-      fetchScheme(scheme);
-    };
-    if (!hasVectorFetch(scheme)) {
-      scalar();
-      return;
-    }
-    auto version = scf::IfOp::create(b, vec->ok, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(version.thenBlock());
-    vectorScheme(scheme);
-    b.setInsertionPointToStart(version.elseBlock());
-    scalar();
-  };
-  emitFetchAndRebuild(e, op.getSchemes(), op.getKnobAttr(), fetchVersioned,
-                      rebuildScheme, fused);
+  });
+}
+
+void TileLoadLowering::run() {
+  vectorStores = vec && (tileOffset + hx) % vec->width == 0 &&
+                 tilePitch % vec->width == 0 && alignTileBuffer(tile);
+  emitFetchAndRebuild(
+      e, op.getSchemes(), op.getKnobAttr(),
+      [&](PerforationSchemeAttr s) { fetchVersioned(s); },
+      [&](PerforationSchemeAttr s) { rebuildScheme(s); }, fused);
   op.erase();
+}
+
+static void lowerTileLoad(TileLoadOp op, bool vectorLoads) {
+  TileLoadLowering(op, vectorLoads).run();
 }
 
 //===----------------------------------------------------------------------===//
