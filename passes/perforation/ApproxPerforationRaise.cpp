@@ -553,6 +553,199 @@ static std::string typeName(Type t) {
   return name;
 }
 
+/// The loads of one 2-D array argument, in program order (so that a remark
+/// names the first offending op), with their (row, column) indices and a
+/// constant added to each column (pointers: row * W + col + c); `other`, an
+/// op that uses the array otherwise. No loads: not read as a 2-D array.
+struct ArrayLoads {
+  SmallVector<Operation *> loads;
+  SmallVector<std::pair<Value, Value>> indices;
+  SmallVector<int64_t> columnShift;
+  Operation *other = nullptr;
+  Type element;
+};
+
+/// The loads of pointer argument `arg`: every one must address
+/// arg[row * W + column] with W the image width, be plain (not volatile or
+/// atomic) and of one element type, and its column be one index expression
+/// (plus a constant) or the thread's x plus constants.
+static LogicalResult pointerArrayLoads(gpu::GPUFuncOp func, BlockArgument arg,
+                                       WindowMatcher &m, ArrayLoads &out,
+                                       Refusal &refusal) {
+  SmallVector<LLVM::LoadOp> raw = pointerLoads(func, arg, out.other);
+  SmallVector<LinearAddress> addresses;
+  bool any2D = false;
+  Operation *flat = nullptr; // a load not of the form row * W + col
+  for (LLVM::LoadOp load : raw) {
+    FailureOr<LinearAddress> a =
+        linearAddress(load.getAddr(), arg, load.getType());
+    Value row;
+    BlockArgument width;
+    if (succeeded(a) && splitRowMajor(func, *a, row, width)) {
+      any2D = true;
+      if (!m.isExtent(width, 1)) {
+        refusal = {load, "load of " + nameOf(arg) + " has row pitch " +
+                             nameOf(width) + " but the image width is " +
+                             nameOf(m.extent[1])};
+        return failure();
+      }
+      out.loads.push_back(load);
+      out.indices.push_back({row, nullptr});
+      addresses.push_back(*a);
+    } else if (!flat) {
+      flat = load;
+    }
+  }
+  if (!any2D) {
+    out.loads.clear(); // not read as a 2-D array
+    return success();
+  }
+  if (flat) {
+    refusal = {flat, "load of " + nameOf(arg) + " is not a window load: " +
+                         "its address is not " + nameOf(arg) +
+                         "[row * W + column]"};
+    return failure();
+  }
+  out.element = raw.front().getType();
+  for (LLVM::LoadOp load : raw) {
+    if (load.getVolatile_() ||
+        load.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
+      refusal = {load, "load of " + nameOf(arg) +
+                           " is volatile or atomic; a tile load may not "
+                           "replace it"};
+      return failure();
+    }
+    if (load.getType() != out.element) {
+      refusal = {load, "array " + nameOf(arg) + " is loaded as both " +
+                           typeName(out.element) + " and " +
+                           typeName(load.getType())};
+      return failure();
+    }
+  }
+  // The column: one index expression (plus a constant), or a sum of
+  // unclamped pieces that is the thread's x plus constants.
+  for (auto [k, a] : llvm::enumerate(addresses)) {
+    out.columnShift.push_back(a.constant);
+    if (a.addends.size() == 1) {
+      out.indices[k].second = a.addends.front();
+      continue;
+    }
+    Value x;
+    for (Value addend : a.addends) {
+      std::optional<Affine> piece = m.affine(addend);
+      if (piece && piece->axis == 1 && !x) {
+        x = addend;
+        continue;
+      }
+      if (piece && piece->axis == -1) {
+        out.columnShift[k] += piece->offset;
+        continue;
+      }
+      bool clamped = false;
+      if (failed(m.index(addend, 1, arg, out.loads[k], clamped, refusal)))
+        return failure();
+      x = nullptr;
+      break;
+    }
+    if (!x) {
+      refusal = {out.loads[k], "load of " + nameOf(arg) + " is not a window " +
+                                   "load: its column is not the thread's x " +
+                                   "plus a constant"};
+      return failure();
+    }
+    out.indices[k].second = x;
+  }
+  return success();
+}
+
+/// The memref.loads of memref argument `arg` (memref.dim aside).
+static void memrefArrayLoads(gpu::GPUFuncOp func, BlockArgument arg,
+                             MemRefType type, ArrayLoads &out) {
+  func.walk([&](Operation *op) {
+    if (out.other || !llvm::is_contained(op->getOperands(), Value(arg)) ||
+        isa<memref::DimOp>(op))
+      return;
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (load && load.getMemRef() == arg) {
+      out.loads.push_back(load);
+      out.indices.push_back({load.getIndices()[0], load.getIndices()[1]});
+      out.columnShift.push_back(0);
+    } else {
+      out.other = op;
+    }
+  });
+  out.element = type.getElementType();
+}
+
+/// The zero-border form of an unclamped load at offset (dy, dx): scf.if (in
+/// image) { load } else { +0.0 }, with nothing else in either branch but
+/// pure ops; its scf.if, or null.
+static scf::IfOp zeroBorderGuard(const WindowMatcher &m, Operation *load,
+                                 int64_t dy, int64_t dx) {
+  Value result = load->getResult(0);
+  auto guard = dyn_cast<scf::IfOp>(load->getParentOp());
+  if (guard && guard.getNumResults() == 1 &&
+      load->getBlock() == guard.thenBlock() &&
+      guard.thenYield().getOperand(0) == result && guard.elseBlock() &&
+      matchPattern(guard.elseYield().getOperand(0), m_PosZeroFloat()) &&
+      llvm::all_of(guard.thenBlock()->without_terminator(),
+                   [&](Operation &op) { return &op == load || isPure(&op); }) &&
+      llvm::all_of(guard.elseBlock()->without_terminator(),
+                   [](Operation &op) { return isPure(&op); }) &&
+      isInImageCondition(m, guard.getCondition(), Affine{0, dy},
+                         Affine{1, dx}))
+    return guard;
+  return nullptr;
+}
+
+/// The plan of one array from its loads: each load's window offset, the
+/// border form (clamped indices, or zero outside the image; not both) and
+/// the halo.
+static FailureOr<ArrayPlan> planArray(WindowMatcher &m, BlockArgument arg,
+                                      const ArrayLoads &l, Refusal &refusal) {
+  ArrayPlan array;
+  array.arg = arg;
+  array.element = l.element;
+  for (auto [k, load] : llvm::enumerate(l.loads)) {
+    bool clampY = false, clampX = false;
+    FailureOr<int64_t> dy =
+        m.index(l.indices[k].first, 0, arg, load, clampY, refusal);
+    if (failed(dy))
+      return failure();
+    FailureOr<int64_t> dx =
+        m.index(l.indices[k].second, 1, arg, load, clampX, refusal);
+    if (failed(dx))
+      return failure();
+    if (clampX && l.columnShift[k] != 0) {
+      refusal = {load, "load of " + nameOf(arg) + " is not a window load: " +
+                           "a constant is added to its clamped column"};
+      return failure();
+    }
+    *dx += l.columnShift[k];
+    Access access{load, *dy, *dx};
+    // The zero-border form is replaced as a whole (the tile holds 0 outside
+    // the image). Any other branch around a load stays, and only the load
+    // is replaced.
+    scf::IfOp guard;
+    if (!clampY && !clampX)
+      guard = zeroBorderGuard(m, load, *dy, *dx);
+    if (guard)
+      access.op = guard;
+    array.clamped |= clampY || clampX;
+    array.zero |= bool(guard);
+    if (array.clamped && array.zero) {
+      refusal = {load, "array " + nameOf(arg) + " mixes border forms: " +
+                           "some loads clamp, some are zero outside the " +
+                           "image"};
+      return failure();
+    }
+    array.hy = std::max(array.hy, std::abs(*dy));
+    array.hx = std::max(array.hx, std::abs(*dx));
+    array.accesses.push_back(access);
+  }
+  return array;
+}
+
 /// The analysis of one kernel's window loads, independent of block shape.
 static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
                                            ArrayRef<int32_t> known,
@@ -569,179 +762,34 @@ static FailureOr<KernelPlan> analyzeKernel(gpu::GPUFuncOp func,
     if (!pointer &&
         (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType())))
       continue;
-    // The loads, in program order, so that a remark names the first
-    // offending op, and for each its (row, column) indices.
-    SmallVector<Operation *> loads;
-    SmallVector<std::pair<Value, Value>> indices;
-    SmallVector<int64_t> columnShift; // constant added to a pointer's column
-    Operation *other = nullptr;
-    Type element;
+    ArrayLoads l;
     if (pointer) {
-      SmallVector<LLVM::LoadOp> raw = pointerLoads(func, arg, other);
-      SmallVector<LinearAddress> addresses;
-      bool any2D = false;
-      Operation *flat = nullptr; // a load not of the form row * W + col
-      for (LLVM::LoadOp load : raw) {
-        FailureOr<LinearAddress> a =
-            linearAddress(load.getAddr(), arg, load.getType());
-        Value row;
-        BlockArgument width;
-        if (succeeded(a) && splitRowMajor(func, *a, row, width)) {
-          any2D = true;
-          if (!m.isExtent(width, 1)) {
-            refusal = {load, "load of " + nameOf(arg) + " has row pitch " +
-                                 nameOf(width) + " but the image width is " +
-                                 nameOf(m.extent[1])};
-            return failure();
-          }
-          loads.push_back(load);
-          indices.push_back({row, nullptr});
-          addresses.push_back(*a);
-        } else if (!flat) {
-          flat = load;
-        }
-      }
-      if (!any2D)
-        continue; // not read as a 2-D array
-      if (flat) {
-        refusal = {flat, "load of " + nameOf(arg) + " is not a window load: " +
-                             "its address is not " + nameOf(arg) +
-                             "[row * W + column]"};
+      if (failed(pointerArrayLoads(func, arg, m, l, refusal)))
         return failure();
-      }
-      element = raw.front().getType();
-      for (LLVM::LoadOp load : raw) {
-        if (load.getVolatile_() ||
-            load.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
-          refusal = {load, "load of " + nameOf(arg) +
-                               " is volatile or atomic; a tile load may not "
-                               "replace it"};
-          return failure();
-        }
-        if (load.getType() != element) {
-          refusal = {load, "array " + nameOf(arg) + " is loaded as both " +
-                               typeName(element) + " and " +
-                               typeName(load.getType())};
-          return failure();
-        }
-      }
-      // The column: one index expression (plus a constant), or a sum of
-      // unclamped pieces that is the thread's x plus constants.
-      for (auto [k, a] : llvm::enumerate(addresses)) {
-        columnShift.push_back(a.constant);
-        if (a.addends.size() == 1) {
-          indices[k].second = a.addends.front();
-          continue;
-        }
-        Value x;
-        for (Value addend : a.addends) {
-          std::optional<Affine> piece = m.affine(addend);
-          if (piece && piece->axis == 1 && !x) {
-            x = addend;
-            continue;
-          }
-          if (piece && piece->axis == -1) {
-            columnShift[k] += piece->offset;
-            continue;
-          }
-          bool clamped = false;
-          if (failed(m.index(addend, 1, arg, loads[k], clamped, refusal)))
-            return failure();
-          x = nullptr;
-          break;
-        }
-        if (!x) {
-          refusal = {loads[k], "load of " + nameOf(arg) + " is not a window " +
-                                   "load: its column is not the thread's x " +
-                                   "plus a constant"};
-          return failure();
-        }
-        indices[k].second = x;
-      }
     } else {
-      func.walk([&](Operation *op) {
-        if (other || !llvm::is_contained(op->getOperands(), Value(arg)) ||
-            isa<memref::DimOp>(op))
-          return;
-        auto load = dyn_cast<memref::LoadOp>(op);
-        if (load && load.getMemRef() == arg) {
-          loads.push_back(load);
-          indices.push_back({load.getIndices()[0], load.getIndices()[1]});
-          columnShift.push_back(0);
-        } else {
-          other = op;
-        }
-      });
-      if (loads.empty())
-        continue; // an output, or an array the pass does not touch
-      element = type.getElementType();
+      memrefArrayLoads(func, arg, type, l);
     }
-    if (other) {
-      refusal = {other, "array " + nameOf(arg) +
-                            " is loaded and also used by '" +
-                            other->getName().getStringRef().str() +
-                            "'; a tile loaded at the kernel's start is only "
-                            "exact for a read-only input"};
+    if (l.loads.empty())
+      continue; // an output, or an array the pass does not touch
+    if (l.other) {
+      refusal = {l.other, "array " + nameOf(arg) +
+                              " is loaded and also used by '" +
+                              l.other->getName().getStringRef().str() +
+                              "'; a tile loaded at the kernel's start is "
+                              "only exact for a read-only input"};
       return failure();
     }
-    if (!isTileElement(element)) {
-      refusal = {loads.front(), "array " + nameOf(arg) + " has element type " +
-                                    typeName(element) +
-                                    ", not f16, bf16, f32 or f64"};
+    if (!isTileElement(l.element)) {
+      refusal = {l.loads.front(), "array " + nameOf(arg) +
+                                      " has element type " +
+                                      typeName(l.element) +
+                                      ", not f16, bf16, f32 or f64"};
       return failure();
     }
-    ArrayPlan array;
-    array.arg = arg;
-    array.element = element;
-    for (auto [k, load] : llvm::enumerate(loads)) {
-      bool clampY = false, clampX = false;
-      FailureOr<int64_t> dy =
-          m.index(indices[k].first, 0, arg, load, clampY, refusal);
-      if (failed(dy))
-        return failure();
-      FailureOr<int64_t> dx =
-          m.index(indices[k].second, 1, arg, load, clampX, refusal);
-      if (failed(dx))
-        return failure();
-      if (clampX && columnShift[k] != 0) {
-        refusal = {load, "load of " + nameOf(arg) + " is not a window load: " +
-                             "a constant is added to its clamped column"};
-        return failure();
-      }
-      *dx += columnShift[k];
-      Value result = load->getResult(0);
-      Access access{load, *dy, *dx};
-      // The zero-border form: scf.if (in image) { load } else { +0.0 },
-      // replaced as a whole (the tile holds 0 outside the image). Any other
-      // branch around a load stays, and only the load is replaced.
-      auto guard = dyn_cast<scf::IfOp>(load->getParentOp());
-      bool zeroForm = false;
-      if (guard && !clampY && !clampX && guard.getNumResults() == 1 &&
-          load->getBlock() == guard.thenBlock() &&
-          guard.thenYield().getOperand(0) == result && guard.elseBlock() &&
-          matchPattern(guard.elseYield().getOperand(0), m_PosZeroFloat()) &&
-          llvm::all_of(guard.thenBlock()->without_terminator(),
-                       [&](Operation &op) { return &op == load || isPure(&op); }) &&
-          llvm::all_of(guard.elseBlock()->without_terminator(),
-                       [](Operation &op) { return isPure(&op); }) &&
-          isInImageCondition(m, guard.getCondition(), Affine{0, *dy},
-                             Affine{1, *dx})) {
-        zeroForm = true;
-        access.op = guard;
-      }
-      array.clamped |= clampY || clampX;
-      array.zero |= zeroForm;
-      if (array.clamped && array.zero) {
-        refusal = {load, "array " + nameOf(arg) + " mixes border forms: " +
-                             "some loads clamp, some are zero outside the " +
-                             "image"};
-        return failure();
-      }
-      array.hy = std::max(array.hy, std::abs(*dy));
-      array.hx = std::max(array.hx, std::abs(*dx));
-      array.accesses.push_back(access);
-    }
-    plan.arrays.push_back(std::move(array));
+    FailureOr<ArrayPlan> array = planArray(m, arg, l, refusal);
+    if (failed(array))
+      return failure();
+    plan.arrays.push_back(std::move(*array));
   }
   if (plan.arrays.empty()) {
     refusal = {func, "kernel @" + func.getName().str() + " loads no 2-D " +
