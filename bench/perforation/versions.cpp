@@ -20,7 +20,7 @@ std::vector<Version> versionsOf(const Example &ex, const Module &perf,
     v.schemeValue = c.schemeValue, v.blockValue = c.blockValue;
     v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
     v.label = c.label();
-    pf::Scheme sc = must(pf::parseScheme(c.scheme), "scheme " + c.scheme);
+    const pf::Scheme &sc = c.spec;
     pf::Tile2D tile{int64_t(v.by * v.rows), int64_t(v.bx), ex.hy, ex.hx};
     v.loadedFraction = pf::loadedFraction2D(tile, sc);
     // Whole rows are never fetched; cols and stencil leave no 32-byte
@@ -42,7 +42,7 @@ std::vector<Version> versionsOf(const Example &ex, const Module &perf,
     v.scheme = c.scheme;
     v.schemeValue = c.schemeValue;
     v.label = "out:" + c.label();
-    pf::Scheme sc = must(pf::parseScheme(c.scheme), "scheme " + c.scheme);
+    const pf::Scheme &sc = c.spec;
     // Rows whose outputs are copied are read only by a window that reaches
     // them from a computed row: with a 1-row window none does.
     v.dramSkip = ex.hy == 0 && (sc.kind == pf::SchemeKind::Rows ||

@@ -182,6 +182,47 @@ Expected<Scheme> parseScheme(std::string_view name) {
   return s;
 }
 
+Expected<Scheme> schemeFromPayload(const Payload &p) {
+  auto bad = [&](const std::string &why) {
+    return invalidArgument("perforation scheme payload (scheme " +
+                           quote(p.scheme) + ", skip " + str(p.skip) +
+                           ", reconstruction " + quote(p.reconstruction) +
+                           "): " + why);
+  };
+  if (p.type != Payload::Type::PerforationScheme)
+    return bad(std::string("the payload is of type ") +
+               payloadTypeName(p.type));
+  Scheme s;
+  if (p.scheme == "accurate")
+    s.kind = SchemeKind::Accurate;
+  else if (p.scheme == "rows")
+    s.kind = SchemeKind::Rows;
+  else if (p.scheme == "cols")
+    s.kind = SchemeKind::Cols;
+  else if (p.scheme == "stencil")
+    s.kind = SchemeKind::Stencil;
+  else if (p.scheme == "center")
+    s.kind = SchemeKind::Center;
+  else
+    return bad("unknown scheme");
+  const bool takesSkip = s.kind == SchemeKind::Rows ||
+                         s.kind == SchemeKind::Cols ||
+                         s.kind == SchemeKind::Center;
+  if (takesSkip) {
+    if (p.skip < 1 || p.skip > kMaxSkip)
+      return bad("the skip lies outside [1, " + str(kMaxSkip) + "]");
+    s.skip = p.skip;
+  }
+  if (p.reconstruction == "linear") {
+    if (s.kind == SchemeKind::Accurate || s.kind == SchemeKind::Center)
+      return bad("only rows, cols and stencil rebuild linearly");
+    s.recon = Recon::Linear;
+  } else if (p.reconstruction != "nn" && p.reconstruction != "copy") {
+    return bad("unknown reconstruction");
+  }
+  return s;
+}
+
 std::string schemeName(const Scheme &scheme) {
   const char *recon = scheme.recon == Recon::Linear ? ":linear" : ":nn";
   switch (scheme.kind) {

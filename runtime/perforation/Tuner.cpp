@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/perforation/Tuner.h"
+#include "approx/runtime/core/Text.h"
 #include "approx/runtime/tune/Plot.h"
 
 #include <nlohmann/json.hpp>
@@ -78,6 +79,7 @@ candidatesOf(const Manifest &m, const std::string &kernel,
   // the kernel's (or its clones') perforation sites: typed schemes (v3) or
   // scheme names in their data (v2).
   std::vector<std::string> schemes;
+  std::vector<Scheme> specs; // version 3: from the knob's payloads
   bool fromKnob = false;
   if (const KnobInfo *k = m.findKnob(knobs.scheme);
       k && k->domain.kind == DomainKind::Categorical &&
@@ -86,6 +88,11 @@ candidatesOf(const Manifest &m, const std::string &kernel,
                     return v.payload.type == Payload::Type::PerforationScheme;
                   }))
     for (const KnobValue &v : k->domain.values) {
+      Expected<Scheme> spec = schemeFromPayload(v.payload);
+      if (!spec)
+        return spec.status().withContext("knob '" + knobs.scheme + "' value " +
+                                         quote(v.id));
+      specs.push_back(*spec);
       schemes.push_back(schemeName(v.payload));
       fromKnob = true;
     }
@@ -194,11 +201,21 @@ candidatesOf(const Manifest &m, const std::string &kernel,
                              "knob: give its block shape");
     shapes.push_back({defaultBlock.first, defaultBlock.second, 1});
   }
+  // Version 2 names the schemes in the sites' data: parsed here, once.
+  if (specs.empty())
+    for (const std::string &name : schemes) {
+      Expected<Scheme> spec = parseScheme(name);
+      if (!spec)
+        return spec.status().withContext("perforation site of '" + kernel +
+                                         "'");
+      specs.push_back(*spec);
+    }
   std::vector<Candidate> out;
   for (size_t b = 0; b < shapes.size(); ++b)
     for (size_t s = 0; s < schemes.size(); ++s)
-      out.push_back({schemes[s], int64_t(s), variants ? int64_t(b) : -1,
-                     shapes[b].x, shapes[b].y, shapes[b].k});
+      out.push_back({schemes[s], specs[s], int64_t(s),
+                     variants ? int64_t(b) : -1, shapes[b].x, shapes[b].y,
+                     shapes[b].k});
   return out;
 }
 

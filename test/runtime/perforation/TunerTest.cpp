@@ -93,6 +93,31 @@ TEST(PerforationTuner, CandidatesFromTypedPayloads) {
   ASSERT_EQ(c->size(), 6u);
   EXPECT_EQ((*c)[1].label(), "cols2:linear 128x2r4");
   EXPECT_EQ((*c)[5].label(), "center3 8x32");
+  // The typed scheme comes from the payload, not from the name.
+  EXPECT_EQ((*c)[1].spec.kind, pf::SchemeKind::Cols);
+  EXPECT_EQ((*c)[1].spec.skip, 2);
+  EXPECT_EQ((*c)[1].spec.recon, pf::Recon::Linear);
+  EXPECT_EQ((*c)[5].spec.kind, pf::SchemeKind::Center);
+  EXPECT_EQ((*c)[5].spec.skip, 3);
+  // A payload that is no scheme is one line naming the knob's value.
+  m.knobs[0].domain.values[1].payload.skip = 0;
+  std::string why = refusal(m, "blur");
+  EXPECT_NE(why.find("knob 'perforation' value 'cols2:linear'"),
+            std::string::npos) << why;
+  EXPECT_NE(why.find("the skip lies outside [1, 1024]"), std::string::npos)
+      << why;
+  m.knobs[0].domain.values[1].payload.skip = 2;
+  m.knobs[0].domain.values[2].payload.reconstruction = "linear";
+  why = refusal(m, "blur");
+  EXPECT_NE(why.find("only rows, cols and stencil rebuild linearly"),
+            std::string::npos) << why;
+}
+
+TEST(PerforationTuner, VersionTwoNamesAreParsedOnce) {
+  auto c = pf::candidatesOf(manifest(false), "blur", {}, {16, 16});
+  ASSERT_TRUE(c.isOk()) << c.status().toString();
+  for (const pf::Candidate &k : *c)
+    EXPECT_EQ(pf::schemeName(k.spec), k.scheme);
 }
 
 TEST(PerforationTuner, CandidatesRefusals) {

@@ -16,6 +16,7 @@
 #ifndef APPROX_RUNTIME_PERFORATION_REFERENCE_H
 #define APPROX_RUNTIME_PERFORATION_REFERENCE_H
 
+#include "approx/runtime/core/Manifest.h"
 #include "approx/runtime/core/Status.h"
 
 #include <cstdint>
@@ -64,6 +65,11 @@ constexpr int64_t kMaxSkip = 1024;
 /// [1, kMaxSkip] without leading zeros, optionally followed by `:nn` or
 /// `:linear` (default nn). `accurate` and `center<n>` take no `:linear`.
 Expected<Scheme> parseScheme(std::string_view name);
+
+/// A scheme from a manifest's typed `perforation_scheme` payload (version
+/// 3: scheme, skip, reconstruction), with the same checks as parseScheme;
+/// an error names the payload's fields when they are not a scheme.
+Expected<Scheme> schemeFromPayload(const Payload &payload);
 
 /// The canonical short name, parseScheme's inverse: "accurate", "rows1:nn",
 /// "cols2:linear", "stencil:nn", "center2" (the `skip` of accurate and

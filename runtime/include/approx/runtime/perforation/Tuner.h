@@ -15,6 +15,7 @@
 #define APPROX_RUNTIME_PERFORATION_TUNER_H
 
 #include "approx/runtime/core/Manifest.h"
+#include "approx/runtime/perforation/Reference.h"
 
 #include <functional>
 #include <string>
@@ -25,7 +26,8 @@ namespace approx::rt::perforation {
 
 /// One version of a perforated kernel: a scheme at a block shape.
 struct Candidate {
-  std::string scheme;      ///< short name, e.g. "rows1:nn"
+  std::string scheme;      ///< short name, e.g. "rows1:nn", for reports
+  Scheme spec;             ///< the scheme itself (the manifest's payload)
   int64_t schemeValue = 0; ///< the scheme knob's value
   int64_t blockValue = -1; ///< the block knob's value; -1: no block knob
   unsigned blockX = 0, blockY = 0; ///< threads per block
