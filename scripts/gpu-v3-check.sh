@@ -3,7 +3,8 @@
 # on a lent GPU, in one call (docs/configurations.md, issue 28). Needs
 # scripts/gpu-prepare.sh's .carry/ and .carry/v3/, made here by
 # bench/configurations/prepare-v3-check.sh (the binaries and PTX of the
-# tree before v3 and of this one). Logs to $OUT.
+# tree before v3 and of this one). Logs and results: $OUT/results.tgz.
+# One call holds 10 minutes: run `tests` alone (bench takes about 8).
 #   tests   the runtime's GPU tests and compute-sanitizer (run-gpu-tests.sh)
 #   bench   approx-bench before and after v3, in turn, 3 rounds each
 #           (bench/compare-bench.sh): ours/hand at lambda 0 and lambda_max
@@ -12,8 +13,18 @@
 #           APPS=a,b,... narrows it
 set -u -o pipefail
 cd "$(dirname "$0")/.."
-export OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
+# Everything is written under WORK; after each step it is packed into
+# $OUT/results.tgz (the device tool returns only a few files, and a call
+# cut off by its time limit keeps what the steps before finished).
+RESULTS=${OUT:-$PWD/gpu-out}
+export OUT=${WORK:-$(mktemp -d)}
+mkdir -p "$OUT" "$RESULTS"
+pack() { tar czf "$RESULTS/results.tgz.tmp" -C "$OUT" . 2>/dev/null &&
+         mv "$RESULTS/results.tgz.tmp" "$RESULTS/results.tgz"; }
+# Also every minute, for a step the time limit cuts off.
+(while sleep 60; do pack; done) &
+packer=$!
+trap 'kill $packer 2>/dev/null' EXIT
 V=.carry/v3
 status=0
 for s in ${*:-tests bench gemver}; do
@@ -36,6 +47,7 @@ for s in ${*:-tests bench gemver}; do
   *) echo "gpu-v3-check.sh: unknown step '$s' (tests, bench, gemver, apps)" >&2; exit 2 ;;
   esac
   echo "=== $s done in $(( $(date +%s) - start )) s (status so far $status)"
+  { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%FT%TZ; git rev-parse HEAD; } > "$OUT/env.txt" 2>&1
+  pack
 done
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%FT%TZ; git rev-parse HEAD; } > "$OUT/env.txt" 2>&1
 exit $status
