@@ -259,7 +259,21 @@ KernelEvaluator::createImpl(Module &module, std::vector<ArgSpec> args,
   APPROX_RETURN_IF_ERROR(packArgs(*k, ev->args_, knobParams).status());
   ev->specs_ = std::move(args);
 
-  ev->reference_ = opts.reference ? *opts.reference : preciseConfig(m);
+  if (opts.reference) {
+    ev->reference_ = *opts.reference;
+  } else {
+    // The knobs as the module holds them (their defaults, or what the
+    // caller set, e.g. approx-tune --knob NAME=VALUE), the tuned one at 0.
+    for (const KnobInfo &kn : m.knobs) {
+      if (kn.kind == KnobKind::Build) {
+        ev->reference_.values[kn.name] = kn.builtValue;
+        continue;
+      }
+      APPROX_ASSIGN_OR_RETURN(ev->reference_.values[kn.name],
+                              module.getKnob(kn.name));
+    }
+    ev->reference_.values[opts.knob] = 0;
+  }
   if (Status st = checkConfig(m, ev->reference_); !st.isOk())
     return st.withContext("reference configuration");
   if (!isBuiltFor(m, ev->reference_))

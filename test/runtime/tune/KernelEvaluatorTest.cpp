@@ -254,17 +254,17 @@ TEST_F(KernelEvaluatorTest, AStickyFaultStopsEveryLaterLaunch) {
 }
 
 // The harness: evaluate(Config) over every run-time knob of the module.
-TEST_F(KernelEvaluatorTest, EvaluatesAConfigurationAgainstThePreciseOne) {
+TEST_F(KernelEvaluatorTest, EvaluatesAConfigurationAgainstTheReference) {
   f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
                 return r.global("lambda");
               }));
   Expected<std::unique_ptr<KernelEvaluator>> ev = evaluator("scale", 64);
   ASSERT_TRUE(ev.isOk()) << ev.status().toString();
-  // preciseConfig: ordinal knobs at 0 (mu's default is 2), the others at
-  // their defaults (no value of table or prec is marked exact).
+  // The reference: the knobs as the module holds them (mu's default is 2),
+  // the tuned one (lambda) at 0.
   const Config &ref = (*ev)->referenceConfig();
   EXPECT_EQ(ref.values.at("lambda"), 0);
-  EXPECT_EQ(ref.values.at("mu"), 0);
+  EXPECT_EQ(ref.values.at("mu"), 2);
   EXPECT_EQ(ref.values.at("table"), mod->manifest().findKnob("table")->defaultValue);
 
   Expected<Config> c = parseConfig(mod->manifest(), "lambda=25,table=1");
@@ -355,4 +355,49 @@ TEST_F(KernelEvaluatorTest, TheLaunchShapeCanDependOnTheConfiguration) {
   ASSERT_FALSE(p.isOk());
   EXPECT_NE(p.status().message().find("no block shape for 13"),
             std::string::npos);
+}
+
+// Knobs the caller set before (approx-tune --knob NAME=VALUE) stay set in
+// every evaluation of λ, reference included; an explicit reference wins.
+TEST_F(KernelEvaluatorTest, KnobsSetOnTheModuleStaySet) {
+  f.setKernel("scale_p", scaleBody([](const LaunchRecord &r) {
+                return int64_t(r.param<int32_t>(6));
+              }));
+  ASSERT_TRUE(mod->setKnob("tab2", 0).isOk());
+  ASSERT_TRUE(mod->setKnob("mu", 9).isOk());
+  Expected<std::unique_ptr<KernelEvaluator>> ev =
+      evaluator("scale_p", 64, "mu");
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  EXPECT_EQ((*ev)->referenceConfig().values.at("mu"), 0); // the tuned knob
+  ASSERT_TRUE((*ev)->evaluate(5).isOk());
+  EXPECT_EQ(f.launches.back().param<int32_t>(6), 5);
+  EXPECT_EQ(*mod->getKnob("mu"), 9); // the module's value did not move
+
+  EvaluatorOptions o = options("scale");
+  o.bound = {};
+  o.reference = preciseConfig(mod->manifest());
+  o.reference->values["lambda"] = 3; // measured against lambda = 3
+  f.setKernel("scale", scaleBody([](const LaunchRecord &r) {
+                return r.global("lambda");
+              }));
+  // The table knob set on the module travels with every λ of an evaluator
+  // made without a reference.
+  ASSERT_TRUE(mod->setKnob("table", 1).isOk());
+  Expected<std::unique_ptr<KernelEvaluator>> cur = evaluator("scale", 64);
+  ASSERT_TRUE(cur.isOk()) << cur.status().toString();
+  EXPECT_EQ((*cur)->configAt(7).values.at("table"), 1);
+  EXPECT_EQ((*cur)->configAt(7).values.at("lambda"), 7);
+  ASSERT_TRUE((*cur)->evaluate(7).isOk());
+  EXPECT_EQ(f.launches.back().global("lambda"), 7);
+
+  ASSERT_TRUE(mod->setKnob("lambda", 40).isOk());
+  Expected<std::unique_ptr<KernelEvaluator>> ref = KernelEvaluator::create(
+      *mod,
+      {ArgSpec::inputOf(ScalarType::F32, {64}, inputs(64), true),
+       ArgSpec::value(Arg::integer(64))},
+      o);
+  ASSERT_TRUE(ref.isOk()) << ref.status().toString();
+  Expected<TunePoint> p = (*ref)->evaluate(3);
+  ASSERT_TRUE(p.isOk()) << p.status().toString();
+  EXPECT_EQ(p->error, 0.0); // the reference itself
 }

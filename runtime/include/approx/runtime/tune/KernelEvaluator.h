@@ -16,8 +16,8 @@
 //     an evaluation leaves the Module's knobs as they were; the launch shape
 //     may depend on the configuration (a block-shape knob: launchFor);
 //   - the error compares the Out/InOut buffers with the reference
-//     configuration's (preciseConfig unless given; taken on first need)
-//     under the chosen Metric;
+//     configuration's (the module's knobs as set, the tuned one at 0,
+//     unless given; taken on first need) under the chosen Metric;
 //   - the time is the median of TimingOptions.reps CUDA-event timings after
 //     warm-up; the outputs of the last timed run give the error;
 //   - the λ tuners (Tuner.h) see one ordinal knob through evaluate(λ): the
@@ -111,7 +111,10 @@ struct EvaluatorOptions {
   LaunchConfig launch;                     ///< grid, block, shared memory
   /// The launch of each configuration; empty: `launch` for all.
   LaunchFor launchFor;
-  /// The configuration errors are measured against; empty: preciseConfig.
+  /// The configuration errors are measured against; empty: the knobs as
+  /// the module holds them when create() runs (defaults, or values set
+  /// with Module::setKnob), with the tuned knob at 0. preciseConfig (every
+  /// knob at its exact value) is one to pass here.
   std::optional<Config> reference;
   Metric metric = Metric::meanRelative();  ///< E(λ)
   TimingOptions timing;                    ///< T(λ): warm-up and repetitions
@@ -143,7 +146,7 @@ public:
   /// Launches once in configuration `c` (restore + poison first) and
   /// returns the compared outputs flattened as doubles.
   Expected<std::vector<double>> run(const Config &c);
-  /// The reference configuration (options' or preciseConfig).
+  /// The reference configuration (the options' or the module's knobs).
   const Config &referenceConfig() const { return reference_; }
   /// The reference with the tuned knob at `lambda`.
   Config configAt(int64_t lambda) const;
