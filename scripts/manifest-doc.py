@@ -13,13 +13,13 @@ hand.
 --check (CI, test/Docs) fails, naming the table, when docs/manifest.md
 differs from what the schema gives.
 """
-import argparse
 import json
 import os
-import re
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
+import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
 SCHEMA = os.path.join(ROOT, "docs", "manifest.schema.json")
 
 
@@ -84,42 +84,7 @@ def tables():
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--docs", default=os.path.join(ROOT, "docs", "manifest.md"))
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true")
-    g.add_argument("--check", action="store_true")
-    a = ap.parse_args()
-    text = open(a.docs, encoding="utf-8").read()
-    new, bad = text, []
-    found = set()
-    for m in re.finditer(r"<!-- schema:([A-Za-z]+) -->", text):
-        found.add(m.group(1))
-    generated = tables()
-    for name in sorted(found):
-        if name not in generated:
-            bad.append(f"{name}: the schema has no object '{name}'")
-            continue
-        pat = re.compile(r"(<!-- schema:%s -->\n)(.*?)(<!-- /schema:%s -->)"
-                         % (name, name), re.S)
-        m = pat.search(new)
-        if not m:
-            bad.append(f"{name}: no closing '<!-- /schema:{name} -->'")
-            continue
-        if m.group(2) != generated[name]:
-            bad.append(f"{name}: the table differs from docs/manifest.schema.json")
-        new = new[:m.start(2)] + generated[name] + new[m.end(2):]
-    if a.write:
-        open(a.docs, "w", encoding="utf-8").write(new)
-    elif a.check:
-        for b in bad:
-            print(f"manifest-doc.py: {b}", file=sys.stderr)
-        sys.exit(1 if bad else 0)
-    else:
-        for name, t in generated.items():
-            print(f"<!-- schema:{name} -->\n{t}")
-
-
 if __name__ == "__main__":
-    main()
+    docblocks.main("manifest-doc.py", "schema",
+                   os.path.join(ROOT, "docs", "manifest.md"), tables,
+                   "docs/manifest.schema.json", names_from_page=True)

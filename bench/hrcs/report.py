@@ -11,7 +11,6 @@ docs/hrcs.md between '<!-- report:NAME -->' and '<!-- /report:NAME -->'.
 --write replaces the tables in the docs; --check (CI) fails, naming the
 table, when a table in the docs differs from what the results give.
 """
-import argparse
 import glob
 import gzip
 import json
@@ -22,6 +21,8 @@ import sys
 from collections import defaultdict
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
+import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
 RESULTS = os.path.join(ROOT, "bench", "results")
 GPU_DIR = os.path.join(RESULTS, "hrcs-h200-2026-11-28")
 FUNCTIONS = ["exp", "exp2", "log", "log2", "sin", "cos"]
@@ -280,40 +281,7 @@ TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "sca
           "crcheck": crcheck}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--docs", default=os.path.join(ROOT, "docs", "hrcs.md"))
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true")
-    g.add_argument("--check", action="store_true")
-    a = ap.parse_args()
-    text = open(a.docs).read()
-    new = text
-    bad = []
-    for name, fn in TABLES.items():
-        pat = re.compile(r"(<!-- report:%s -->\n)(.*?)(<!-- /report:%s -->)" %
-                         (re.escape(name), re.escape(name)), re.S)
-        m = pat.search(new)
-        if not m:
-            bad.append(f"{name}: no '<!-- report:{name} -->' block in {a.docs}")
-            continue
-        table = fn()
-        if m.group(2) != table:
-            bad.append(f"{name}: the table in {a.docs} differs from bench/results")
-        new = new[:m.start(2)] + table + new[m.end(2):]
-    if a.write:
-        open(a.docs, "w").write(new)
-        missing = [b for b in bad if "no '<!--" in b]
-        for b in missing:
-            print(f"report.py: {b}", file=sys.stderr)
-        sys.exit(1 if missing else 0)
-    if a.check:
-        for b in bad:
-            print(f"report.py: {b}", file=sys.stderr)
-        sys.exit(1 if bad else 0)
-    for name, fn in TABLES.items():
-        print(f"<!-- {name} -->\n{fn()}")
-
-
 if __name__ == "__main__":
-    main()
+    docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "hrcs.md"),
+                   lambda: {name: fn() for name, fn in TABLES.items()},
+                   "bench/results")

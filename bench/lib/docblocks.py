@@ -1,0 +1,63 @@
+"""docblocks.py - generated blocks of a docs page, between markers.
+
+A page holds each generated block between '<!-- TAG:NAME -->' and
+'<!-- /TAG:NAME -->' (scripts/manifest-doc.py: TAG schema; bench/hrcs/
+report.py: TAG report). main() gives a generator script its command line:
+
+  SCRIPT [--write | --check] [--docs PAGE]
+
+--write replaces the blocks in the page; --check (CI) fails, naming each
+block that differs or is missing; with neither, the blocks are printed.
+"""
+import argparse
+import re
+import sys
+
+
+def update(text, tag, blocks, names, source):
+    """(new text, problems): each block of `names` replaced in `text` by
+    blocks[name]. A problem names a block the page lacks, one the generator
+    lacks, or one whose text differs from what `source` gives."""
+    new, bad = text, []
+    for name in names:
+        if name not in blocks:
+            bad.append(f"{name}: {source} has no block '{name}'")
+            continue
+        pat = re.compile(r"(<!-- %s:%s -->\n)(.*?)(<!-- /%s:%s -->)" %
+                         (tag, re.escape(name), tag, re.escape(name)), re.S)
+        m = pat.search(new)
+        if not m:
+            bad.append(f"{name}: no '<!-- {tag}:{name} -->' ... "
+                       f"'<!-- /{tag}:{name} -->' block")
+            continue
+        if m.group(2) != blocks[name]:
+            bad.append(f"{name}: the table differs from {source}")
+        new = new[:m.start(2)] + blocks[name] + new[m.end(2):]
+    return new, bad
+
+
+def main(tool, tag, docs, make_blocks, source, names_from_page=False):
+    """The command line of a generator: `make_blocks()` gives NAME -> text.
+    The blocks updated are those the page marks (`names_from_page`) or all
+    the generator makes."""
+    ap = argparse.ArgumentParser(prog=tool)
+    ap.add_argument("--docs", default=docs)
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true")
+    g.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    blocks = make_blocks()
+    text = open(a.docs, encoding="utf-8").read()
+    names = (sorted(set(re.findall(r"<!-- %s:([A-Za-z0-9-]+) -->" % tag, text)))
+             if names_from_page else list(blocks))
+    new, bad = update(text, tag, blocks, names, source)
+    if a.write:
+        open(a.docs, "w", encoding="utf-8").write(new)
+        bad = [b for b in bad if "differs" not in b]  # written now
+    elif not a.check:
+        for name, t in blocks.items():
+            print(f"<!-- {tag}:{name} -->\n{t}")
+        return
+    for b in bad:
+        print(f"{tool}: {b}", file=sys.stderr)
+    sys.exit(1 if bad else 0)
