@@ -291,13 +291,7 @@ ErrorStats GpuMetrics::compare(const DeviceBuffer &ref, const DeviceBuffer &out,
       reduce("pb_metrics", {blocks_, 1, 1}, size_t(blocks_) * pbk::kFields,
              {Arg::pointer(ref.devicePtr()), Arg::pointer(out.devicePtr()),
               Arg::integer(n)});
-  pbk::ErrorAcc a;
-  pbk::accInit(a);
-  for (unsigned b = 0; b < blocks_; ++b) {
-    pbk::ErrorAcc x;
-    pbk::accLoad(x, part.data() + size_t(b) * pbk::kFields);
-    pbk::accMerge(a, x);
-  }
+  pbk::ErrorAcc a = pbk::accMergeParts(part.data(), blocks_);
   ErrorStats e = finishMetrics(a, n, image);
   secMetrics += seconds(t0);
   if (image && withSsim && !e.unwritten && !e.nonfinite && h >= kSsimWindow &&

@@ -78,13 +78,7 @@ ErrorStats emuCompare(const std::vector<float> &ref,
   std::vector<double> part(size_t(blocks) * pbk::kFields);
   launchEmu({blocks, 1, 1},
             [&] { pb_metrics(ref.data(), out.data(), n, part.data()); });
-  pbk::ErrorAcc a;
-  pbk::accInit(a);
-  for (unsigned b = 0; b < blocks; ++b) {
-    pbk::ErrorAcc x;
-    pbk::accLoad(x, part.data() + size_t(b) * pbk::kFields);
-    pbk::accMerge(a, x);
-  }
+  pbk::ErrorAcc a = pbk::accMergeParts(part.data(), blocks);
   ErrorStats e = finishMetrics(a, n, image);
   if (image && !e.unwritten && !e.nonfinite && h >= kSsimWindow &&
       w >= kSsimWindow) {

@@ -122,6 +122,19 @@ PB_HD void accLoad(ErrorAcc &a, const double *f) {
   a.nanOut = f[4], a.infOut = f[5], a.badRef = f[6], a.lo = f[7], a.hi = f[8];
 }
 
+/// The blocks' partial sums (kFields doubles each, as pb_metrics writes
+/// them) merged into one.
+inline ErrorAcc accMergeParts(const double *parts, unsigned blocks) {
+  ErrorAcc a;
+  accInit(a);
+  for (unsigned b = 0; b < blocks; ++b) {
+    ErrorAcc x;
+    accLoad(x, parts + size_t(b) * kFields);
+    accMerge(a, x);
+  }
+  return a;
+}
+
 /// The 11 rows of one column around the current output row (slot 0 the
 /// topmost), as a register ring: push shifts up and appends at the bottom.
 struct VRing {

@@ -216,11 +216,9 @@ int main(int argc, char **argv) {
     } else if (scalars.count(i)) {
       if (ai.kind != ArgInfo::Kind::Scalar)
         fail("argument " + std::to_string(i) + " is not a scalar");
-      ScalarType t = ai.type.scalar;
-      bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
-                     t == ScalarType::F32 || t == ScalarType::F64;
       double v = scalars[i];
-      if (!isFloat && (v != std::floor(v) || std::fabs(v) >= 0x1p63))
+      if (!isFloatType(ai.type.scalar) &&
+          (v != std::floor(v) || std::fabs(v) >= 0x1p63))
         fail("--scalar " + std::to_string(i) + ": " + ai.type.name() +
              " cannot hold " + std::to_string(v));
     } else {
@@ -232,11 +230,9 @@ int main(int argc, char **argv) {
   std::shared_ptr<Context> ctx = must(Context::create(0), "GPU");
   std::unique_ptr<Module> mod = must(Module::load(ctx, manifestPath), "load");
   auto scalarArg = [&](size_t i) {
-    ScalarType t = info->args[i].type.scalar;
-    bool isFloat = t == ScalarType::F16 || t == ScalarType::BF16 ||
-                   t == ScalarType::F32 || t == ScalarType::F64;
-    return isFloat ? Arg::floating(scalars[i])
-                   : Arg::integer(int64_t(scalars[i]));
+    return isFloatType(info->args[i].type.scalar)
+               ? Arg::floating(scalars[i])
+               : Arg::integer(int64_t(scalars[i]));
   };
   // Every candidate is a configuration of the module's knob space, measured
   // by the one evaluation harness (tune/KernelEvaluator.h): images in, the
