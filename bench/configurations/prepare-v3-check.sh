@@ -23,8 +23,10 @@ ninja -C "$WT/build" approx-opt approx-cc approx_runtime >/dev/null
 NV="nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810"
 APPS="$NV -DAX_LISTING3 -Xcompiler -fopenmp"
 obj=$(mktemp -d); trap 'rm -rf "$obj"' EXIT
+# Every app's object in its own folder (s3d's name has a digit).
+mkdir -p "$obj/apps"
 for f in bench/apps/[a-z]*.cu; do
-  [ "$(basename "$f")" = run-apps.cu ] || $APPS -c "$f" -o "$obj/$(basename "$f" .cu).o"
+  [ "$(basename "$f")" = run-apps.cu ] || $APPS -c "$f" -o "$obj/apps/$(basename "$f" .cu).o"
 done
 for side in before after; do
   tree=$([ $side = before ] && echo "$WT" || echo "$ROOT")
@@ -40,7 +42,7 @@ for side in before after; do
   (cd "$tree" && $NV bench/approx-bench.cu -Iruntime/include build/runtime/libapprox_runtime.a \
      -ldl -o "$V/approx-bench-$side" &&
    $APPS -Iruntime/include -c bench/apps/run-apps.cu -o "$obj/run-apps-$side.o" &&
-   $APPS "$obj"/[a-z][a-z][a-z].o "$obj/run-apps-$side.o" build/runtime/libapprox_runtime.a \
+   $APPS "$obj"/apps/*.o "$obj/run-apps-$side.o" build/runtime/libapprox_runtime.a \
      -ldl -o "$V/run-apps-$side")
 done
 for d in ex apps; do
