@@ -8,19 +8,23 @@
 //   - every file is first written to a temporary created exclusively (no
 //     existing file or link is ever opened) with a unique name, so two runs
 //     never share one;
-//   - every destination is checked before the first rename, and the renames
-//     keep the previous files aside until all succeeded: on any failure the
-//     previous files are put back and the temporaries removed.
+//   - the files are committed together under the output directory's lock
+//     (approx/Passes/OutputFiles.h): every destination is checked before the
+//     first rename, and the renames keep the previous files aside until all
+//     succeeded: on any failure the previous files are put back and the
+//     temporaries removed; two runs never mix their files.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
+#include "approx/Passes/OutputFiles.h"
 #include "approx/Passes/Passes.h"
 #include "Ptxas.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -79,116 +83,6 @@ struct ApproxExportPass final
     : public approx::impl::ApproxExportBase<ApproxExportPass> {
   using Base::Base;
   void runOnOperation() override;
-};
-
-/// Output files, written to exclusive temporaries and committed together.
-class PendingFiles {
-public:
-  explicit PendingFiles(StringRef dir) : dir(dir.str()) {}
-  ~PendingFiles() {
-    for (File &f : files)
-      llvm::sys::fs::remove(f.tmp);
-  }
-
-  /// Creates an exclusive temporary beside `path`; returns its name or an
-  /// error message in `error`.
-  std::string reserve(StringRef path, std::string &error) {
-    SmallString<256> model(path);
-    model += ".tmp-%%%%%%%%";
-    int fd = -1;
-    SmallString<256> tmp;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp)) {
-      error = "cannot create a temporary for '" + path.str() +
-              "': " + ec.message();
-      return "";
-    }
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    files.push_back({tmp.str().str(), path.str()});
-    return tmp.str().str();
-  }
-
-  /// Writes `contents` to a fresh exclusive temporary for `path` (through
-  /// the descriptor that created it); returns an error message or "".
-  std::string write(StringRef path, StringRef contents,
-                    std::string *tmpPath = nullptr) {
-    SmallString<256> model(path);
-    model += ".tmp-%%%%%%%%";
-    int fd = -1;
-    SmallString<256> tmp;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
-      return "cannot write '" + path.str() + "': " + ec.message();
-    files.push_back({tmp.str().str(), path.str()});
-    if (tmpPath)
-      *tmpPath = tmp.str().str();
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << contents;
-    os.close();
-    if (os.has_error())
-      return "cannot write '" + path.str() + "': " + os.error().message();
-    return "";
-  }
-
-  /// Removes the temporary `tmp` and forgets it (an intermediate file).
-  void discard(StringRef tmp) {
-    llvm::sys::fs::remove(tmp);
-    llvm::erase_if(files, [&](const File &f) { return f.tmp == tmp; });
-  }
-
-  /// Checks every destination, then renames all temporaries into place,
-  /// keeping replaced files aside until the last rename succeeded.
-  std::string commit() {
-    for (File &f : files) {
-      llvm::sys::fs::file_status st;
-      if (llvm::sys::fs::status(f.dest, st, /*follow=*/false))
-        continue; // does not exist
-      if (st.type() != llvm::sys::fs::file_type::regular_file &&
-          st.type() != llvm::sys::fs::file_type::symlink_file)
-        return "cannot write '" + f.dest +
-               "': something other than a file is in the way";
-    }
-    SmallVector<std::pair<std::string, std::string>> asides; // backup, dest
-    SmallVector<std::string> placed;
-    auto rollback = [&] {
-      for (const std::string &dest : placed)
-        llvm::sys::fs::remove(dest);
-      for (auto &[backup, dest] : asides)
-        llvm::sys::fs::rename(backup, dest);
-    };
-    for (File &f : files) {
-      if (llvm::sys::fs::exists(f.dest) || llvm::sys::fs::is_symlink_file(f.dest)) {
-        SmallString<256> model(f.dest);
-        model += ".old-%%%%%%%%";
-        SmallString<256> backup;
-        if (std::error_code ec =
-                llvm::sys::fs::createUniqueFile(model, backup)) {
-          rollback();
-          return "cannot set aside '" + f.dest + "': " + ec.message();
-        }
-        if (std::error_code ec = llvm::sys::fs::rename(f.dest, backup)) {
-          llvm::sys::fs::remove(backup);
-          rollback();
-          return "cannot write '" + f.dest + "': " + ec.message();
-        }
-        asides.emplace_back(backup.str().str(), f.dest);
-      }
-      if (std::error_code ec = llvm::sys::fs::rename(f.tmp, f.dest)) {
-        rollback();
-        return "cannot write '" + f.dest + "': " + ec.message();
-      }
-      placed.push_back(f.dest);
-    }
-    for (auto &[backup, dest] : asides)
-      llvm::sys::fs::remove(backup);
-    files.clear();
-    return "";
-  }
-
-private:
-  struct File {
-    std::string tmp, dest;
-  };
-  std::string dir;
-  SmallVector<File> files;
 };
 } // namespace
 
@@ -269,7 +163,7 @@ void ApproxExportPass::runOnOperation() {
     return fail(top, "output directory " + quoteName(outputDir) +
                          " does not exist or is not a directory");
 
-  PendingFiles pending(outputDir);
+  OutputFiles pending(outputDir);
   std::string ptxas;
   for (gpu::BinaryOp bin : binaries) {
     // The PTX object and its target.
@@ -283,6 +177,19 @@ void ApproxExportPass::runOnOperation() {
     if (!ptxObject)
       return fail(bin, "gpu.binary @" + bin.getName() +
                            " holds no PTX; run gpu-module-to-binary{format=isa}");
+    // PTX is ASCII (ptxas stops at any other byte); inline asm copies its
+    // text from the source, so a non-ASCII byte there reaches the PTX.
+    StringRef ptxText = ptxObject.getObject().getValue();
+    if (auto bad = llvm::find_if(ptxText,
+                                 [](char c) { return (unsigned char)c > 0x7f; });
+        bad != ptxText.end()) {
+      size_t line = 1 + ptxText.take_front(bad - ptxText.begin()).count('\n');
+      return fail(bin, "gpu.binary @" + bin.getName() + ": line " +
+                           std::to_string(line) + " of the PTX holds the " +
+                           "non-ASCII byte " +
+                           llvm::formatv("{0:x2}", (unsigned char)*bad).str() +
+                           ", which ptxas refuses (from inline asm text?)");
+    }
     StringRef chip =
         cast<NVVM::NVVMTargetAttr>(ptxObject.getTarget()).getChip();
     // One binary: NAME (or the gpu.module's name); several: NAME.MODULE.

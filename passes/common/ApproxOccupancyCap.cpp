@@ -145,6 +145,15 @@ struct ApproxOccupancyCapPass
     {
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       os << ptx;
+      os.close();
+      if (os.has_error()) {
+        std::string why = os.error().message();
+        os.clear_error(); // a stream destroyed with an error is fatal
+        llvm::sys::fs::remove(in);
+        bin.emitError("approx-occupancy-cap: cannot write a temporary file: ")
+            << why;
+        return failure();
+      }
     }
     if (llvm::sys::fs::createTemporaryFile("approx-cap", "cubin", out)) {
       llvm::sys::fs::remove(in);

@@ -39,6 +39,11 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.flag("--emit-raised", o.keepIR,
           "also write DIR/NAME.raised.mlir, the module approx-to-ptx starts "
           "from");
+  cl.unsignedInteger("--time-limit", o.timeLimit, 1, 86400,
+             "seconds the whole run may take, clang included (default 600)");
+  cl.unsignedInteger("--memory-limit", o.memoryLimit, 0, 1u << 24,
+             "MiB of memory clang, and then approx-cc, may each use (default "
+             "16384; 0: no limit)");
   return cl.parse(argc, argv);
 }
 

@@ -24,6 +24,8 @@ struct Options {
   std::string pipelineOptions; ///< --approx-options
   bool emitHeader = false;     ///< --emit-header
   bool keepIR = false;         ///< --emit-raised
+  unsigned timeLimit = 600;    ///< --time-limit, seconds for the whole run
+  unsigned memoryLimit = 16384; ///< --memory-limit, MiB per process; 0: none
 };
 
 /// Parses argv into `o`: -1 to go on, else the exit status (0 after

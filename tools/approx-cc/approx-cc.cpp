@@ -4,17 +4,33 @@
 // "approx-to-ptx options"]: compiles the device code of an unmodified CUDA
 // file with clang, imports the LLVM IR as MLIR, raises it (kernels to
 // gpu.func, libdevice calls to math ops) and runs approx-to-ptx, which
-// writes DIR/NAME.ptx and DIR/NAME.manifest.json all-or-nothing. Each
-// failure is one line naming the cause; nothing is written then. A bad
-// command line is one line and exit status 2 (approx/Support/Cli.h, CLI11);
-// any other failure exit status 1.
+// writes DIR/NAME.ptx and DIR/NAME.manifest.json (and NAME.h, NAME.raised.mlir
+// when asked). Each failure is one line naming the cause; nothing is written
+// then. A bad command line is one line and exit status 2
+// (approx/Support/Cli.h, CLI11); any other failure exit status 1.
+//
+// Robustness:
+//   - every path and option reaches the pipeline as data (pass option
+//     structs), never spliced into a pipeline string;
+//   - every temporary (clang's IR and log, approx-to-ptx's files, the header,
+//     the raised module) lives in one private scratch directory inside DIR,
+//     removed on every way out: success, an error, LLVM's fatal errors (a
+//     full disk), signals, the time and memory limits;
+//   - the outputs are committed together under DIR's lock
+//     (approx/Passes/OutputFiles.h): all or nothing, never mixed with a
+//     concurrent run's;
+//   - clang runs under --time-limit and --memory-limit, and so does the rest
+//     of the run (an alarm for the time left, RLIMIT_AS), each reported in
+//     one line.
 //
 //===----------------------------------------------------------------------===//
 
 #include "approx/Dialect/PtxNames.h"
 #include "approx/InitApprox.h"
+#include "approx/Passes/OutputFiles.h"
 #include "approx/Passes/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -26,9 +42,11 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -38,63 +56,151 @@
 
 #include "CommandLine.h"
 #include "HostHeader.h"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <csignal>
 #include <cstdlib>
-#include <unistd.h>
-
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-
 #include <optional>
 #include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace mlir;
 
 /// The command line (CommandLine.h), read once in main().
 static approxcc::Options opts;
 
+/// The run's scratch directory (see the file comment); "" when none.
+static std::string scratchDir;
+
+/// Removes `path` and, if it is a directory, everything in it, without
+/// allocating (it also runs when out of memory and in signal handlers):
+/// getdents64 into a stack buffer.
+static void removeTree(const char *path) {
+  if (::unlink(path) == 0 || errno == ENOENT)
+    return;
+  int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) char buf[4096];
+    long n;
+    while ((n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+      for (long at = 0; at < n;) {
+        const auto *e = reinterpret_cast<const struct dirent64 *>(buf + at);
+        at += e->d_reclen;
+        if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, ".."))
+          continue;
+        char child[PATH_MAX];
+        if (std::snprintf(child, sizeof child, "%s/%s", path, e->d_name) <
+            int(sizeof child))
+          removeTree(child);
+      }
+    }
+    ::close(fd);
+  }
+  ::rmdir(path);
+}
+
+/// Removes the scratch directory and everything in it. Also called from
+/// signal handlers and when out of memory: best effort.
+static void removeScratch() {
+  if (!scratchDir.empty()) {
+    removeTree(scratchDir.c_str());
+    scratchDir.clear();
+  }
+}
+
+/// Removes the scratch directory when the process ends through std::exit or
+/// a return from main (static destructors run on both).
+static struct ScratchGuard {
+  ~ScratchGuard() { removeScratch(); }
+} scratchGuard;
+
 [[noreturn]] static void die(const llvm::Twine &msg) {
   llvm::errs() << "approx-cc: error: " << msg << "\n";
   std::exit(EXIT_FAILURE);
 }
 
-/// Writes DIR/NAME.h from the manifest approx-to-ptx just wrote (through a
-/// temporary, renamed: a failure leaves no header).
-static void writeHeader(const std::string &dir, const std::string &base,
+/// A file of the scratch directory.
+static std::string scratchFile(llvm::StringRef name) {
+  return scratchDir + "/" + name.str();
+}
+
+/// The message the time limit's alarm prints (made before it is armed: the
+/// handler only writes it).
+static char timeLimitMessage[160];
+
+static void onTimeLimit(int) {
+  ssize_t ignored = ::write(2, timeLimitMessage, strlen(timeLimitMessage));
+  (void)ignored;
+  removeScratch();
+  ::_exit(EXIT_FAILURE);
+}
+
+/// LLVM's fatal errors (a write to a full disk: "IO failure on output
+/// stream") as one line; LLVM then removes its registered files and exits.
+static void onFatalError(void *, const char *reason, bool) {
+  llvm::errs() << "approx-cc: error: " << reason << "\n";
+  llvm::errs().flush();
+  removeScratch();
+}
+
+/// Memory set aside for the clean-up after running out of memory: freed
+/// (unmapped: it is above malloc's mmap threshold) before the scratch
+/// directory is removed.
+static void *memoryReserve = nullptr;
+
+/// Running out of memory under --memory-limit (RLIMIT_AS), as one line.
+static void onBadAlloc(void *, const char *, bool) {
+  std::free(memoryReserve);
+  memoryReserve = nullptr;
+  char msg[160];
+  int n = std::snprintf(msg, sizeof msg,
+                        "approx-cc: error: out of memory (the limit is %u "
+                        "MiB: --memory-limit)\n",
+                        opts.memoryLimit);
+  ssize_t ignored = ::write(2, msg, n > 0 ? size_t(n) : 0);
+  (void)ignored;
+  removeScratch();
+  ::_exit(EXIT_FAILURE);
+}
+
+/// Writes OUT/NAME.h (OUT: the scratch folder of the outputs) from the
+/// manifest approx-to-ptx just wrote there.
+static void writeHeader(const std::string &out, const std::string &base,
                         const std::string &source) {
-  std::string manifestPath = dir + "/" + base + ".manifest.json";
+  std::string manifestPath = out + "/" + base + ".manifest.json";
   auto text = llvm::MemoryBuffer::getFile(manifestPath);
   if (!text)
-    die("cannot read " + approx::quoteName(manifestPath));
+    die("cannot read the manifest approx-to-ptx wrote");
   llvm::Expected<llvm::json::Value> json =
       llvm::json::parse((*text)->getBuffer());
   if (!json || !json->getAsObject()) {
     if (!json)
       llvm::consumeError(json.takeError());
-    die("cannot parse " + approx::quoteName(manifestPath));
+    die("cannot parse the manifest approx-to-ptx wrote");
   }
   llvm::Expected<std::string> header = approxcc::generateHostHeader(
       *json->getAsObject(), base, llvm::sys::path::filename(source));
   if (!header)
     die("cannot write the header: " + llvm::toString(header.takeError()));
-  std::string path = dir + "/" + base + ".h";
-  llvm::SmallString<128> tmp;
-  int fd;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          dir + "/." + base + ".h-%%%%%%%%.tmp", fd, tmp))
-    die("cannot write in " + approx::quoteName(dir) + ": " + ec.message());
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << *header;
-    os.close();
-    if (os.has_error()) {
-      llvm::sys::fs::remove(tmp);
-      die("cannot write " + approx::quoteName(path));
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
-    llvm::sys::fs::remove(tmp);
-    die("cannot write " + approx::quoteName(path) + ": " + ec.message());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(out + "/" + base + ".h", ec);
+  if (ec)
+    die("cannot write " + approx::quoteName(opts.outputDir + "/" + base + ".h") +
+        ": " + ec.message());
+  os << *header;
+  os.close();
+  if (os.has_error()) {
+    std::string why = os.error().message();
+    os.clear_error();
+    die("cannot write " + approx::quoteName(opts.outputDir + "/" + base + ".h") +
+        ": " + why);
   }
 }
 
@@ -145,22 +251,11 @@ static std::string firstError(llvm::StringRef log) {
   return lines.empty() ? "" : sanitize(lines.front().trim());
 }
 
-/// Removes a temporary file on every path out.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-
-/// Runs clang on the input; returns the device LLVM IR's path.
-static void compileDevice(const std::string &clang, const std::string &cuda,
-                          TempFile &ll) {
-  TempFile log;
-  if (llvm::sys::fs::createTemporaryFile("approx-cc", "ll", ll.path) ||
-      llvm::sys::fs::createTemporaryFile("approx-cc", "log", log.path))
-    die("cannot create a temporary file");
+/// Runs clang on the input under the time and memory limits; returns the
+/// path of the device LLVM IR (in the scratch directory).
+static std::string compileDevice(const std::string &clang,
+                                 const std::string &cuda) {
+  std::string ll = scratchFile("device.ll"), log = scratchFile("clang.log");
   std::vector<std::string> args = {clang,
                                    "-x",
                                    "cuda",
@@ -174,7 +269,7 @@ static void compileDevice(const std::string &clang, const std::string &cuda,
                                    "-S",
                                    "-emit-llvm",
                                    "-o",
-                                   std::string(ll.path)};
+                                   ll};
   for (const std::string &i : opts.includes)
     args.push_back("-I" + i);
   for (const std::string &d : opts.defines)
@@ -182,19 +277,58 @@ static void compileDevice(const std::string &clang, const std::string &cuda,
   args.push_back("--");
   args.push_back(opts.input);
   llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), log.path.str(), log.path.str()};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(log),
+                                                llvm::StringRef(log)};
   std::string err;
   int rc = llvm::sys::ExecuteAndWait(clang, refs, std::nullopt, redirects,
-                                     /*secondsToWait=*/600, 0, &err);
+                                     opts.timeLimit, opts.memoryLimit, &err);
+  // -2: killed by a signal, ours at the time limit or its own (a crash).
+  if (rc == -2 && llvm::StringRef(err).contains("timed out"))
+    die("clang " + approx::quoteName(clang) + " did not finish on " +
+        approx::quoteName(opts.input) + " within the time limit of " +
+        std::to_string(opts.timeLimit) + " s (--time-limit)");
   if (rc != 0) {
-    auto text = llvm::MemoryBuffer::getFile(log.path);
-    std::string first = text ? firstError((*text)->getBuffer()) : "";
+    auto text = llvm::MemoryBuffer::getFile(log);
+    llvm::StringRef body = text ? (*text)->getBuffer() : "";
+    if (opts.memoryLimit &&
+        (body.contains("out of memory") || body.contains("bad_alloc") ||
+         body.contains("Cannot allocate memory")))
+      die("clang " + approx::quoteName(clang) + " ran out of memory on " +
+          approx::quoteName(opts.input) + " under the limit of " +
+          std::to_string(opts.memoryLimit) + " MiB (--memory-limit)");
+    std::string first = firstError(body);
     if (first.empty())
       die("clang " + approx::quoteName(clang) + " failed on " +
           approx::quoteName(opts.input) + " without a message (" +
           (err.empty() ? "exit status " + std::to_string(rc) : err) + ")");
     die("clang rejected " + approx::quoteName(opts.input) + ": " + first);
+  }
+  return ll;
+}
+
+/// Arms the limits for the rest of the run (after clang): an alarm for the
+/// time left of --time-limit and an address-space limit of --memory-limit.
+static void limitThisProcess(std::chrono::steady_clock::time_point start) {
+  double used = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  unsigned left = used >= opts.timeLimit
+                      ? 1
+                      : std::max(1u, opts.timeLimit - unsigned(used));
+  std::snprintf(timeLimitMessage, sizeof timeLimitMessage,
+                "approx-cc: error: the run did not finish within the time "
+                "limit of %u s (--time-limit)\n",
+                opts.timeLimit);
+  std::signal(SIGALRM, onTimeLimit);
+  ::alarm(left);
+  struct rlimit r;
+  if (opts.memoryLimit && ::getrlimit(RLIMIT_AS, &r) == 0) {
+    rlim_t want = rlim_t(opts.memoryLimit) << 20;
+    if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > want)
+      r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max > want ? want
+                                                                      : r.rlim_max;
+    ::setrlimit(RLIMIT_AS, &r);
   }
 }
 
@@ -254,10 +388,59 @@ static void simplifyLocations(ModuleOp module, StringRef inputFile) {
   });
 }
 
+/// --approx-options as approx-to-ptx's options struct (the grouped
+/// spellings included), refused in one line when they do not parse or set
+/// what approx-cc's own options set.
+static std::unique_ptr<approx::ApproxToPTXOptions> parseUserOptions() {
+  // MLIR's option parser prints its complaint to stderr itself; catch it so
+  // that the error stays one line.
+  std::string parseLog, error;
+  std::unique_ptr<approx::ApproxToPTXOptions> o;
+  {
+    llvm::SmallString<128> capture;
+    int saved = -1, fd = -1;
+    if (!llvm::sys::fs::createTemporaryFile("approx-cc", "err", fd, capture)) {
+      llvm::errs().flush();
+      saved = ::dup(2);
+      ::dup2(fd, 2);
+      ::close(fd);
+    }
+    o = approx::parseApproxToPTXOptions(opts.pipelineOptions, error);
+    llvm::errs().flush();
+    if (saved >= 0) {
+      ::dup2(saved, 2);
+      ::close(saved);
+      if (auto text = llvm::MemoryBuffer::getFile(capture))
+        parseLog = (*text)->getBuffer().str();
+      llvm::sys::fs::remove(capture);
+    }
+  }
+  if (!o) {
+    StringRef first = StringRef(parseLog).split('\n').first;
+    first.consume_front("<Pass-Options-Parser>: ");
+    die("bad --approx-options " + approx::quoteName(opts.pipelineOptions) +
+        ": " + approx::quoteName(first.empty() ? StringRef(error) : first));
+  }
+  for (auto [option, flag] :
+       {std::pair{o->chip.hasValue(), "chip (approx-cc's --chip)"},
+        std::pair{o->outputDir.hasValue(), "output-dir (approx-cc's -o)"},
+        std::pair{o->name.hasValue(), "name (approx-cc's --name)"},
+        std::pair{o->exportFiles.hasValue(), "export"}})
+    if (option)
+      die("--approx-options may not set " + std::string(flag));
+  return o;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
   if (int status = approxcc::parseCommandLine(argc, argv, opts); status >= 0)
     return status;
+  llvm::install_fatal_error_handler(onFatalError);
+  memoryReserve = std::malloc(8 << 20);
+  llvm::install_bad_alloc_error_handler(onBadAlloc);
+  llvm::sys::SetInterruptFunction(removeScratch);
+  llvm::sys::AddSignalHandler([](void *) { removeScratch(); }, nullptr);
 
   if (!llvm::sys::fs::is_regular_file(opts.input))
     die("input " + approx::quoteName(opts.input) + " is not a regular file");
@@ -271,9 +454,7 @@ int main(int argc, char **argv) {
     die((opts.name.empty() ? "the input's stem " : "--name ") +
         approx::quoteName(base) + " cannot name the module: it " + why +
         (opts.name.empty() ? "; pass --name" : ""));
-  for (char c : opts.pipelineOptions)
-    if (c == '{' || c == '}')
-      die("--approx-options may not hold braces");
+  std::unique_ptr<approx::ApproxToPTXOptions> toPtx = parseUserOptions();
   std::string clang = findClang();
   if (clang.empty())
     die("no CUDA device compiler: clang++-22 is not installed (apt install "
@@ -284,9 +465,31 @@ int main(int argc, char **argv) {
   if (cuda.empty() || !llvm::sys::fs::is_directory(cuda + "/include"))
     die("no CUDA toolkit at " + approx::quoteName(cuda) +
         " (set CUDA_PATH or pass --cuda-path)");
+  std::string raised = opts.outputDir + "/" + base + ".raised.mlir";
+  if (opts.keepIR && llvm::sys::fs::exists(raised) &&
+      !llvm::sys::fs::is_regular_file(raised) &&
+      !llvm::sys::fs::is_symlink_file(raised))
+    die(approx::quoteName(raised) + " exists and is not a regular file");
 
-  TempFile ll;
-  compileDevice(clang, cuda, ll);
+  // The scratch directory, inside DIR (the commit renames within one file
+  // system); its "out" folder holds what is committed.
+  {
+    // Absolute: a relative model would be taken under $TMPDIR.
+    llvm::SmallString<256> model(opts.outputDir), dir;
+    llvm::sys::fs::make_absolute(model);
+    llvm::sys::path::append(model, ".approx-cc");
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(model, dir))
+      die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
+          ec.message());
+    scratchDir = dir.str().str();
+  }
+  const std::string out = scratchFile("out");
+  if (std::error_code ec = llvm::sys::fs::create_directory(out))
+    die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
+        ec.message());
+
+  std::string ll = compileDevice(clang, cuda);
+  limitThisProcess(start);
 
   DialectRegistry registry;
   approx::registerApproxCompilerDependencies(registry);
@@ -303,7 +506,7 @@ int main(int argc, char **argv) {
   llvm::LLVMContext llvmContext;
   llvm::SMDiagnostic parseError;
   std::unique_ptr<llvm::Module> llvmModule =
-      llvm::parseIRFile(ll.path, parseError, llvmContext);
+      llvm::parseIRFile(ll, parseError, llvmContext);
   if (!llvmModule)
     die("cannot read clang's output: " + parseError.getMessage());
   OwningOpRef<ModuleOp> module;
@@ -321,77 +524,49 @@ int main(int argc, char **argv) {
   simplifyLocations(*module, opts.input);
 
   PassManager pm(&context);
-  std::string pipeline =
-      "approx-raise-cuda-kernels{module-name=" + base +
-      "},gpu.module(approx-raise-libdevice,approx-raise-kernel-cfg)";
-  if (failed(parsePassPipeline(pipeline, pm)))
-    die("internal: cannot build the raising pipeline");
+  approx::ApproxRaiseCudaKernelsOptions raiseOptions;
+  raiseOptions.moduleName = base;
+  pm.addPass(approx::createApproxRaiseCudaKernels(raiseOptions));
+  OpPassManager &inGpu = pm.nest<gpu::GPUModuleOp>();
+  inGpu.addPass(approx::createApproxRaiseLibdevice());
+  inGpu.addPass(approx::createApproxRaiseKernelCfg());
   if (failed(pm.run(*module)))
     return EXIT_FAILURE;
-  // The raised module goes to a temporary in the output directory, renamed
-  // to NAME.raised.mlir only once the PTX and manifest are written: a failed
-  // run leaves nothing behind.
-  TempFile raisedTmp;
-  std::string raised = opts.outputDir + "/" + base + ".raised.mlir";
-  if (opts.keepIR && llvm::sys::fs::exists(raised) &&
-      !llvm::sys::fs::is_regular_file(raised) &&
-      !llvm::sys::fs::is_symlink_file(raised))
-    die(approx::quoteName(raised) + " exists and is not a regular file");
   if (opts.keepIR) {
-    int fd;
-    if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-            opts.outputDir + "/." + base + ".raised-%%%%%%%%.tmp", fd,
-            raisedTmp.path))
-      die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
-          ec.message());
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(out + "/" + base + ".raised.mlir", ec);
+    if (ec)
+      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
     module->print(os);
     os.close();
-    if (os.has_error())
-      die("cannot write " + approx::quoteName(raised) + ": " +
-          os.error().message());
+    if (os.has_error()) {
+      std::string why = os.error().message();
+      os.clear_error();
+      die("cannot write " + approx::quoteName(raised) + ": " + why);
+    }
   }
+  // approx-to-ptx writes NAME.ptx and NAME.manifest.json into `out`.
+  toPtx->chip = opts.chip;
+  toPtx->outputDir = out;
+  toPtx->name = base;
   PassManager lower(&context);
-  std::string toPtx = "approx-to-ptx{chip=" + opts.chip +
-                      " output-dir=" + opts.outputDir + " name=" + base + " " +
-                      opts.pipelineOptions + "}";
-  // MLIR's option parser prints its complaint to stderr itself; catch it so
-  // that the error stays one line.
-  std::string parseLog;
-  bool parsed;
-  {
-    TempFile capture;
-    int saved = -1, fd = -1;
-    if (!llvm::sys::fs::createTemporaryFile("approx-cc", "err", fd,
-                                            capture.path)) {
-      saved = ::dup(2);
-      ::dup2(fd, 2);
-      ::close(fd);
-    }
-    llvm::raw_string_ostream parseErrors(parseLog);
-    parsed = succeeded(parsePassPipeline(toPtx, lower, parseErrors));
-    llvm::errs().flush();
-    if (saved >= 0) {
-      ::dup2(saved, 2);
-      ::close(saved);
-      if (auto text = llvm::MemoryBuffer::getFile(capture.path))
-        parseLog = (*text)->getBuffer().str() + parseLog;
-    }
-  }
-  if (!parsed) {
-    StringRef first = StringRef(parseLog).split('\n').first;
-    first.consume_front("<Pass-Options-Parser>: ");
-    die("bad --approx-options " + approx::quoteName(opts.pipelineOptions) +
-        ": " + approx::quoteName(first));
-  }
+  approx::buildApproxToPTXPipeline(lower, *toPtx);
   if (failed(lower.run(*module)))
     return EXIT_FAILURE;
   if (opts.emitHeader)
-    writeHeader(opts.outputDir, base, opts.input);
-  if (opts.keepIR) {
-    if (std::error_code ec = llvm::sys::fs::rename(raisedTmp.path, raised))
-      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
-    raisedTmp.path.clear();
-  }
+    writeHeader(out, base, opts.input);
+
+  // Everything in `out`, committed into DIR together.
+  approx::OutputFiles outputs(opts.outputDir);
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(out, ec), end; it != end && !ec;
+       it.increment(ec))
+    outputs.adopt(it->path(), opts.outputDir + "/" +
+                                  llvm::sys::path::filename(it->path()).str());
+  if (ec)
+    die("cannot read the scratch directory: " + ec.message());
+  if (std::string err = outputs.commit(); !err.empty())
+    die(err);
+  removeScratch();
   return EXIT_SUCCESS;
 }

@@ -20,6 +20,7 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
@@ -86,6 +87,13 @@ int main(int argc, char **argv) {
   if (!debug && !(raw && *raw && llvm::StringRef(raw) != "0"))
     if (std::optional<int> parentExit = approx::runWithFilteredStderr())
       return *parentExit;
+  // LLVM's fatal errors (a write to a full disk: "IO failure on output
+  // stream") as one line; LLVM then removes the output file it registered
+  // and exits with status 1.
+  llvm::install_fatal_error_handler([](void *, const char *reason, bool) {
+    llvm::errs() << "approx-opt: error: " << reason << "\n";
+    llvm::errs().flush();
+  });
   int newArgc = static_cast<int>(args.size());
   args.push_back(nullptr);
 

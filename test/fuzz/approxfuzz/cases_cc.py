@@ -46,6 +46,10 @@ CC_FLAGS_BAD = [
     ["-I", "/dev/null"], ["--approx-options", "@OPTS@"], ["--emit-raised"],
     ["-o", "@IN@/input.cu"], ["-o", "/dev/null"], ["-o", "@OUT@/missing"],
 ]
+# Output directories whose names would change the pipeline if spliced into
+# pass-option text (issue 31): the outputs must land in them, nowhere else.
+HOSTILE_DIRS = ["x output-dir=@IN@", "my out", "a}b", "a{b", "a,b", "name=evil",
+                "x chip=sm_1", "'q'", '"q"', "a\\b", "-o"]
 
 
 def gen_cc_source(case, rng, corpus, cfg):
@@ -92,10 +96,26 @@ def gen_cc_source(case, rng, corpus, cfg):
         args += flags
         case.family = "cc-source:" + flags[0]
         case.notes.append("flags " + " ".join(flags)[:80])
+    elif rng.random() < 0.25:
+        # A hostile output directory, made beforehand.
+        sub = "@OUT@/" + rng.choice(HOSTILE_DIRS)
+        case.setup.append(("mkdir", sub))
+        args = ["@IN@/input.cu", "-o", sub]
+        case.family = "cc-source:hostile-dir"
+        case.notes.append(f"output directory {sub!r}")
+    elif rng.random() < 0.2:
+        # Two runs at once writing the same names (with the header): each
+        # file set must be one run's.
+        args += ["--emit-header"]
+        case.concurrent = True
+        case.family = "cc-source:concurrent"
     elif rng.random() < 0.5:
         args += ["--name", "k"]
     outdir = next((args[i + 1] for i in range(len(args) - 1) if args[i] == "-o"), "@OUT@")
-    case.outdir, case.expect_export = outdir, outdir == "@OUT@"
+    case.outdir = outdir
+    case.expect_export = outdir == "@OUT@" or case.family == "cc-source:hostile-dir"
     add_checks(case, rng, cfg, force=True)
     case.checks.discard("roundtrip")
     case.invs.append(Inv("cc", args))
+    if case.concurrent:
+        case.invs.append(Inv("cc", args + ["--approx-options", "knob=mu"]))
