@@ -146,6 +146,16 @@ LogicalResult ApproxDialect::verifyRegionArgAttribute(Operation *op,
                                                       unsigned argIndex,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kObjectArgAttrName) {
+    // The memory object a kernel argument receives (precision-space=).
+    auto object = dyn_cast<StringAttr>(attr.getValue());
+    if (!object || object.getValue().empty())
+      return op->emitError("argument #")
+             << argIndex << ": '" << name
+             << "' must be the memory object's name (a non-empty string), got "
+             << describeAttr(attr.getValue());
+    return success();
+  }
   if (name != kKnobArgAttrName)
     return op->emitError("unknown approx argument attribute '") << name << "'";
   if (!isa<FlatSymbolRefAttr>(attr.getValue()))

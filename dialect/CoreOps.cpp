@@ -192,30 +192,69 @@ LogicalResult BuildKnobOp::verify() {
       !llvm::all_of(getValues(), llvm::IsaPred<StorageAttr>))
     return emitOpError("the values of a storage knob (object(...)) must be "
                        "#approx.storage attributes");
+  if ((getObjectAlsoAttr() || getObjectNameAttr()) && !getObjectKernelAttr())
+    return emitOpError("also and named describe a memory object: give "
+                       "object(@kernel, arg) first");
+  if (ArrayAttr also = getObjectAlsoAttr()) {
+    for (auto [i, use] : llvm::enumerate(also)) {
+      auto pair = dyn_cast<ArrayAttr>(use);
+      if (!pair || pair.size() != 2 || !isa<FlatSymbolRefAttr>(pair[0]) ||
+          !isa<IntegerAttr>(pair[1]))
+        return emitOpError("also entry ")
+               << i << " is not [@kernel, argument index]";
+    }
+    auto uses = getObjectUses();
+    for (size_t i = 0; i < uses.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (uses[i] == uses[j])
+          return emitOpError("the memory object lists argument ")
+                 << uses[i].second << " of " << uses[i].first << " twice";
+  }
+  if (StringAttr name = getObjectNameAttr(); name && name.getValue().empty())
+    return emitOpError("named needs a non-empty name");
   return success();
 }
 
+SmallVector<std::pair<FlatSymbolRefAttr, int64_t>> BuildKnobOp::getObjectUses() {
+  SmallVector<std::pair<FlatSymbolRefAttr, int64_t>> uses;
+  if (!getObjectKernelAttr() || !getObjectArgAttr())
+    return uses;
+  uses.emplace_back(getObjectKernelAttr(), getObjectArgAttr().getInt());
+  if (ArrayAttr also = getObjectAlsoAttr())
+    for (Attribute use : also) {
+      auto pair = dyn_cast<ArrayAttr>(use);
+      if (!pair || pair.size() != 2)
+        continue;
+      auto kernel = dyn_cast<FlatSymbolRefAttr>(pair[0]);
+      auto arg = dyn_cast<IntegerAttr>(pair[1]);
+      if (kernel && arg)
+        uses.emplace_back(kernel, arg.getInt());
+    }
+  return uses;
+}
+
 LogicalResult BuildKnobOp::verifySymbolUses(SymbolTableCollection &table) {
-  if (!getObjectKernelAttr())
-    return success();
-  auto fn = table.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-      *this, getObjectKernelAttr());
-  if (!fn || !fn.isKernel())
-    return emitOpError("object names ")
-           << getObjectKernelAttr() << ", which is not a kernel of the module";
-  int64_t arg = getObjectArgAttr().getInt();
-  if (arg < 0 || arg >= int64_t(fn.getNumArguments()))
-    return emitOpError("object argument ")
-           << arg << " does not exist: " << getObjectKernelAttr() << " takes "
-           << fn.getNumArguments();
-  // The kernel is built for the value the knob took.
-  Type built = cast<StorageAttr>(getValues()[getValue()]).getType();
-  auto memref = dyn_cast<MemRefType>(fn.getArgument(arg).getType());
-  if (!memref || memref.getElementType() != built)
-    return emitOpError("object argument ")
-           << arg << " of " << getObjectKernelAttr() << " is "
-           << fn.getArgument(arg).getType() << ", not a memref of " << built
-           << " (the knob's value(" << getValue() << "))";
+  // The kernel is built for the value the knob took: every argument the
+  // memory object is passed to is a memref of that type.
+  Type built = getObjectKernelAttr()
+                   ? cast<StorageAttr>(getValues()[getValue()]).getType()
+                   : Type();
+  for (auto [kernel, arg] : getObjectUses()) {
+    auto fn = table.lookupNearestSymbolFrom<gpu::GPUFuncOp>(*this, kernel);
+    if (!fn || !fn.isKernel())
+      return emitOpError("object names ")
+             << kernel << ", which is not a kernel of the module";
+    if (arg < 0 || arg >= int64_t(fn.getNumArguments()))
+      return emitOpError("object argument ")
+             << arg << " does not exist: " << kernel << " takes "
+             << fn.getNumArguments();
+    auto memref = dyn_cast<MemRefType>(fn.getArgument(arg).getType());
+    if (!memref || memref.getElementType() != built)
+      return emitOpError("object argument ")
+             << arg << " of " << kernel << " is "
+             << fn.getArgument(arg).getType() << ", not a memref of " << built
+             << " (the knob's value(" << getValue() << "))";
+  }
   return success();
 }
 

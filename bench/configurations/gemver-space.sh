@@ -33,11 +33,11 @@ dir=$(ls -d "$WORK"/cache/*/ | head -1)
 one_ptx=$(size "$dir"/*.ptx); one_man=$(size "$dir"/*.manifest.json)
 one_kernels=$(grep -c '^.visible .entry' "$dir"/*.ptx)
 knobs=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(sum(k['kind']=='build' for k in m['knobs']))" "$dir"/*.manifest.json)
-t0=$(now); "${B[@]}" --config precision__gemver_kernel1__a0=f16 --config precision__gemver_kernel3__a2=bf16 > "$WORK/other.txt"; t1=$(now)
+t0=$(now); "${B[@]}" --config precision__A=f16 --config precision__w=bf16 > "$WORK/other.txt"; t1=$(now)
 other_time=$(secs "$t0" "$t1")
 hits=()
 for i in 1 2 3 4 5; do
-  t0=$(now); "${B[@]}" --config precision__gemver_kernel1__a0=f16 --config precision__gemver_kernel3__a2=bf16 > "$WORK/hit.txt"; t1=$(now)
+  t0=$(now); "${B[@]}" --config precision__A=f16 --config precision__w=bf16 > "$WORK/hit.txt"; t1=$(now)
   grep -q '^hit ' "$WORK/hit.txt" || { echo "gemver-space: expected a cache hit" >&2; exit 1; }
   hits+=("$(secs "$t0" "$t1")")
 done

@@ -59,7 +59,7 @@ build/bin/approx-opt "$SRC" --approx-to-ptx="precision-all=f32,f16,bf16 output-d
 cache=$(mktemp -d)
 B=(build/bin/approx-build "$SRC" --cache "$cache" --options precision-space=f64,f32,f16,bf16)
 t0=$(date +%s.%N); "${B[@]}" > "$cache/1.txt"; t1=$(date +%s.%N)
-"${B[@]}" --config precision__gemver_kernel1__a0=f16 --config precision__gemver_kernel3__a2=bf16 > "$cache/2.txt"
+"${B[@]}" --config precision__A=f16 --config precision__w=bf16 > "$cache/2.txt"
 t2=$(date +%s.%N)
 cp "$cache/$(grep -o '^built [0-9a-f]*' "$cache/1.txt" | cut -d' ' -f2)"/gemver.* "$G/default/"
 cp "$cache/$(grep -o '^built [0-9a-f]*' "$cache/2.txt" | cut -d' ' -f2)"/gemver.* "$G/mixed/"

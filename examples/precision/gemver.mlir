@@ -5,11 +5,17 @@
 //   gemver_kernel3: w += alpha A x            (thread i, block 256)
 // The plain f64 program a precision-scaling user starts from: every float
 // memory object can be stored as f64, f32, f16 or bf16 (docs/precision.md,
-// docs/configurations.md).
+// docs/configurations.md). Each kernel argument names the memory object it
+// receives (`approx.object`), as a frontend that knows the host code would:
+// precision-space= then gives one storage knob per object (9), each typing
+// every argument the object is passed to.
 gpu.module @gemver {
-  gpu.func @gemver_kernel1(%a: memref<?x?xf64>, %u1: memref<?xf64>,
-                           %v1: memref<?xf64>, %u2: memref<?xf64>,
-                           %v2: memref<?xf64>, %n: index) kernel {
+  gpu.func @gemver_kernel1(%a: memref<?x?xf64> {approx.object = "A"},
+                           %u1: memref<?xf64> {approx.object = "u1"},
+                           %v1: memref<?xf64> {approx.object = "v1"},
+                           %u2: memref<?xf64> {approx.object = "u2"},
+                           %v2: memref<?xf64> {approx.object = "v2"},
+                           %n: index) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
     %dx = gpu.block_dim x
@@ -38,8 +44,10 @@ gpu.module @gemver {
     gpu.return
   }
 
-  gpu.func @gemver_kernel2(%a: memref<?x?xf64>, %x: memref<?xf64>,
-                           %y: memref<?xf64>, %z: memref<?xf64>,
+  gpu.func @gemver_kernel2(%a: memref<?x?xf64> {approx.object = "A"},
+                           %x: memref<?xf64> {approx.object = "x"},
+                           %y: memref<?xf64> {approx.object = "y"},
+                           %z: memref<?xf64> {approx.object = "z"},
                            %beta: f64, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -66,9 +74,10 @@ gpu.module @gemver {
     gpu.return
   }
 
-  gpu.func @gemver_kernel3(%a: memref<?x?xf64>, %x: memref<?xf64>,
-                           %w: memref<?xf64>, %alpha: f64,
-                           %n: index) kernel {
+  gpu.func @gemver_kernel3(%a: memref<?x?xf64> {approx.object = "A"},
+                           %x: memref<?xf64> {approx.object = "x"},
+                           %w: memref<?xf64> {approx.object = "w"},
+                           %alpha: f64, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %bx = gpu.block_id x

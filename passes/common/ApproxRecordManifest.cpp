@@ -321,6 +321,18 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
           SmallVector<NamedAttribute> object{
               b.getNamedAttr("kernel", b.getStringAttr(kernel.getValue())),
               b.getNamedAttr("arg", k.getObjectArgAttr())};
+          // The other kernels' arguments that receive the same buffer.
+          auto uses = k.getObjectUses();
+          if (uses.size() > 1) {
+            SmallVector<Attribute> also;
+            for (auto [kn, arg] : llvm::drop_begin(uses))
+              also.push_back(b.getDictionaryAttr(
+                  {b.getNamedAttr("kernel", b.getStringAttr(kn.getValue())),
+                   b.getNamedAttr("arg", b.getI64IntegerAttr(arg))}));
+            object.push_back(b.getNamedAttr("also", b.getArrayAttr(also)));
+          }
+          if (StringAttr name = k.getObjectNameAttr())
+            object.push_back(b.getNamedAttr("name", name));
           domain = b.getDictionaryAttr(
               {b.getNamedAttr("kind", b.getStringAttr("storage")),
                b.getNamedAttr("object", b.getDictionaryAttr(object)),
@@ -565,9 +577,9 @@ ModuleRecorder::recordKernel(gpu::GPUFuncOp fn, ArrayRef<SiteAttr> sites) {
           knobs.insert(v.getSymName());
   // Build knobs of this kernel's memory objects: its layout depends on them.
   for (auto k : module.getOps<BuildKnobOp>())
-    if (k.getObjectKernelAttr() &&
-        k.getObjectKernelAttr().getValue() == fn.getName())
-      knobs.insert(k.getSymName());
+    for (auto [kernel, arg] : k.getObjectUses())
+      if (kernel.getValue() == fn.getName())
+        knobs.insert(k.getSymName());
   llvm::StringSet<> reachNames;
   for (Operation *f : reach)
     reachNames.insert(SymbolTable::getSymbolName(f).getValue());
@@ -604,6 +616,23 @@ FailureOr<DictionaryAttr> ModuleRecorder::record() {
   if (auto array = module->getAttrOfType<ArrayAttr>(kSitesAttrName))
     for (Attribute a : array)
       sites.push_back(cast<SiteAttr>(a)); // the dialect verified the array
+  // A site in a function no kernel reaches (a helper's copy left after
+  // inlining) describes no code that runs: it is not recorded.
+  llvm::StringSet<> reached;
+  bool anyKernel = false;
+  for (auto fn : module.getOps<gpu::GPUFuncOp>())
+    if (fn.isKernel()) {
+      anyKernel = true;
+      for (Operation *f : reachableFunctions({fn}, symbols))
+        reached.insert(SymbolTable::getSymbolName(f).getValue());
+    }
+  llvm::erase_if(sites, [&](SiteAttr s) {
+    return !reached.contains(s.getFunction());
+  });
+  if (!anyKernel)
+    module.emitWarning("approx-record-manifest: gpu.module ")
+        << quoteName(module.getName())
+        << " has no kernel (gpu.func ... kernel): its manifest lists none";
 
   // Which kernels reach each function, for the sites' "kernels".
   llvm::StringMap<SmallVector<Attribute>> kernelsOf;

@@ -33,6 +33,8 @@
 #include "common/ModuleUtils.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/DebugStringHelper.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::approx {
@@ -446,8 +448,11 @@ struct ApproxPrecisionVariantsPass final
     return cast<KnobValueAttrInterface>(values[i]).getValueId();
   }
 
-  /// space=: a build knob per float memref argument, the kernel built for
-  /// the configured values (the default: its own types), no clones.
+  /// space=: a build knob per memory object, the kernels built for the
+  /// configured values (the default: their own types), no clones. A memory
+  /// object is one float memref argument, or every argument carrying the
+  /// same `approx.object` name (kernels a frontend knows receive one
+  /// buffer): one knob, one type for all of them.
   void runSpace(function_ref<void(Operation *, const Twine &)> fail) {
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -466,8 +471,15 @@ struct ApproxPrecisionVariantsPass final
         return fail(module, "configuration names knob '" +
                                 entry.substr(0, eq) + "' twice");
     }
-    OpBuilder b(ctx);
-    b.setInsertionPointToStart(module.getBody());
+    // The memory objects, in order of their first argument.
+    struct Object {
+      std::string knobName, name; // name: "" for an unnamed argument
+      SmallVector<std::pair<gpu::GPUFuncOp, unsigned>> uses;
+      Type own;
+      bool unsupported = false;
+    };
+    SmallVector<Object> objects;
+    llvm::StringMap<size_t> byName;
     for (gpu::GPUFuncOp func : selectedKernels()) {
       StringRef name = func.getName();
       if (llvm::any_of(func.getArgumentTypes(),
@@ -479,73 +491,120 @@ struct ApproxPrecisionVariantsPass final
       }
       if (dispatched(func))
         continue;
-      bool changed = false;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
         auto memref = dyn_cast<MemRefType>(func.getArgument(i).getType());
         if (!memref || !isScalableFloat(memref.getElementType()))
           continue;
         Type own = memref.getElementType();
-        SmallVector<Type> choices{own};
-        for (Type l : *listed)
-          if (l.getIntOrFloatBitWidth() < own.getIntOrFloatBitWidth())
-            choices.push_back(l);
-        if (choices.size() < 2)
-          continue;
+        // The verifier holds approx.object to a non-empty string.
+        auto tag = func.getArgAttrOfType<StringAttr>(i, kObjectArgAttrName);
+        std::string object = tag ? tag.str() : "";
+        size_t at;
+        if (!object.empty() && byName.count(object)) {
+          at = byName[object];
+          if (objects[at].own != own)
+            return fail(func, "memory object '" + object + "' is " +
+                                  Twine(debugString(objects[at].own)) +
+                                  " in @" +
+                                  objects[at].uses.front().first.getName() +
+                                  " but " + Twine(debugString(own)) +
+                                  " in argument " + Twine(i) + " of @" + name);
+        } else {
+          at = objects.size();
+          Object o;
+          o.name = object;
+          o.own = own;
+          o.knobName = knob + "__" +
+                       (object.empty() ? name.str() + "__a" + std::to_string(i)
+                                       : object);
+          objects.push_back(std::move(o));
+          if (!object.empty())
+            byName[object] = at;
+        }
+        objects[at].uses.emplace_back(func, i);
         if (Operation *user = unsupportedUse(func.getArgument(i))) {
           user->emitRemark("argument ")
               << i << " of @" << name << " is not precision-scaled: "
               << user->getName() << " uses it";
-          continue;
-        }
-        std::string knobName =
-            knob + "__" + name.str() + "__a" + std::to_string(i);
-        if (SymbolTable::lookupSymbolIn(module, knobName))
-          return fail(module, "symbol @" + knobName +
-                                  " exists; the storage knob of argument " +
-                                  Twine(i) + " of @" + name +
-                                  " needs that name (choose another knob=)");
-        SmallVector<Attribute> values;
-        std::string ids;
-        for (Type t : choices) {
-          auto v = StorageAttr::get(ctx, cast<FloatType>(t));
-          values.push_back(v);
-          ids += (ids.empty() ? "" : ", ") + v.getValueId();
-        }
-        int64_t value = 0;
-        if (auto it = chosen.find(knobName); it != chosen.end()) {
-          auto at = llvm::find_if(values, [&](Attribute v) {
-            return cast<StorageAttr>(v).getValueId() == it->second;
-          });
-          if (at == values.end())
-            return fail(module, "configuration: '" + it->second +
-                                    "' is not a value of knob @" + knobName +
-                                    " (" + ids + ")");
-          value = at - values.begin();
-        }
-        BuildKnobOp::create(b, module.getLoc(), knobName, /*default=*/0,
-                            value, ArrayAttr::get(ctx, values),
-                            FlatSymbolRefAttr::get(ctx, name),
-                            b.getI64IntegerAttr(i));
-        if (value != 0) {
-          if (Operation *launch = hostLaunchOf(func))
-            return fail(launch,
-                        "configuration: @" + knobName + "=" + valueId(values,
-                                                                      value) +
-                            " changes the type of argument " + Twine(i) +
-                            " of @" + name +
-                            ", which this host code launches: build the "
-                            "gpu.module without its host code");
-          scaleArgument(func.getArgument(i), choices[value]);
-          changed = true;
+          objects[at].unsupported = true;
         }
       }
-      if (changed) {
-        SmallVector<Type> inputs;
-        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-          inputs.push_back(func.getArgument(i).getType());
-        func.setFunctionType(FunctionType::get(
-            ctx, inputs, func.getFunctionType().getResults()));
+    }
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    llvm::SetVector<gpu::GPUFuncOp> changed;
+    for (Object &o : objects) {
+      SmallVector<Type> choices{o.own};
+      for (Type l : *listed)
+        if (l.getIntOrFloatBitWidth() < o.own.getIntOrFloatBitWidth())
+          choices.push_back(l);
+      if (choices.size() < 2 || o.unsupported)
+        continue;
+      std::string why;
+      if (!isValidPtxIdentifier(o.knobName, &why))
+        return fail(o.uses.front().first,
+                    "memory object '" + o.name + "' cannot name knob @" +
+                        o.knobName + ": it " + why);
+      if (SymbolTable::lookupSymbolIn(module, o.knobName))
+        return fail(module, "symbol @" + o.knobName +
+                                " exists; the storage knob of " +
+                                (o.name.empty()
+                                     ? "argument " +
+                                           std::to_string(o.uses[0].second) +
+                                           " of @" +
+                                           o.uses[0].first.getName().str()
+                                     : "memory object '" + o.name + "'") +
+                                " needs that name (choose another knob=)");
+      SmallVector<Attribute> values;
+      std::string ids;
+      for (Type t : choices) {
+        auto v = StorageAttr::get(ctx, cast<FloatType>(t));
+        values.push_back(v);
+        ids += (ids.empty() ? "" : ", ") + v.getValueId();
       }
+      int64_t value = 0;
+      if (auto it = chosen.find(o.knobName); it != chosen.end()) {
+        auto at = llvm::find_if(values, [&](Attribute v) {
+          return cast<StorageAttr>(v).getValueId() == it->second;
+        });
+        if (at == values.end())
+          return fail(module, "configuration: '" + it->second +
+                                  "' is not a value of knob @" + o.knobName +
+                                  " (" + ids + ")");
+        value = at - values.begin();
+      }
+      SmallVector<Attribute> also;
+      for (auto [func, i] : llvm::drop_begin(o.uses))
+        also.push_back(b.getArrayAttr({FlatSymbolRefAttr::get(func.getNameAttr()),
+                                       b.getI64IntegerAttr(i)}));
+      BuildKnobOp::create(
+          b, module.getLoc(), o.knobName, /*default=*/0, value,
+          ArrayAttr::get(ctx, values),
+          FlatSymbolRefAttr::get(o.uses[0].first.getNameAttr()),
+          b.getI64IntegerAttr(o.uses[0].second),
+          also.empty() ? ArrayAttr() : b.getArrayAttr(also),
+          o.name.empty() ? StringAttr() : b.getStringAttr(o.name));
+      if (value == 0)
+        continue;
+      for (auto [func, i] : o.uses) {
+        if (Operation *launch = hostLaunchOf(func))
+          return fail(launch,
+                      "configuration: @" + o.knobName + "=" +
+                          valueId(values, value) +
+                          " changes the type of argument " + Twine(i) +
+                          " of @" + func.getName() +
+                          ", which this host code launches: build the "
+                          "gpu.module without its host code");
+        scaleArgument(func.getArgument(i), choices[value]);
+        changed.insert(func);
+      }
+    }
+    for (gpu::GPUFuncOp func : changed) {
+      SmallVector<Type> inputs;
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        inputs.push_back(func.getArgument(i).getType());
+      func.setFunctionType(FunctionType::get(
+          ctx, inputs, func.getFunctionType().getResults()));
     }
   }
 

@@ -571,10 +571,28 @@ KnobDomain parseDomain(const json &j, const std::string &path,
                                  knobKindName(k.kind) + " one");
     std::string opath = at(path, "object");
     const json &object = reader.object(j, path, "object");
-    reader.onlyKeys(object, opath, {"kernel", "arg", "name"});
+    reader.onlyKeys(object, opath, {"kernel", "arg", "name", "also"});
     d.objectKernel = getIdentifier(object, opath, "kernel");
     d.objectArg = size_t(reader.integer(object, opath, "arg", 0, 1 << 20));
     d.objectName = reader.optionalString(object, opath, "name");
+    if (object.contains("also")) {
+      std::string apath = at(opath, "also");
+      const json &also = reader.array(object, opath, "also");
+      for (size_t i = 0; i < also.size(); ++i) {
+        std::string upath = at(apath, i);
+        reader.expectObject(also[i], upath);
+        reader.onlyKeys(also[i], upath, {"kernel", "arg"});
+        std::pair<std::string, size_t> use{
+            getIdentifier(also[i], upath, "kernel"),
+            size_t(reader.integer(also[i], upath, "arg", 0, 1 << 20))};
+        if (use == std::pair{d.objectKernel, d.objectArg} ||
+            std::find(d.objectAlso.begin(), d.objectAlso.end(), use) !=
+                d.objectAlso.end())
+          fail(upath, "argument " + std::to_string(use.second) + " of " +
+                          quote(use.first) + " is listed twice");
+        d.objectAlso.push_back(std::move(use));
+      }
+    }
   }
   std::string vpath = at(path, "values");
   const json &values = reader.array(j, path, "values");
@@ -1246,22 +1264,37 @@ void crossCheckSpace(const Manifest &m) {
              "site " + std::to_string(k.governsSites[i]) + " of " +
                  std::to_string(m.sites.size()));
     if (k.domain.kind == DomainKind::Storage) {
+      // Every argument the memory object is passed to: a memref of floats,
+      // of one element type.
       std::string opath = at(at(path, "domain"), "object");
-      const KernelInfo *kernel = m.findKernel(k.domain.objectKernel);
-      if (!kernel)
-        fail(at(opath, "kernel"),
-             "unknown kernel " + quote(k.domain.objectKernel));
-      if (k.domain.objectArg >= kernel->args.size())
-        fail(at(opath, "arg"), "kernel " + quote(kernel->name) + " has " +
-                                   std::to_string(kernel->args.size()) +
-                                   " arguments");
-      const ArgInfo &a = kernel->args[k.domain.objectArg];
-      if (a.kind != ArgInfo::Kind::Memref || a.type.isVector() ||
-          !isFloatType(a.type.scalar))
-        fail(at(opath, "arg"), "argument " +
-                                   std::to_string(k.domain.objectArg) +
-                                   " of " + quote(kernel->name) +
-                                   " is not a memref of floats");
+      std::optional<ValueType> first;
+      auto check = [&](const std::string &kname, size_t arg,
+                       const std::string &upath) {
+        const KernelInfo *kernel = m.findKernel(kname);
+        if (!kernel)
+          fail(at(upath, "kernel"), "unknown kernel " + quote(kname));
+        if (arg >= kernel->args.size())
+          fail(at(upath, "arg"), "kernel " + quote(kernel->name) + " has " +
+                                     std::to_string(kernel->args.size()) +
+                                     " arguments");
+        const ArgInfo &a = kernel->args[arg];
+        if (a.kind != ArgInfo::Kind::Memref || a.type.isVector() ||
+            !isFloatType(a.type.scalar))
+          fail(at(upath, "arg"), "argument " + std::to_string(arg) + " of " +
+                                     quote(kernel->name) +
+                                     " is not a memref of floats");
+        if (first && !(*first == a.type))
+          fail(at(upath, "arg"), "argument " + std::to_string(arg) + " of " +
+                                     quote(kernel->name) + " is " +
+                                     a.type.name() +
+                                     ", not the memory object's " +
+                                     first->name());
+        first = a.type;
+      };
+      check(k.domain.objectKernel, k.domain.objectArg, opath);
+      for (size_t i = 0; i < k.domain.objectAlso.size(); ++i)
+        check(k.domain.objectAlso[i].first, k.domain.objectAlso[i].second,
+              at(at(opath, "also"), i));
     }
     for (size_t ci = 0; ci < k.constraints.size(); ++ci) {
       const KnobConstraint &c = k.constraints[ci];

@@ -75,6 +75,10 @@ constexpr llvm::StringLiteral kLnsSplitAttrName = "approx.lns_split";
 /// {knob = @variant_knob, value = i}, the knob value that selects it.
 constexpr llvm::StringLiteral kLnsVariantAttrName = "approx.lns_variant";
 constexpr llvm::StringLiteral kKnobArgAttrName = "approx.knob";
+/// On a kernel argument: the name of the memory object it receives, shared
+/// by every argument (of any kernel) that receives the same buffer; one
+/// storage knob types them all (approx-precision-variants space=).
+constexpr llvm::StringLiteral kObjectArgAttrName = "approx.object";
 
 /// How the SFU serves `op` for target `sm` (0: any): Native, ViaF32 or None,
 /// with the reason when not plainly native.

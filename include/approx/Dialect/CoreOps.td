@@ -113,23 +113,41 @@ def Approx_BuildKnobOp : Approx_KnobDeclOp<"build_knob", [
     source, made on demand (docs/configurations.md): a search over many
     combinations then builds only those it tries, never their product.
 
-    With `object(@kernel, arg)` the knob is the storage type of argument
-    `arg` of `@kernel` (manifest domain `storage`; its values are
-    `#approx.storage` attributes).
+    With `object(@kernel, arg)` the knob is the storage type of a memory
+    object (manifest domain `storage`; its values are `#approx.storage`
+    attributes): argument `arg` of `@kernel`, and with `also [[@k2, 1],
+    ...]` the arguments of other kernels that receive the same buffer (one
+    type for all of them). `named "A"` keeps the source's name for the
+    object. A frontend names a memory object by giving each kernel argument
+    that receives it the argument attribute `approx.object = "A"`
+    (docs/configurations.md).
 
     ```mlir
     approx.build_knob @storage__k__a0 default(0) value(1)
         values([#approx.storage<f64>, #approx.storage<f32>]) object(@k, 0)
+    approx.build_knob @precision__A default(0) value(0)
+        values([#approx.storage<f64>, #approx.storage<f32>]) object(@k1, 0)
+        also [[@k2, 1]] named "A"
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$default_value,
                        I64Attr:$value, ArrayAttr:$values,
                        OptionalAttr<FlatSymbolRefAttr>:$object_kernel,
-                       OptionalAttr<I64Attr>:$object_arg);
+                       OptionalAttr<I64Attr>:$object_arg,
+                       OptionalAttr<ArrayAttr>:$object_also,
+                       OptionalAttr<StrAttr>:$object_name);
   let assemblyFormat = [{
     $sym_name `default` `(` $default_value `)` `value` `(` $value `)`
     `values` `(` $values `)`
-    (`object` `(` $object_kernel^ `,` $object_arg `)`)? attr-dict
+    (`object` `(` $object_kernel^ `,` $object_arg `)`)?
+    (`also` $object_also^)? (`named` $object_name^)? attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// Every (kernel, argument) the memory object is passed to: the object's
+    /// first, then `also`'s; empty for a knob without object. Malformed
+    /// `also` entries (the verifier refuses them) are skipped.
+    ::llvm::SmallVector<std::pair<::mlir::FlatSymbolRefAttr, int64_t>>
+    getObjectUses();
   }];
   let hasVerifier = 1;
 }

@@ -66,3 +66,53 @@ gpu.module @object_type_differs {
       values([#approx.storage<f32>, #approx.storage<f16>]) object(@k, 0)
   gpu.func @k(%x: memref<?xf32>) kernel { gpu.return }
 }
+
+// -----
+
+gpu.module @also_without_object {
+  // expected-error @+1 {{'approx.build_knob' op also and named describe a memory object: give object(@kernel, arg) first}}
+  approx.build_knob @b default(0) value(0)
+      values([#approx.storage<f32>, #approx.storage<f16>]) also [[@k, 0]]
+  gpu.func @k(%x: memref<?xf32>) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @also_malformed {
+  // expected-error @+1 {{'approx.build_knob' op also entry 0 is not [@kernel, argument index]}}
+  approx.build_knob @b default(0) value(0)
+      values([#approx.storage<f32>, #approx.storage<f16>]) object(@k, 0)
+      also [[@k]]
+  gpu.func @k(%x: memref<?xf32>, %y: memref<?xf32>) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @also_twice {
+  // expected-error @+1 {{'approx.build_knob' op the memory object lists argument 0 of @k twice}}
+  approx.build_knob @b default(0) value(0)
+      values([#approx.storage<f32>, #approx.storage<f16>]) object(@k, 0)
+      also [[@k, 0]]
+  gpu.func @k(%x: memref<?xf32>) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @also_other_type {
+  // expected-error @+1 {{'approx.build_knob' op object argument 0 of @k2 is 'memref<?xf64>', not a memref of 'f32' (the knob's value(0))}}
+  approx.build_knob @b default(0) value(0)
+      values([#approx.storage<f32>, #approx.storage<f16>]) object(@k1, 0)
+      also [[@k2, 0]]
+  gpu.func @k1(%x: memref<?xf32>) kernel { gpu.return }
+  gpu.func @k2(%x: memref<?xf64>) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @empty_name {
+  // expected-error @+1 {{'approx.build_knob' op named needs a non-empty name}}
+  approx.build_knob @b default(0) value(0)
+      values([#approx.storage<f32>, #approx.storage<f16>]) object(@k, 0)
+      named ""
+  gpu.func @k(%x: memref<?xf32>) kernel { gpu.return }
+}

@@ -24,3 +24,16 @@ gpu.module @schemes {
   approx.build_knob @scheme default(0) value(0)
       values([#approx.perforation<accurate>, #approx.perforation<rows>])
 }
+
+// -----
+
+// A memory object passed to two kernels: one knob, one type for both.
+// CHECK-LABEL: gpu.module @shared_object
+// CHECK: approx.build_knob @precision__A default(0) value(1) values([#approx.storage<f64>, #approx.storage<f32>]) object(@k1, 0) also {{\[\[}}@k2, 1]] named "A"
+gpu.module @shared_object {
+  approx.build_knob @precision__A default(0) value(1)
+      values([#approx.storage<f64>, #approx.storage<f32>])
+      object(@k1, 0) also [[@k2, 1]] named "A"
+  gpu.func @k1(%x: memref<?xf32>) kernel { gpu.return }
+  gpu.func @k2(%n: memref<?xi32>, %x: memref<?xf32>) kernel { gpu.return }
+}

@@ -344,6 +344,20 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // expected-error @+1 {{argument #0: 'approx.object' must be the memory object's name (a non-empty string), got 1 : i64}}
+  gpu.func @k(%a: memref<?xf64> {approx.object = 1 : i64}) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{argument #0: 'approx.object' must be the memory object's name (a non-empty string), got ""}}
+  gpu.func @k(%a: memref<?xf64> {approx.object = ""}) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
   // expected-error @+1 {{'approx.variant_knob' op dispatched name 'k' is also dispatched by 'w'}}
   approx.variant_knob @v default(0) dispatch {k = [@a, @b]}
   approx.variant_knob @w default(0) dispatch {k = [@a, @b]}

@@ -144,6 +144,9 @@ gpu.module @stale_sites attributes {
 // expected-error @+1 {{approx-record-manifest: the site of 'exp' in 'k' names knob 'lambda', which gpu.module 'stale' does not declare: approx.sites does not match the code}}
 gpu.module @stale attributes {approx.sites = [
     #approx.site<technique = "sfu", function = "k", op = "exp", type = f32, knob = @lambda, form = tunable, loc = "k.mlir:3:10", data = {versioning = "region"}>]} {
+  gpu.func @k() kernel {
+    gpu.return
+  }
 }
 
 // -----

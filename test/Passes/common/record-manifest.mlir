@@ -258,3 +258,22 @@ gpu.module @volume {
     gpu.return
   }
 }
+
+// -----
+
+// A site in a function no kernel reaches (a helper's copy left after
+// inlining) is not recorded: the manifest's sites are code that runs.
+// CHECK-LABEL: module attributes {approx.manifest = {orphans = {
+// CHECK-SAME: kernels = [{args = [], knobs = [], name = "k", params = [], sites = [0]}]
+// CHECK-SAME: sites = [{form = "precise", function = "k", kernels = ["k"], loc = "kept", op = "exp", technique = "sfu", type = "f32"}]}}
+gpu.module @orphans attributes {
+  approx.sites = [
+    #approx.site<technique = "sfu", function = "unused_copy", op = "sin", type = f32, form = precise, loc = "dropped">,
+    #approx.site<technique = "sfu", function = "k", op = "exp", type = f32, form = precise, loc = "kept">]} {
+  func.func @unused_copy() {
+    return
+  }
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}

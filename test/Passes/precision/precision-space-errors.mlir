@@ -36,3 +36,19 @@ gpu.module @clash {
     gpu.return
   }
 }
+
+// -----
+
+// One object of two element types cannot have one storage knob.
+gpu.module @object_types {
+  gpu.func @k1(%a: memref<?xf64> {approx.object = "A"}) kernel { gpu.return }
+  // expected-error @+1 {{memory object 'A' is f64 in @k1 but f32 in argument 0 of @k2}}
+  gpu.func @k2(%a: memref<?xf32> {approx.object = "A"}) kernel { gpu.return }
+}
+
+// -----
+
+gpu.module @object_bad_name {
+  // expected-error @+1 {{memory object 'a b' cannot name knob @precision__a b: it}}
+  gpu.func @k(%a: memref<?xf64> {approx.object = "a b"}) kernel { gpu.return }
+}

@@ -69,3 +69,35 @@ gpu.module @narrowest {
     gpu.return
   }
 }
+
+// -----
+
+// Arguments a frontend names as one memory object (approx.object) share one
+// knob, named after the object; the configuration types all of them.
+// DEF-LABEL: gpu.module @objects
+// DEF: approx.build_knob @precision__A default(0) value(0) values([#approx.storage<f64>, #approx.storage<f32>, #approx.storage<f16>]) object(@scale, 0) also {{\[\[}}@sum, 1]] named "A"
+// DEF: approx.build_knob @precision__sum__a0 default(0) value(0) {{.*}} object(@sum, 0){{$}}
+// DEF-NOT: approx.build_knob
+// CFG-LABEL: gpu.module @objects
+// CFG: gpu.func @scale(%{{.*}}: memref<?xf64>
+// CFG: gpu.func @sum(%{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf64>
+// RUN: approx-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(approx-precision-variants{space=f32,f16 configuration=precision__A=f16}))' | FileCheck %s --check-prefix=OBJ
+// OBJ-LABEL: gpu.module @objects
+// OBJ: approx.build_knob @precision__A default(0) value(2)
+// OBJ: gpu.func @scale(%{{.*}}: memref<?xf16>
+// OBJ: gpu.func @sum(%{{.*}}: memref<?xf64>, %{{.*}}: memref<?xf16>
+gpu.module @objects {
+  gpu.func @scale(%a: memref<?xf64> {approx.object = "A"}) kernel {
+    %i = gpu.global_id x
+    %v = memref.load %a[%i] : memref<?xf64>
+    %w = arith.mulf %v, %v : f64
+    memref.store %w, %a[%i] : memref<?xf64>
+    gpu.return
+  }
+  gpu.func @sum(%s: memref<?xf64>, %a: memref<?xf64> {approx.object = "A"}) kernel {
+    %i = gpu.global_id x
+    %v = memref.load %a[%i] : memref<?xf64>
+    memref.store %v, %s[%i] : memref<?xf64>
+    gpu.return
+  }
+}

@@ -80,7 +80,8 @@ def mutate_space(rng, doc, notes):
     what = rng.choice(["kind", "drop-value", "dup-id", "bad-id", "payload-type",
                        "payload-field", "payload-extra", "constraint-knob",
                        "constraint-cycle", "governs", "config-value",
-                       "config-not-build", "no-domain", "build-kind"])
+                       "config-not-build", "no-domain", "build-kind",
+                       "object-also"])
     name = kn.get("name", "?")
     if what == "kind" and d is not None:
         d["kind"] = rng.choice(["fuzzy", "", 3, None, "ORDINAL"])
@@ -126,6 +127,20 @@ def mutate_space(rng, doc, notes):
         kn.pop("domain", None)
     elif what == "build-kind":
         kn["kind"] = "build"
+    elif what == "object-also":
+        # A storage knob's memory object passed to more arguments: unknown
+        # kernels, missing or repeated arguments, another element type.
+        obj = d.get("object") if d and isinstance(d.get("object"), dict) else None
+        kernels = [k.get("name") for k in doc.get("kernels", []) if isinstance(k, dict)] \
+            if isinstance(doc.get("kernels"), list) else []
+        use = rng.choice([{"kernel": rng.choice(kernels or ["fz"]), "arg": rng.choice([0, 1, 5, -1, 10 ** 7])},
+                          {"kernel": "fz_nope", "arg": 0}, {"kernel": obj.get("kernel") if obj else "k",
+                                                            "arg": obj.get("arg") if obj else 0},
+                          {"kernel": 3}, {}, "x"])
+        if obj is not None:
+            obj["also"] = rng.choice([[use], [use, use], use, [], None])
+        elif d is not None:
+            d["object"] = {"kernel": rng.choice(kernels or ["fz"]), "arg": 0, "also": [use]}
     notes.append(f"space: {what} on knob {str(name)[:40]!r}")
 
 

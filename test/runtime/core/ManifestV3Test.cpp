@@ -95,6 +95,17 @@ TEST(ManifestV3, TypedSpace) {
   EXPECT_EQ(m->sites[1].schemes[2].scheme, "stencil");
 }
 
+TEST(ManifestV3, MemoryObjectOfSeveralArguments) {
+  Expected<Manifest> m = parseManifest(caseNamed("storage-object-also").dump());
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  const KnobInfo *storage = m->findKnob("storage__blur__a0");
+  ASSERT_NE(storage, nullptr);
+  EXPECT_EQ(storage->domain.objectName, "img");
+  ASSERT_EQ(storage->domain.objectAlso.size(), 1u);
+  EXPECT_EQ(storage->domain.objectAlso[0].first, "blur");
+  EXPECT_EQ(storage->domain.objectAlso[0].second, 1u);
+}
+
 TEST(ManifestV3, BuildKnobAndConfigurationAreVersion3) {
   json j = caseNamed("good");
   j["version"] = 2;

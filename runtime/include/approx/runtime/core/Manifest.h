@@ -221,7 +221,9 @@ struct KnobDomain {
   std::vector<KnobValue> values; ///< values[i - min]; empty when ordinal
   std::string objectKernel;      ///< storage: the memory object's kernel,
   size_t objectArg = 0;          ///< its argument,
-  std::string objectName;        ///< and its source name ("" if unknown)
+  std::string objectName;        ///< and its source name ("" if unknown);
+  /// the other kernels' arguments that receive the same buffer (`also`).
+  std::vector<std::pair<std::string, size_t>> objectAlso;
 };
 
 struct KnobInfo {
