@@ -39,6 +39,10 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
 #include "mlir/Target/LLVMIR/Import.h"
 
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
@@ -388,6 +392,32 @@ static void simplifyLocations(ModuleOp module, StringRef inputFile) {
   });
 }
 
+/// Computed goto (`goto *p`, an indirect branch to a block address) has no
+/// MLIR form: refused with the source line, before the import fails on it
+/// without one.
+static void refuseComputedGoto(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &inst : bb)
+        if (llvm::isa<llvm::IndirectBrInst>(inst) ||
+            llvm::any_of(inst.operands(), [](const llvm::Use &u) {
+              return llvm::isa<llvm::BlockAddress>(u.get());
+            })) {
+          // The branch itself may carry no line: the nearest one before it.
+          unsigned line = 0;
+          for (const llvm::Instruction *i = &inst; i && !line;
+               i = i->getPrevNode())
+            if (const llvm::DebugLoc &dl = i->getDebugLoc())
+              line = dl.getLine();
+          std::string where = approx::quoteName(opts.input);
+          if (line)
+            where += " line " + std::to_string(line);
+          die(where + ": computed goto (goto *p, in " +
+              approx::quoteName(llvm::demangle(f.getName())) +
+              ") is not supported: use a switch");
+        }
+}
+
 /// --approx-options as approx-to-ptx's options struct (the grouped
 /// spellings included), refused in one line when they do not parse or set
 /// what approx-cc's own options set.
@@ -509,6 +539,7 @@ int main(int argc, char **argv) {
       llvm::parseIRFile(ll, parseError, llvmContext);
   if (!llvmModule)
     die("cannot read clang's output: " + parseError.getMessage());
+  refuseComputedGoto(*llvmModule);
   OwningOpRef<ModuleOp> module;
   {
     // The import warns about data-layout tokens MLIR does not model; they
