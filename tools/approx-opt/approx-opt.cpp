@@ -19,6 +19,8 @@
 #include "approx/InitApprox.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,10 +52,17 @@ static bool checkInput(llvm::StringRef input) {
   }
   uint64_t maxMiB = kDefaultMaxInputMiB;
   if (const char *env = std::getenv("APPROX_MAX_INPUT_MIB")) {
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(env, &end, 10);
-    if (end && *end == '\0' && v > 0)
-      maxMiB = v;
+    // Strict: a decimal count of MiB, 1 to 2^40; anything else is an error,
+    // not the default.
+    llvm::StringRef text(env);
+    unsigned long long v = 0;
+    if (text.empty() || !llvm::all_of(text, llvm::isDigit) ||
+        text.getAsInteger(10, v) || v == 0 || v > (1ull << 40)) {
+      llvm::errs() << "approx-opt: error: APPROX_MAX_INPUT_MIB='" << text
+                   << "' is not a number of MiB in [1, 2^40]\n";
+      return false;
+    }
+    maxMiB = v;
   }
   if (st.getSize() > maxMiB * 1024 * 1024) {
     llvm::errs() << "approx-opt: error: input '" << input << "' is "
