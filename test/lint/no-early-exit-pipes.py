@@ -251,8 +251,10 @@ def split_commands(text, nested):
     return [p for p in pipelines if any(words for _, words in p)]
 
 
-def matching_brace(s, i):
-    """Index of the '}' word closing the '{' word at i (quotes respected)."""
+def _matching(s, i, opens, closes):
+    """Index of the token closing the one opened at i: `opens(s, j)` and
+    `closes(s, j)` say whether position j opens or closes a level (quoted
+    text and escaped characters are skipped); len(s) if none does."""
     depth = 0
     j = i
     n = len(s)
@@ -265,39 +267,32 @@ def matching_brace(s, i):
             q = s.find(c, j + 1)
             j = n if q < 0 else q + 1
             continue
-        at_word_start = j == 0 or s[j - 1] in " \t;|&("
-        if at_word_start and c == "{" and (j + 1 >= n or s[j + 1] in " \t"):
+        if opens(s, j):
             depth += 1
-        elif at_word_start and c == "}" and (j + 1 >= n or s[j + 1] in " \t;|&)<>"):
+        elif closes(s, j):
             depth -= 1
             if depth == 0:
                 return j
         j += 1
     return n
+
+
+def _word_start(s, j):
+    return j == 0 or s[j - 1] in " \t;|&("
+
+
+def matching_brace(s, i):
+    """Index of the '}' word closing the '{' word at i (quotes respected)."""
+    n = len(s)
+    return _matching(
+        s, i,
+        lambda s, j: _word_start(s, j) and s[j] == "{" and (j + 1 >= n or s[j + 1] in " \t"),
+        lambda s, j: _word_start(s, j) and s[j] == "}" and (j + 1 >= n or s[j + 1] in " \t;|&)<>"))
 
 
 def matching_paren(s, i):
     """Index of the ')' closing the '(' at i (quotes respected)."""
-    depth = 0
-    j = i
-    n = len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c in "'\"":
-            q = s.find(c, j + 1)
-            j = n if q < 0 else q + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-        j += 1
-    return n
+    return _matching(s, i, lambda s, j: s[j] == "(", lambda s, j: s[j] == ")")
 
 
 # --- which commands stop reading early ---------------------------------------
@@ -635,7 +630,13 @@ def walk(root):
 
 
 def main(argv):
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: no-early-exit-pipes.py [TEST_FILE_OR_DIR...] (default: test/)")
+        return 0
     paths = argv or [TEST_ROOT]
+    for p in paths:
+        if not os.path.exists(p):
+            sys.exit("no-early-exit-pipes: %s: no such file or directory" % p)
     problems = []
     count = 0
     for p in paths:
