@@ -282,9 +282,12 @@ void writeFile(const std::string &path, StringRef text) {
       die("cannot write " + approx::quoteName(tmp) + ": " + ec.message());
     os << text;
     os.close();
-    if (os.has_error())
-      die("cannot write " + approx::quoteName(tmp) + ": " +
-          os.error().message());
+    if (os.has_error()) {
+      std::string why = os.error().message();
+      os.clear_error(); // a stream destroyed with its error set is fatal
+      llvm::sys::fs::remove(tmp);
+      die("cannot write " + approx::quoteName(path) + ": " + why);
+    }
   }
   if ((ec = llvm::sys::fs::rename(tmp, path))) {
     llvm::sys::fs::remove(tmp);
