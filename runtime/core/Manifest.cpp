@@ -183,6 +183,8 @@ const char *knobKindName(KnobKind k) {
     return "resource";
   case KnobKind::Build:
     return "build";
+  case KnobKind::Host:
+    return "host";
   }
   return "?";
 }

@@ -458,6 +458,24 @@ Configuration parseConfigOrThrow(const json &root) {
 
 } // namespace
 
+Configuration configurationFor(const AppProfile &app,
+                               std::vector<ObjectChoice> objects) {
+  Configuration c;
+  c.objects = std::move(objects);
+  for (const KernelProfile &k : app.kernels) {
+    KernelChoice kc;
+    kc.name = k.name;
+    for (size_t i = 0; i < app.objects.size() && i < c.objects.size(); ++i) {
+      const ObjectProfile &o = app.objects[i];
+      if (std::count(o.readBy.begin(), o.readBy.end(), k.name) ||
+          std::count(o.writtenBy.begin(), o.writtenBy.end(), k.name))
+        kc.storage.push_back({o.name, c.objects[i].storage});
+    }
+    c.kernels.push_back(std::move(kc));
+  }
+  return c;
+}
+
 std::string configurationToJson(const Configuration &c) {
   return configJson(c).dump(1) + "\n";
 }
@@ -741,23 +759,13 @@ private:
   }
 
   Configuration config(const State &st) const {
-    Configuration c;
+    std::vector<ObjectChoice> objects;
+    for (size_t i = 0; i < app_.objects.size(); ++i)
+      objects.push_back({app_.objects[i].name, app_.objects[i].declared,
+                         st.types[i], st.h2d[i].method, st.d2h[i].method});
+    Configuration c = configurationFor(app_, std::move(objects));
     c.toq = opt_.toq;
     c.strategy = strategyName(s_.kind);
-    for (size_t i = 0; i < app_.objects.size(); ++i)
-      c.objects.push_back({app_.objects[i].name, app_.objects[i].declared,
-                           st.types[i], st.h2d[i].method, st.d2h[i].method});
-    for (const KernelProfile &k : app_.kernels) {
-      KernelChoice kc;
-      kc.name = k.name;
-      for (size_t i = 0; i < app_.objects.size(); ++i) {
-        const ObjectProfile &o = app_.objects[i];
-        if (std::count(o.readBy.begin(), o.readBy.end(), k.name) ||
-            std::count(o.writtenBy.begin(), o.writtenBy.end(), k.name))
-          kc.storage.push_back({o.name, st.types[i]});
-      }
-      c.kernels.push_back(std::move(kc));
-    }
     return c;
   }
 

@@ -16,7 +16,9 @@
 //      Every measured run (profile, trial, held-out) is --warmups untimed
 //      runs (default 1) and the median of --reps (default 3);
 //   3. per TOQ (a comma-separated list, in the order given) and strategy,
-//      decideWith() with a Trial that runs the app in scale
+//      decideWith() with a Trial that runs, through the evaluation harness
+//      (ProgramEvaluator: the configuration as a point of the program's
+//      space, evaluate(Config)), the app in scale
 //      mode (DIR/<id>_variants.manifest.json, the storage variants) and
 //      compares its outputs with the reference (quality = 1 - mean relative
 //      error); trials are memoised by Configuration::key() across
@@ -65,6 +67,7 @@
 
 #include "approx/Support/Cli.h"
 #include "approx/runtime/precision/Decision.h"
+#include "approx/runtime/precision/ProgramEvaluator.h"
 #include "approx/runtime/precision/Session.h"
 #include "approx/runtime/precision/SystemDb.h"
 
@@ -75,6 +78,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <string>
@@ -465,24 +470,28 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
     }
     return r;
   };
-  prec::ScaledProgram measured = prec::medianOf(once, o.warmups, o.reps);
   json failures = json::object();
-  prec::Trial inner =
-      [&](const prec::Configuration &c) -> rt::Expected<prec::TrialResult> {
-    rt::Expected<prec::ProgramRun> r = measured(c);
-    if (r)
-      return prec::trialResult(*r, reference);
+  // The program failed in a configuration: a failed trial, not the end of
+  // the search.
+  prec::FailedRun failedRun =
+      [&](const prec::Configuration &c,
+          const rt::Status &) -> std::optional<prec::TrialResult> {
     if (failure.empty())
-      return r.status();
-    // The program failed in this configuration: a failed trial, not the
-    // end of the search.
+      return std::nullopt;
     std::fprintf(stderr, "approx-scale: %s: %s\n", c.key().c_str(),
                  failure.c_str());
     failures[c.key()] = failure;
     prec::TrialResult t;
-    t.failed = true;
     t.totalSeconds = failedSeconds > 0 ? failedSeconds : 1e-9;
     return t;
+  };
+  // Every trial is a point of the program's space, measured through the
+  // evaluation harness (ProgramEvaluator.h).
+  prec::ProgramEvaluator evaluator(profile,
+                                   prec::medianOf(once, o.warmups, o.reps),
+                                   reference, failedRun);
+  prec::Trial inner = [&](const prec::Configuration &c) {
+    return evaluator.trial(c);
   };
   auto ran = std::make_shared<unsigned>(0);
   prec::Trial trial = progressTrial(inner, ran);
@@ -737,13 +746,19 @@ int main(int argc, char **argv) {
     APPROX_RETURN_IF_ERROR(sr.run(sizes, ins, scaledOuts, rt_, ro));
     return prec::ProgramRun{outputsOf(*app, scaledOuts), rt_.report};
   };
-  prec::Trial inner = prec::makeTrial(
+  // Every trial is a point of the program's space, measured through the
+  // evaluation harness (ProgramEvaluator.h).
+  prec::ProgramEvaluator evaluator(
+      profile,
       prec::medianOf(
           [&](const prec::Configuration &c) {
             return runScaled(inputs, c, profile.transfers);
           },
           warmups, reps),
       reference);
+  prec::Trial inner = [&](const prec::Configuration &c) {
+    return evaluator.trial(c);
+  };
   auto ran = std::make_shared<unsigned>(0);
   prec::Trial trial = progressTrial(inner, ran);
 
@@ -759,6 +774,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> htransfers;
   double hf64Seconds = 0;
   std::map<std::string, prec::TrialResult> heldMemo;
+  std::unique_ptr<prec::ProgramEvaluator> heldEvaluator;
   if (heldOut) {
     InputSpec hin = in;
     if (haveHoldout)
@@ -778,6 +794,15 @@ int main(int argc, char **argv) {
     hreference = outputsOf(*app, houts);
     htransfers = hprof.transfers;
     hf64Seconds = hprof.totalSeconds;
+    // The held-out input's program, through the harness as the trials are.
+    heldEvaluator = std::make_unique<prec::ProgramEvaluator>(
+        profile,
+        prec::medianOf(
+            [&](const prec::Configuration &c) {
+              return runScaled(hinputs, c, htransfers);
+            },
+            warmups, reps),
+        hreference);
   }
   HeldOutCheck heldOutCheck;
   if (heldOut)
@@ -785,16 +810,10 @@ int main(int argc, char **argv) {
                        json &s) -> rt::Status {
       auto hit = heldMemo.find(d.config.key());
       if (hit == heldMemo.end()) {
-        rt::Expected<prec::ProgramRun> hr = prec::medianOf(
-            [&](const prec::Configuration &c) {
-              return runScaled(hinputs, c, htransfers);
-            },
-            warmups, reps)(d.config);
+        rt::Expected<prec::TrialResult> hr = heldEvaluator->trial(d.config);
         if (!hr)
           return hr.status().withContext("held-out run");
-        hit = heldMemo
-                  .emplace(d.config.key(), prec::trialResult(*hr, hreference))
-                  .first;
+        hit = heldMemo.emplace(d.config.key(), *hr).first;
       }
       const prec::TrialResult &h = hit->second;
       bool hpass = !h.failed && !h.overflow && h.quality >= toq;

@@ -67,6 +67,10 @@ grep -q '^f64 profile: .* 4 objects, 4 transfers, 1 outputs$' "$work/log" ||
 grep -q '^strategy ours, toq 0.9: [0-9]* trials' "$work/log" ||
   die "no decision"
 grep -q '"quality"' "$work/report.json" || die "no report"
+# Only the stubs' own failures: every trial of the plain program runs.
+if [ "$mode" = ok ] && grep -q 'FAILED' "$work/log"; then
+  die "a trial failed: $(grep -m1 '^approx-scale: ' "$work/log")"
+fi
 # The temporary directory is gone (only the log and report remain).
 [ "$(ls "$work")" = "$(printf 'log\nreport.json')" ] ||
   die "left behind: $(ls "$work")"
@@ -74,6 +78,9 @@ if [ "$mode" = fail-f16 ]; then
   grep -q 'exit status 3: stub: refusing f16 storage' "$work/log" ||
     die "no failed trial's stderr line"
   grep -q 'FAILED' "$work/log" || die "no FAILED trial"
+  # The trials without f16 run.
+  grep '^\[trial' "$work/log" | grep -v 'f16\[' | grep -v FAILED | grep -q 'f32\[' ||
+    die "no f32 trial ran"
   if grep -q -- '-> f16' "$work/log"; then die "chose f16"; fi
   grep -q 'refusing f16 storage' "$work/report.json" ||
     die "no failed_trials in the report"

@@ -104,8 +104,13 @@ enum class KnobKind {
   Variant,  ///< a choice among kernels of the module
   Resource, ///< a host-created object (texture) whose handle the kernel reads
   Build,    ///< fixed when the PTX was built (`configuration`); version 3
+  /// Applied by the host around launches (a memory object's storage type,
+  /// its transfers' conversion methods): declared by a program-level space
+  /// (approx/runtime/precision/ProgramEvaluator.h), never by a manifest
+  /// file, whose reader does not accept the kind.
+  Host,
 };
-/// "global", "variant", "resource".
+/// "global", "variant", "resource", "build", "host".
 const char *knobKindName(KnobKind k);
 
 /// Where a global or resource knob's value is read by the kernel.
@@ -247,10 +252,10 @@ struct KnobInfo {
   std::vector<KnobConstraint> constraints; ///< `constraints`
   int64_t builtValue = 0; ///< build knobs: the value `configuration` names
 
-  /// Global and resource knobs have a device symbol; variant and build
-  /// knobs do not.
+  /// Global and resource knobs have a device symbol; variant, build and
+  /// host knobs do not.
   bool hasSymbol() const {
-    return kind != KnobKind::Variant && kind != KnobKind::Build;
+    return kind == KnobKind::Global || kind == KnobKind::Resource;
   }
   /// The id of value `v` (a decimal number for an ordinal knob).
   std::string valueId(int64_t v) const;

@@ -124,6 +124,12 @@ struct Configuration {
   bool changesNothing() const;
 };
 
+/// The configuration that stores `app`'s objects as `objects` says (one
+/// entry per profiled object, in the profile's order): every kernel's
+/// choice is the storage of the objects it reads or writes.
+Configuration configurationFor(const AppProfile &app,
+                               std::vector<ObjectChoice> objects);
+
 /// The configuration file ("format": "approx-precision-config",
 /// "version": 1). Load errors are one ParseError line naming the JSON path:
 /// wrong format or version, unknown or missing fields, unknown types, two

@@ -37,6 +37,7 @@
 
 #include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/Runtime.h"
+#include "approx/runtime/tune/ConfigEvaluator.h"
 #include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
 
@@ -93,15 +94,6 @@ using KnobBound = std::function<Expected<int64_t>(
 /// payload), or an error naming why there is none.
 using LaunchFor = std::function<Expected<LaunchConfig>(const Config &)>;
 
-/// What evaluate(Config) measured.
-struct Evaluation {
-  double timeMs = 0; ///< median kernel time
-  double error = 0;  ///< the metric against the reference's outputs
-  /// The compared buffers (Out, InOut, in argument order) flattened as
-  /// doubles; empty when not asked for.
-  std::vector<double> outputs;
-};
-
 /// What KernelEvaluator runs and how it measures.
 struct EvaluatorOptions {
   std::string kernel; ///< a kernel or a dispatched logical name
@@ -132,7 +124,10 @@ struct EvaluatorOptions {
 };
 
 /// An Evaluator over a kernel of a loaded Module (see the file comment).
-class KernelEvaluator : public Evaluator {
+/// Its Evaluation: the median kernel time, the metric against the
+/// reference's outputs, and the compared buffers (Out, InOut, in argument
+/// order).
+class KernelEvaluator : public Evaluator, public ConfigEvaluator {
 public:
   /// Checks `args` against the kernel, sizes and allocates the buffers,
   /// uploads inputs and computes λmax (EvaluatorOptions::bound).
@@ -142,7 +137,10 @@ public:
   /// The harness: times configuration `c` (median of the timed launches),
   /// its error against the reference and, with `withOutputs`, its outputs;
   /// cached per configuration when options().cache.
-  Expected<Evaluation> evaluate(const Config &c, bool withOutputs = true);
+  Expected<Evaluation> evaluate(const Config &c,
+                                bool withOutputs = true) override;
+  /// The module's manifest.
+  const Manifest &space() const override { return module_.manifest(); }
   /// Launches once in configuration `c` (restore + poison first) and
   /// returns the compared outputs flattened as doubles.
   Expected<std::vector<double>> run(const Config &c);
