@@ -47,7 +47,10 @@ for s in ${*:-tests bench gemver}; do
   *) echo "gpu-v3-check.sh: unknown step '$s' (tests, bench, gemver, apps)" >&2; exit 2 ;;
   esac
   echo "=== $s done in $(( $(date +%s) - start )) s (status so far $status)"
-  { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%FT%TZ; git rev-parse HEAD; } > "$OUT/env.txt" 2>&1
+  # The commit: .carry/commit.txt (gpu-prepare.sh writes it; the device's
+  # copy of .git may be older than the tree it was given).
+  { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u +%FT%TZ
+    cat .carry/commit.txt 2>/dev/null || git rev-parse HEAD; } > "$OUT/env.txt" 2>&1
   pack
 done
 exit $status
