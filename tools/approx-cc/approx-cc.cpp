@@ -46,6 +46,10 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -258,7 +262,8 @@ static std::string firstError(llvm::StringRef log) {
 /// Runs clang on the input under the time and memory limits; returns the
 /// path of the device LLVM IR (in the scratch directory).
 static std::string compileDevice(const std::string &clang,
-                                 const std::string &cuda) {
+                                 const std::string &cuda,
+                                 bool unrollWindows) {
   std::string ll = scratchFile("device.ll"), log = scratchFile("clang.log");
   std::vector<std::string> args = {clang,
                                    "-x",
@@ -278,6 +283,10 @@ static std::string compileDevice(const std::string &clang,
     args.push_back("-I" + i);
   for (const std::string &d : opts.defines)
     args.push_back("-D" + d);
+  // Perforation: loops may be unrolled (unrollWindowLoops); at -O1 clang
+  // otherwise marks every loop unroll.disable.
+  if (unrollWindows)
+    args.push_back("-funroll-loops");
   args.push_back("--");
   args.push_back(opts.input);
   llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
@@ -418,6 +427,49 @@ static void refuseComputedGoto(llvm::Module &module) {
         }
 }
 
+/// The most iterations of one loop unrollWindowLoops unrolls fully: a
+/// window of up to 16 x 16.
+static constexpr unsigned kMaxWindowTrips = 16;
+
+/// With perforate=: every loop that loads and has a constant trip count of
+/// at most kMaxWindowTrips is fully unrolled, as `#pragma unroll` would
+/// have it, so that a stencil's window loops (`for dy ... for dx ...`, the
+/// usual way to write a convolution) become loads at constant offsets that
+/// approx-perforation-raise can tile. Other loops of the file that qualify
+/// are unrolled too, as nvcc -O3 would.
+static void unrollWindowLoops(llvm::Module &module) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration())
+      continue;
+    llvm::LoopInfo &li = fam.getResult<llvm::LoopAnalysis>(f);
+    llvm::ScalarEvolution &se = fam.getResult<llvm::ScalarEvolutionAnalysis>(f);
+    for (llvm::Loop *loop : li.getLoopsInPreorder()) {
+      unsigned trips = se.getSmallConstantTripCount(loop);
+      bool loads = llvm::any_of(loop->blocks(), [](llvm::BasicBlock *bb) {
+        return llvm::any_of(*bb, llvm::IsaPred<llvm::LoadInst>);
+      });
+      if (trips > 0 && trips <= kMaxWindowTrips && loads)
+        llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.full");
+    }
+  }
+  llvm::ModulePassManager mpm;
+  if (llvm::Error e = pb.parsePassPipeline(
+          mpm, "function(loop-unroll<O3;full-unroll-max=64>)"))
+    die("internal: the unroll pipeline does not parse: " +
+        llvm::toString(std::move(e)));
+  mpm.run(module, mam);
+}
+
 /// --approx-options as approx-to-ptx's options struct (the grouped
 /// spellings included), refused in one line when they do not parse or set
 /// what approx-cc's own options set.
@@ -518,7 +570,8 @@ int main(int argc, char **argv) {
     die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
         ec.message());
 
-  std::string ll = compileDevice(clang, cuda);
+  const bool perforated = !toPtx->perforate.empty();
+  std::string ll = compileDevice(clang, cuda, perforated);
   limitThisProcess(start);
 
   DialectRegistry registry;
@@ -540,6 +593,8 @@ int main(int argc, char **argv) {
   if (!llvmModule)
     die("cannot read clang's output: " + parseError.getMessage());
   refuseComputedGoto(*llvmModule);
+  if (perforated)
+    unrollWindowLoops(*llvmModule);
   OwningOpRef<ModuleOp> module;
   {
     // The import warns about data-layout tokens MLIR does not model; they
