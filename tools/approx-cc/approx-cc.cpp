@@ -178,6 +178,23 @@ static void onBadAlloc(void *, const char *, bool) {
   ::_exit(EXIT_FAILURE);
 }
 
+/// Writes the scratch file `path` through `fill`; a failure is one line
+/// naming `shown`, the output it becomes.
+static void writeScratchFile(const std::string &path, const std::string &shown,
+                             llvm::function_ref<void(llvm::raw_ostream &)> fill) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    die("cannot write " + approx::quoteName(shown) + ": " + ec.message());
+  fill(os);
+  os.close();
+  if (os.has_error()) {
+    std::string why = os.error().message();
+    os.clear_error(); // a stream destroyed with its error set is fatal
+    die("cannot write " + approx::quoteName(shown) + ": " + why);
+  }
+}
+
 /// Writes OUT/NAME.h (OUT: the scratch folder of the outputs) from the
 /// manifest approx-to-ptx just wrote there.
 static void writeHeader(const std::string &out, const std::string &base,
@@ -197,19 +214,8 @@ static void writeHeader(const std::string &out, const std::string &base,
       *json->getAsObject(), base, llvm::sys::path::filename(source));
   if (!header)
     die("cannot write the header: " + llvm::toString(header.takeError()));
-  std::error_code ec;
-  llvm::raw_fd_ostream os(out + "/" + base + ".h", ec);
-  if (ec)
-    die("cannot write " + approx::quoteName(opts.outputDir + "/" + base + ".h") +
-        ": " + ec.message());
-  os << *header;
-  os.close();
-  if (os.has_error()) {
-    std::string why = os.error().message();
-    os.clear_error();
-    die("cannot write " + approx::quoteName(opts.outputDir + "/" + base + ".h") +
-        ": " + why);
-  }
+  writeScratchFile(out + "/" + base + ".h", opts.outputDir + "/" + base + ".h",
+                   [&](llvm::raw_ostream &os) { os << *header; });
 }
 
 /// The clang to run: option, APPROX_CLANG, the build's, PATH.
@@ -479,9 +485,9 @@ static std::unique_ptr<approx::ApproxToPTXOptions> parseUserOptions() {
   std::string parseLog, error;
   std::unique_ptr<approx::ApproxToPTXOptions> o;
   {
-    llvm::SmallString<128> capture;
+    const std::string capture = scratchFile("options.err");
     int saved = -1, fd = -1;
-    if (!llvm::sys::fs::createTemporaryFile("approx-cc", "err", fd, capture)) {
+    if (!llvm::sys::fs::openFileForWrite(capture, fd)) {
       llvm::errs().flush();
       saved = ::dup(2);
       ::dup2(fd, 2);
@@ -536,23 +542,6 @@ int main(int argc, char **argv) {
     die((opts.name.empty() ? "the input's stem " : "--name ") +
         approx::quoteName(base) + " cannot name the module: it " + why +
         (opts.name.empty() ? "; pass --name" : ""));
-  std::unique_ptr<approx::ApproxToPTXOptions> toPtx = parseUserOptions();
-  std::string clang = findClang();
-  if (clang.empty())
-    die("no CUDA device compiler: clang++-22 is not installed (apt install "
-        "clang-22) and neither --clang nor APPROX_CLANG names one");
-  if (!llvm::sys::fs::can_execute(clang))
-    die("clang " + approx::quoteName(clang) + " is not an executable");
-  std::string cuda = findCudaRoot();
-  if (cuda.empty() || !llvm::sys::fs::is_directory(cuda + "/include"))
-    die("no CUDA toolkit at " + approx::quoteName(cuda) +
-        " (set CUDA_PATH or pass --cuda-path)");
-  std::string raised = opts.outputDir + "/" + base + ".raised.mlir";
-  if (opts.keepIR && llvm::sys::fs::exists(raised) &&
-      !llvm::sys::fs::is_regular_file(raised) &&
-      !llvm::sys::fs::is_symlink_file(raised))
-    die(approx::quoteName(raised) + " exists and is not a regular file");
-
   // The scratch directory, inside DIR (the commit renames within one file
   // system); its "out" folder holds what is committed.
   {
@@ -569,6 +558,23 @@ int main(int argc, char **argv) {
   if (std::error_code ec = llvm::sys::fs::create_directory(out))
     die("cannot write in " + approx::quoteName(opts.outputDir) + ": " +
         ec.message());
+
+  std::unique_ptr<approx::ApproxToPTXOptions> toPtx = parseUserOptions();
+  std::string clang = findClang();
+  if (clang.empty())
+    die("no CUDA device compiler: clang++-22 is not installed (apt install "
+        "clang-22) and neither --clang nor APPROX_CLANG names one");
+  if (!llvm::sys::fs::can_execute(clang))
+    die("clang " + approx::quoteName(clang) + " is not an executable");
+  std::string cuda = findCudaRoot();
+  if (cuda.empty() || !llvm::sys::fs::is_directory(cuda + "/include"))
+    die("no CUDA toolkit at " + approx::quoteName(cuda) +
+        " (set CUDA_PATH or pass --cuda-path)");
+  std::string raised = opts.outputDir + "/" + base + ".raised.mlir";
+  if (opts.keepIR && llvm::sys::fs::exists(raised) &&
+      !llvm::sys::fs::is_regular_file(raised) &&
+      !llvm::sys::fs::is_symlink_file(raised))
+    die(approx::quoteName(raised) + " exists and is not a regular file");
 
   const bool perforated = !toPtx->perforate.empty();
   std::string ll = compileDevice(clang, cuda, perforated);
@@ -618,19 +624,9 @@ int main(int argc, char **argv) {
   inGpu.addPass(approx::createApproxRaiseKernelCfg());
   if (failed(pm.run(*module)))
     return EXIT_FAILURE;
-  if (opts.keepIR) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(out + "/" + base + ".raised.mlir", ec);
-    if (ec)
-      die("cannot write " + approx::quoteName(raised) + ": " + ec.message());
-    module->print(os);
-    os.close();
-    if (os.has_error()) {
-      std::string why = os.error().message();
-      os.clear_error();
-      die("cannot write " + approx::quoteName(raised) + ": " + why);
-    }
-  }
+  if (opts.keepIR)
+    writeScratchFile(out + "/" + base + ".raised.mlir", raised,
+                     [&](llvm::raw_ostream &os) { module->print(os); });
   // approx-to-ptx writes NAME.ptx and NAME.manifest.json into `out`.
   toPtx->chip = opts.chip;
   toPtx->outputDir = out;
