@@ -44,6 +44,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # say REQUIRES: and are reported UNSUPPORTED (and counted) without it.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+# nvcc, beside ptxas: approx-cc's output is compared with nvcc's.
+if config.ptxas and os.path.exists(os.path.join(os.path.dirname(config.ptxas), "nvcc")):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", os.path.join(os.path.dirname(config.ptxas), "nvcc")))
 if config.libdevice and os.path.exists(config.libdevice):
     config.available_features.add("libdevice")
 if config.clang and os.path.exists(config.clang):

@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -42,6 +43,21 @@ std::string mlir::approx::resolveLibdevicePath(StringRef option,
   }
   origin = "the build-time default";
   return APPROX_DEFAULT_LIBDEVICE;
+}
+
+/// nvcc's -fmad=true for the NVPTX back end: `nvptx-fma-level` given once
+/// (its default value, 2, but given) makes every float add of the module a
+/// candidate for the back end's own fusion rule, which is nvcc's, and drops
+/// `.rn` from plain adds and multiplies so that ptxas may fuse further, as
+/// in nvcc's PTX. It is an LLVM command-line option, so it holds for the
+/// whole process: a tool that builds a pipeline with `fmad=false` after one
+/// with `fmad` on keeps fusion on (approx-opt and approx-cc build one).
+static void allowNvptxFusion() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-fma-level");
+  if (it == options.end() || it->second->getNumOccurrences() > 0)
+    return; // no NVPTX back end linked (nothing to translate), or set
+  it->second->addOccurrence(0, "nvptx-fma-level", "2");
 }
 
 namespace {
@@ -182,6 +198,11 @@ void mlir::approx::buildApproxToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createApproxLoopAnnotations());
+  // Multiply-add fusion by nvcc's rule, which is the NVPTX back end's own
+  // combine once fusion is allowed for the whole module (docs/cuda.md).
+  pm.addNestedPass<gpu::GPUModuleOp>(createApproxNvccContraction());
+  if (o.fmad)
+    allowNvptxFusion();
 
   // 7. Target + libdevice, then PTX through the LLVM NVPTX backend.
   GpuNVVMAttachTargetOptions target;

@@ -24,6 +24,10 @@ using namespace mlir;
 
 namespace {
 
+/// What scf-to-cf and cf-to-llvm carry to the latch branch as its loop
+/// annotation (approx-loop-annotations makes it the branch's own).
+constexpr StringLiteral kLoopAnnotation = "loop_annotation";
+
 /// The cf lowering's interface, with gpu.return as the unreachable
 /// terminator of a kernel body.
 struct KernelCfgToScf : ControlFlowToSCFTransformation {
@@ -35,7 +39,48 @@ struct KernelCfgToScf : ControlFlowToSCFTransformation {
       return failure();
     return gpu::ReturnOp::create(builder, loc).getOperation();
   }
+
+  /// Loop headers and the annotations of the back edges that reach them
+  /// (clang's `#pragma unroll N` or `nounroll`), filled before lifting.
+  llvm::DenseMap<Block *, Attribute> headerAnnotations;
+
+  /// The loop takes its header's annotation; scf-to-cf puts it back on the
+  /// latch. Upstream first rebuilds the latch (its terminator is new), but
+  /// the header stays the body's entry block.
+  FailureOr<Operation *>
+  createStructuredDoWhileLoopOp(OpBuilder &builder, Operation *replacedOp,
+                                ValueRange loopVariablesInit, Value condition,
+                                ValueRange loopVariablesNextIter,
+                                Region &&loopBody) override {
+    Attribute annotation = headerAnnotations.lookup(&loopBody.front());
+    FailureOr<Operation *> loop =
+        ControlFlowToSCFTransformation::createStructuredDoWhileLoopOp(
+            builder, replacedOp, loopVariablesInit, condition,
+            loopVariablesNextIter, std::move(loopBody));
+    if (succeeded(loop) && annotation)
+      (*loop)->setAttr(kLoopAnnotation, annotation);
+    return loop;
+  }
 };
+
+/// Records each annotated LLVM back edge's annotation under the header it
+/// reaches (the successor that dominates the branch).
+void collectLoopAnnotations(Region &region, DominanceInfo &dom,
+                            llvm::DenseMap<Block *, Attribute> &headers) {
+  for (Block &block : region) {
+    Operation *term = block.getTerminator();
+    LLVM::LoopAnnotationAttr annotation;
+    if (auto br = dyn_cast<LLVM::BrOp>(term))
+      annotation = br.getLoopAnnotationAttr();
+    else if (auto cbr = dyn_cast<LLVM::CondBrOp>(term))
+      annotation = cbr.getLoopAnnotationAttr();
+    if (!annotation)
+      continue;
+    for (Block *succ : term->getSuccessors())
+      if (dom.dominates(succ, &block))
+        headers.try_emplace(succ, annotation);
+  }
+}
 
 /// Rewrites the LLVM branches of `region` to cf; returns the first
 /// terminator that is neither a branch nor gpu.return (nullptr if none).
@@ -115,11 +160,15 @@ struct ApproxRaiseKernelCfgPass
                        .str());
         continue;
       }
+      KernelCfgToScf iface;
+      {
+        DominanceInfo before(fn);
+        collectLoopAnnotations(body, before, iface.headerAnnotations);
+      }
       if (Operation *other = branchesToCf(body)) {
         other->emitOpError("unexpected terminator after the check");
         return signalPassFailure();
       }
-      KernelCfgToScf iface;
       DominanceInfo dom(fn);
       FailureOr<bool> lifted = transformCFGToSCF(body, iface, dom);
       if (failed(lifted)) {

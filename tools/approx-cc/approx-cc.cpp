@@ -31,6 +31,7 @@
 #include "approx/Passes/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -39,6 +40,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
 #include "mlir/Target/LLVMIR/Import.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugLoc.h"
@@ -240,6 +242,29 @@ static std::string findCudaRoot() {
   return APPROX_DEFAULT_CUDA_ROOT;
 }
 
+/// The toolkit's CUDART_VERSION as "M.m" (13000 -> "13.0"), or "" when its
+/// header does not say. clang 22 passes the SDK version to the device side
+/// only when it links libdevice itself; without it (-nocudalib) a host
+/// `<<<...>>>` in the input is lowered to cudaConfigureCall, which CUDA 13
+/// no longer declares.
+static std::string toolkitVersion(const std::string &cuda) {
+  llvm::SmallString<256> header(cuda);
+  llvm::sys::path::append(header, "include", "cuda_runtime_api.h");
+  auto buffer = llvm::MemoryBuffer::getFile(header);
+  if (!buffer)
+    return "";
+  llvm::StringRef text = (*buffer)->getBuffer();
+  size_t at = text.find("#define CUDART_VERSION");
+  if (at == llvm::StringRef::npos)
+    return "";
+  unsigned version = 0;
+  if (text.substr(at + 22).ltrim(" \t").consumeInteger(10, version) ||
+      version < 1000)
+    return "";
+  return std::to_string(version / 1000) + "." +
+         std::to_string(version % 1000 / 10);
+}
+
 /// `line` safe for a terminal and one line long: control bytes as \xNN,
 /// at most 400 bytes.
 static std::string sanitize(llvm::StringRef line) {
@@ -268,8 +293,7 @@ static std::string firstError(llvm::StringRef log) {
 /// Runs clang on the input under the time and memory limits; returns the
 /// path of the device LLVM IR (in the scratch directory).
 static std::string compileDevice(const std::string &clang,
-                                 const std::string &cuda,
-                                 bool unrollWindows) {
+                                 const std::string &cuda) {
   std::string ll = scratchFile("device.ll"), log = scratchFile("clang.log");
   std::vector<std::string> args = {clang,
                                    "-x",
@@ -285,14 +309,27 @@ static std::string compileDevice(const std::string &clang,
                                    "-emit-llvm",
                                    "-o",
                                    ll};
+  if (std::string sdk = toolkitVersion(cuda); !sdk.empty()) {
+    args.push_back("-Xclang");
+    args.push_back("-target-sdk-version=" + sdk);
+  }
+  // CUDA 13 keeps libcu++ (cuda/std, which cooperative_groups.h includes)
+  // under include/cccl, which nvcc searches and clang does not.
+  llvm::SmallString<256> cccl(cuda);
+  llvm::sys::path::append(cccl, "include", "cccl");
+  if (llvm::sys::fs::is_directory(cccl)) {
+    args.push_back("-isystem");
+    args.push_back(std::string(cccl));
+  }
   for (const std::string &i : opts.includes)
     args.push_back("-I" + i);
   for (const std::string &d : opts.defines)
     args.push_back("-D" + d);
-  // Perforation: loops may be unrolled (unrollWindowLoops); at -O1 clang
-  // otherwise marks every loop unroll.disable.
-  if (unrollWindows)
-    args.push_back("-funroll-loops");
+  // Without -funroll-loops, clang at -O1 marks every loop unroll.disable,
+  // and LLVM's unroller later leaves loops alone that nvcc -O3 unrolls; with
+  // it, only `#pragma nounroll` does (issue 31). Perforation's window loops
+  // are unrolled before import (unrollWindowLoops).
+  args.push_back("-funroll-loops");
   args.push_back("--");
   args.push_back(opts.input);
   llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
@@ -577,7 +614,7 @@ int main(int argc, char **argv) {
     die(approx::quoteName(raised) + " exists and is not a regular file");
 
   const bool perforated = !toPtx->perforate.empty();
-  std::string ll = compileDevice(clang, cuda, perforated);
+  std::string ll = compileDevice(clang, cuda);
   limitThisProcess(start);
 
   DialectRegistry registry;
@@ -601,6 +638,13 @@ int main(int argc, char **argv) {
   refuseComputedGoto(*llvmModule);
   if (perforated)
     unrollWindowLoops(*llvmModule);
+  // MLIR 22's import drops `externally_initialized` (a __constant__ or
+  // __device__ variable the host fills with cudaMemcpyToSymbol); without it
+  // LLVM folds loads of a zero-initialized __constant__ array to 0.
+  llvm::StringSet<> hostFilled;
+  for (const llvm::GlobalVariable &g : llvmModule->globals())
+    if (g.isExternallyInitialized())
+      hostFilled.insert(g.getName());
   OwningOpRef<ModuleOp> module;
   {
     // The import warns about data-layout tokens MLIR does not model; they
@@ -613,6 +657,10 @@ int main(int argc, char **argv) {
   }
   if (!module)
     die("cannot import clang's LLVM IR into MLIR");
+  module->walk([&](LLVM::GlobalOp g) {
+    if (hostFilled.contains(g.getSymName()))
+      g.setExternallyInitialized(true);
+  });
   simplifyLocations(*module, opts.input);
 
   PassManager pm(&context);

@@ -99,6 +99,34 @@ def ApproxLoopAnnotations
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ApproxNvccContraction
+    : Pass<"approx-nvcc-contraction", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Leave multiply-add fusion to the NVPTX back end's rule, which is nvcc's";
+  let description = [{
+    With the `contract` flag, LLVM's generic DAG combiner fuses a float
+    product into every add or subtraction that uses it, even when the
+    product has other uses (NVPTX asks for aggressive fusion). nvcc does
+    not: it fuses a product into an add only when every use of the product
+    is an add (fewer than five), and never into a subtraction, leaving
+    `mul.f32` and `sub.f32` for ptxas. That rule is the NVPTX back end's own
+    combine, which applies to every float add once fusion is allowed for the
+    module (`nvptx-fma-level`, which approx-to-ptx sets when `fmad` is on,
+    as nvcc's `-fmad=true`; it covers libdevice, linked later, as nvcc's
+    flag does).
+
+    This pass, run on LLVM-dialect code just before translation, removes
+    `contract` from f32 and f64 `llvm.fmul`, `llvm.fadd` and `llvm.fsub`,
+    so that rule alone decides (it covers those two types; f16, bf16 and
+    vectors keep their flags and the generic combine). Results then match nvcc bit for bit where they differed
+    in the last place, or by more where a sum cancels (issue 31: 41% of an
+    option pricer's outputs).
+
+    Before: `%x = llvm.fsub %c, %t {fastmathFlags = #llvm.fastmath<contract>}`
+    After:  `%x = llvm.fsub %c, %t`
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertApproxToNVVM
     : Pass<"convert-approx-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower pinned approx ops, knobs and warp slots to NVVM/LLVM";
