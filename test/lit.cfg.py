@@ -44,6 +44,9 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # say REQUIRES: and are reported UNSUPPORTED (and counted) without it.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+# The toolkit's headers (cuda.h), beside ptxas's bin directory.
+config.substitutions.append(("%cuda_include", os.path.join(
+    os.path.dirname(os.path.dirname(config.ptxas or "/nonexistent/bin/ptxas")), "include")))
 # nvcc, beside ptxas: approx-cc's output is compared with nvcc's.
 if config.ptxas and os.path.exists(os.path.join(os.path.dirname(config.ptxas), "nvcc")):
     config.available_features.add("nvcc")
