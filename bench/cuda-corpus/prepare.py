@@ -15,7 +15,7 @@ repository, commit, path and sha256 (see README.md).
 
   prepare.py --approx-cc build/bin/approx-cc \\
       --source cuda-samples=/path/to/cuda-samples --source rodinia=/path/to/gpu-rodinia \\
-      --out .carry/corpus [--only ID,...] [--chip sm_90]
+      --out .carry/cuda-corpus [--only ID,...] [--chip sm_90]
 
 A source is a checkout, a bare git directory (files are taken from the
 spec's commit with git archive) or a plain directory tree.
