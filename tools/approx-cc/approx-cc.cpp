@@ -40,6 +40,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/LLVMIRToNVVMTranslation.h"
 #include "mlir/Target/LLVMIR/Import.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -68,6 +69,7 @@
 #include "HostHeader.h"
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -513,6 +515,111 @@ static void unrollWindowLoops(llvm::Module &module) {
   mpm.run(module, mam);
 }
 
+/// `x` as 2^k with k an integer, if it is one (finite, positive, exact).
+static std::optional<int> exactLog2(const llvm::APFloat &x) {
+  if (!x.isFiniteNonZero() || x.isNegative())
+    return std::nullopt;
+  int exp = 0;
+  llvm::APFloat mantissa = llvm::frexp(x, exp, llvm::APFloat::rmNearestTiesToEven);
+  if (!mantissa.isExactlyValue(0.5))
+    return std::nullopt;
+  return exp - 1;
+}
+
+/// `x` as an integer, if it is one of modest size.
+static std::optional<int> exactInt(const llvm::APFloat &x) {
+  if (!x.isFinite() || !x.isInteger())
+    return std::nullopt;
+  double d = x.convertToDouble();
+  if (d < -4096 || d > 4096)
+    return std::nullopt;
+  return static_cast<int>(d);
+}
+
+/// Folds libdevice's log2, exp2 and pow (fast and precise, f32 and f64) on
+/// constants whose result is exact: log2 of 2^k, exp2 of an integer, pow of
+/// 2^k to an integer power, where every implementation gives 2^n or n.
+/// nvcc folds these (a loop bounded by `__log2f(16)` and stepping by
+/// `__powf(2, i)` becomes four iterations with constant strides); LLVM does
+/// not know libdevice's functions or the NVVM intrinsics inside them.
+/// Returns whether anything changed.
+static bool foldExactLibdeviceCalls(llvm::Module &module) {
+  bool changed = false;
+  for (llvm::Function &callee : module) {
+    if (!callee.isDeclaration())
+      continue;
+    llvm::StringRef name = callee.getName();
+    enum { Log2, Exp2, Pow, None } kind = None;
+    if (name == "__nv_fast_log2f" || name == "__nv_log2f" || name == "__nv_log2")
+      kind = Log2;
+    else if (name == "__nv_exp2f" || name == "__nv_exp2")
+      kind = Exp2;
+    else if (name == "__nv_fast_powf" || name == "__nv_powf" || name == "__nv_pow")
+      kind = Pow;
+    if (kind == None)
+      continue;
+    for (llvm::User *user : llvm::make_early_inc_range(callee.users())) {
+      auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+      if (!call || call->getCalledFunction() != &callee)
+        continue;
+      auto arg = [&](unsigned i) -> const llvm::APFloat * {
+        auto *c = llvm::dyn_cast<llvm::ConstantFP>(call->getArgOperand(i));
+        return c ? &c->getValueAPF() : nullptr;
+      };
+      std::optional<int> result; // log2: the value; exp2, pow: the exponent
+      if (kind == Log2 && arg(0))
+        result = exactLog2(*arg(0));
+      else if (kind == Exp2 && arg(0))
+        result = exactInt(*arg(0));
+      else if (kind == Pow && arg(0) && arg(1))
+        if (std::optional<int> k = exactLog2(*arg(0)))
+          if (std::optional<int> n = exactInt(*arg(1)))
+            result = *k * *n;
+      if (!result)
+        continue;
+      llvm::Type *type = call->getType();
+      // 2^n must be a normal number of the type (no flush, no overflow).
+      int maxExp = type->isFloatTy() ? 127 : 1023;
+      llvm::Constant *value;
+      if (kind == Log2)
+        value = llvm::ConstantFP::get(type, static_cast<double>(*result));
+      else if (*result >= 1 - maxExp && *result <= maxExp)
+        value = llvm::ConstantFP::get(type, std::ldexp(1.0, *result));
+      else
+        continue;
+      call->replaceAllUsesWith(value);
+      call->eraseFromParent();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/// After a fold, loops bounded by what was folded are fully unrolled (as
+/// nvcc -O3 does) and the calls in them folded in turn, a few rounds.
+static void foldLibdeviceConstants(llvm::Module &module) {
+  for (int round = 0; round < 4 && foldExactLibdeviceCalls(module); ++round) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb;
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm;
+    if (llvm::Error e = pb.parsePassPipeline(
+            mpm, "function(instcombine,simplifycfg,loop-unroll<O3;no-partial;"
+                 "no-runtime;no-upperbound;no-peeling;full-unroll-max=64>,"
+                 "instcombine)"))
+      die("internal: the folding pipeline does not parse: " +
+          llvm::toString(std::move(e)));
+    mpm.run(module, mam);
+  }
+}
+
 /// --approx-options as approx-to-ptx's options struct (the grouped
 /// spellings included), refused in one line when they do not parse or set
 /// what approx-cc's own options set.
@@ -636,6 +743,7 @@ int main(int argc, char **argv) {
   if (!llvmModule)
     die("cannot read clang's output: " + parseError.getMessage());
   refuseComputedGoto(*llvmModule);
+  foldLibdeviceConstants(*llvmModule);
   if (perforated)
     unrollWindowLoops(*llvmModule);
   // MLIR 22's import drops `externally_initialized` (a __constant__ or
