@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -282,8 +283,9 @@ int main(int argc, char **argv) {
   std::printf("\n| app | set | λmax | step | T(0) ms | SFU speedup | hand SFU "
               "speedup | ours/hand λ=0 | ours/hand λmax | E(λmax) | E "
               "run-to-run | HEU λ/runs | SMP λ/runs | OMG λ/runs | HEU/OMG T | "
-              "HEU/OMG T re-timed | held-out E/bound (HEU), own-ratio bound |\n|---|---|---|---|---|---|---|---|---|"
-              "---|---|---|---|---|---|---|---|\n");
+              "HEU/OMG T re-timed | held-out E/bound (HEU), own-ratio bound | "
+              "λ=0 differ from nvcc |\n|---|---|---|---|---|---|---|---|---|"
+              "---|---|---|---|---|---|---|---|---|\n");
   bool firstApp = true;
   for (const apps::App &app : apps::registry()) {
     if (!only.empty() &&
@@ -360,6 +362,18 @@ int main(int argc, char **argv) {
       tuneIn.launchHand(app);
       double handE = app.error(tuneIn.p, ref, tuneIn.outputs());
       CK(app.setHandLambda(0));
+      // λ = 0 against nvcc's build of the same source (the hand build at 0
+      // runs its precise path): output elements that differ bit for bit.
+      tuneIn.restore();
+      tuneIn.launchHand(app);
+      const apps::Outputs hand0 = tuneIn.outputs();
+      const size_t elem = app.doublePrecision ? 8 : 4;
+      uint64_t zeroDiffer = 0, zeroCompared = 0;
+      for (size_t k = 0; k < ref.size() && k < hand0.size(); ++k)
+        for (size_t i = 0; i + elem <= ref[k].size(); i += elem) {
+          ++zeroCompared;
+          zeroDiffer += std::memcmp(ref[k].data() + i, hand0[k].data() + i, elem) != 0;
+        }
 
       // The searches over the measured curve.
       CurveEvaluator curve(T, E, lmax);
@@ -396,7 +410,7 @@ int main(int argc, char **argv) {
 
       std::printf("| %s | %s | %lld | %d | %.4f | %.2fx | %.2fx | %.3f | %.3f "
                   "| %.3g | %.2g | %lld/%d | %lld/%d | %lld/%d | %.3f | %.3f | %.3g/%.3g "
-                  "%s, own %.3g %s |\n",
+                  "%s, own %.3g %s | %llu/%llu |\n",
                   app.abbr, set.label.c_str(), (long long)lmax, step, T[0],
                   T[0] / T[lmax], r0[1] / rmax[1], r0[0] / r0[1],
                   rmax[0] / rmax[1], E[lmax], eNoise, (long long)heu.lambda,
@@ -404,7 +418,8 @@ int main(int argc, char **argv) {
                   (long long)omg.lambda, omg.runs, heu.timeMs / omg.timeMs,
                   heuOmgRetimed, heldHeu, heu.qosBound,
                   heldHeu <= heu.qosBound ? "ok" : "VIOLATED", heldBound,
-                  heldHeu <= heldBound ? "ok" : "VIOLATED");
+                  heldHeu <= heldBound ? "ok" : "VIOLATED",
+                  (unsigned long long)zeroDiffer, (unsigned long long)zeroCompared);
       std::fflush(stdout);
       js << (firstSet ? "" : ",") << "\"" << set.label << "\":{"
          << "\"slot\":\"" << warpSlotName(slot) << "\",\"lambda_max\":" << lmax
@@ -413,6 +428,7 @@ int main(int argc, char **argv) {
          << jsonArray(E2) << ",\"ours_hand\":{\"ours0\":" << r0[0]
          << ",\"hand0\":" << r0[1] << ",\"oursmax\":" << rmax[0]
          << ",\"handmax\":" << rmax[1] << ",\"hand_error_max\":" << handE
+         << ",\"zero_differ\":" << zeroDiffer << ",\"zero_compared\":" << zeroCompared
          << "},\"tune\":{";
       bool firstM = true;
       for (auto &[meth, r] : res) {

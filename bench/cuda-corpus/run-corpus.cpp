@@ -223,12 +223,17 @@ template <typename F, typename I> uint64_t ulps(F x, F y) {
   return static_cast<uint64_t>(d < 0 ? -d : d);
 }
 
+// maxAbs: the largest absolute difference; maxRef: the largest magnitude
+// of the reference output (both for float types), to read maxAbs against.
 struct Agreement {
   uint64_t compared = 0, differ = 0, maxUlps = 0;
+  double maxAbs = 0, maxRef = 0;
   void add(const Agreement &o) {
     compared += o.compared;
     differ += o.differ;
     maxUlps = std::max(maxUlps, o.maxUlps);
+    maxAbs = std::max(maxAbs, o.maxAbs);
+    maxRef = std::max(maxRef, o.maxRef);
   }
 };
 
@@ -237,10 +242,25 @@ Agreement compare(const std::vector<unsigned char> &x, const std::vector<unsigne
   Agreement a;
   size_t n = x.size() / sizeOf(type);
   a.compared = n;
+  auto value = [&](const unsigned char *p) {
+    if (type == "f32") {
+      float f;
+      std::memcpy(&f, p, 4);
+      return static_cast<double>(f);
+    }
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  };
+  bool floating = type == "f32" || type == "f64";
   for (size_t i = 0; i < n; ++i) {
     const unsigned char *p = x.data() + i * sizeOf(type), *q = y.data() + i * sizeOf(type);
+    if (floating && std::isfinite(value(q)))
+      a.maxRef = std::max(a.maxRef, std::fabs(value(q)));
     if (std::memcmp(p, q, sizeOf(type)) == 0)
       continue;
+    if (floating && std::isfinite(value(p)) && std::isfinite(value(q)))
+      a.maxAbs = std::max(a.maxAbs, std::fabs(value(p) - value(q)));
     ++a.differ;
     uint64_t u = UINT64_MAX;
     if (type == "f32") {
@@ -487,7 +507,8 @@ struct Runner {
                                     "oursmax_vs_fast"};
     for (int p = 0; p < Pairs; ++p)
       js << (p ? "," : "") << "\"" << pairNames[p] << "\":{\"compared\":" << agree[p].compared
-         << ",\"differ\":" << agree[p].differ << ",\"max_ulps\":"
+         << ",\"differ\":" << agree[p].differ << ",\"max_abs\":" << agree[p].maxAbs
+         << ",\"max_reference\":" << agree[p].maxRef << ",\"max_ulps\":"
          << (agree[p].maxUlps == UINT64_MAX ? std::string("null")
                                             : std::to_string(agree[p].maxUlps))
          << "}";
