@@ -117,7 +117,11 @@ def ApproxNvccContraction
     This pass, run on LLVM-dialect code just before translation, removes
     `contract` from f32 and f64 `llvm.fmul`, `llvm.fadd` and `llvm.fsub`,
     so that rule alone decides (it covers those two types; f16, bf16 and
-    vectors keep their flags and the generic combine). Results then match nvcc bit for bit where they differed
+    vectors keep their flags and the generic combine). One choice is made
+    here instead: of an add's two products that both qualify, nvcc fuses
+    the one written first, while LLVM's Reassociate has by then ordered the
+    operands by position in the function; where both products carry source
+    positions, the one written first becomes an `llvm.intr.fma` here. Results then match nvcc bit for bit where they differed
     in the last place, or by more where a sum cancels (issue 31: 41% of an
     option pricer's outputs).
 

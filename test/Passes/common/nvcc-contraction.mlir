@@ -34,3 +34,31 @@ gpu.module @m {
     llvm.return %2 : f32
   }
 }
+
+// -----
+
+// An add of two products that both qualify (every use an add): the product
+// written first in the source is fused, whatever the operand order.
+gpu.module @m {
+  // CHECK-LABEL: llvm.func @source_order
+  llvm.func @source_order(%x: f64, %y: f64) -> f64 {
+    // CHECK: %[[YY:.*]] = llvm.fmul %arg1, %arg1 : f64
+    // CHECK: %[[S:.*]] = llvm.intr.fma(%arg0, %arg0, %[[YY]]) {{.*}}: (f64, f64, f64) -> f64
+    // CHECK: llvm.return %[[S]]
+    %xx = llvm.fmul %x, %x {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":3:14)
+    %yy = llvm.fmul %y, %y {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":3:24)
+    %s = llvm.fadd %yy, %xx {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":3:19)
+    llvm.return %s : f64
+  }
+  // A product with a use that is not an add is left to the back end.
+  // CHECK-LABEL: llvm.func @other_use
+  llvm.func @other_use(%x: f64, %y: f64) -> f64 {
+    // CHECK-NOT: llvm.intr.fma
+    // CHECK: llvm.fadd
+    %xx = llvm.fmul %x, %x {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":5:14)
+    %yy = llvm.fmul %y, %y {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":5:24)
+    %s = llvm.fadd %yy, %xx {fastmathFlags = #llvm.fastmath<contract>} : f64 loc("k.cu":5:19)
+    %t = llvm.fmul %s, %xx : f64
+    llvm.return %t : f64
+  }
+}

@@ -16,3 +16,6 @@ K(chain, float s = a[i]; x[i] = s * s * s + 2.0f * s * s - s;)
 K(cnd, float k = __fdividef(1.0f, 1.0f + 0.2316419f * fabsf(c[i]));
   float p = 0.398942f * __expf(-0.5f * c[i] * c[i]) * (k * (0.3193815f + k * -0.3565638f));
   x[i] = c[i] > 0 ? 1.0f - p : p; y[i] = a[i] * x[i] - b[i] * __expf(-d[i]) * p;)
+K(sum_squares, float u = a[i] - c[i]; float v = b[i] - d[i]; x[i] = u * u + v * v;)
+K(sum_squares_f64, double u = (double)a[i] - c[i]; double v = (double)b[i] - d[i];
+  double w = u * u + v * v; x[i] = (float)w;)
