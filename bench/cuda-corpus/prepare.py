@@ -329,7 +329,13 @@ def main():
                     except SpecError as e:
                         failed.append(str(e))
                         print(f"prepare.py: {e}", file=sys.stderr)
-        with open(os.path.join(args.out, "index.txt"), "w") as f:
+        # --only adds to what an earlier run prepared instead of replacing it.
+        path = os.path.join(args.out, "index.txt")
+        if args.only and os.path.exists(path):
+            with open(path) as f:
+                earlier = [line.strip() for line in f if line.strip()]
+            index = earlier + [i for i in index if i not in earlier]
+        with open(path, "w") as f:
             f.write("\n".join(index) + "\n")
         if failed:
             die(f"{len(failed)} of {len(failed) + len(index)} kernels failed")
