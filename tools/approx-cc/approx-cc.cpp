@@ -472,6 +472,30 @@ static void refuseComputedGoto(llvm::Module &module) {
         }
 }
 
+/// LLVM's new pass manager with its analyses registered, to run a textual
+/// pipeline on clang's module before the import.
+struct LLVMPasses {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  LLVMPasses() {
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+  void run(llvm::Module &module, llvm::StringRef pipeline) {
+    llvm::ModulePassManager mpm;
+    if (llvm::Error e = pb.parsePassPipeline(mpm, pipeline))
+      die("internal: the LLVM pipeline '" + pipeline.str() +
+          "' does not parse: " + llvm::toString(std::move(e)));
+    mpm.run(module, mam);
+  }
+};
+
 /// The most iterations of one loop unrollWindowLoops unrolls fully: a
 /// window of up to 16 x 16.
 static constexpr unsigned kMaxWindowTrips = 16;
@@ -483,16 +507,8 @@ static constexpr unsigned kMaxWindowTrips = 16;
 /// approx-perforation-raise can tile. Other loops of the file that qualify
 /// are unrolled too, as nvcc -O3 would.
 static void unrollWindowLoops(llvm::Module &module) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  LLVMPasses llvmPasses;
+  llvm::FunctionAnalysisManager &fam = llvmPasses.fam;
   for (llvm::Function &f : module) {
     if (f.isDeclaration())
       continue;
@@ -507,12 +523,7 @@ static void unrollWindowLoops(llvm::Module &module) {
         llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.full");
     }
   }
-  llvm::ModulePassManager mpm;
-  if (llvm::Error e = pb.parsePassPipeline(
-          mpm, "function(loop-unroll<O3;full-unroll-max=64>)"))
-    die("internal: the unroll pipeline does not parse: " +
-        llvm::toString(std::move(e)));
-  mpm.run(module, mam);
+  llvmPasses.run(module, "function(loop-unroll<O3;full-unroll-max=64>)");
 }
 
 /// `x` as 2^k with k an integer, if it is one (finite, positive, exact).
@@ -598,26 +609,11 @@ static bool foldExactLibdeviceCalls(llvm::Module &module) {
 /// After a fold, loops bounded by what was folded are fully unrolled (as
 /// nvcc -O3 does) and the calls in them folded in turn, a few rounds.
 static void foldLibdeviceConstants(llvm::Module &module) {
-  for (int round = 0; round < 4 && foldExactLibdeviceCalls(module); ++round) {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb;
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm;
-    if (llvm::Error e = pb.parsePassPipeline(
-            mpm, "function(instcombine,simplifycfg,loop-unroll<O3;no-partial;"
-                 "no-runtime;no-upperbound;no-peeling;full-unroll-max=64>,"
-                 "instcombine)"))
-      die("internal: the folding pipeline does not parse: " +
-          llvm::toString(std::move(e)));
-    mpm.run(module, mam);
-  }
+  for (int round = 0; round < 4 && foldExactLibdeviceCalls(module); ++round)
+    LLVMPasses().run(module,
+                     "function(instcombine,simplifycfg,loop-unroll<O3;"
+                     "no-partial;no-runtime;no-upperbound;no-peeling;"
+                     "full-unroll-max=64>,instcombine)");
 }
 
 /// --approx-options as approx-to-ptx's options struct (the grouped
