@@ -16,6 +16,8 @@
 //   run-corpus DIR [--only ID,...] [--rounds N] [--json FILE]
 #include <cuda.h>
 
+#include "approx/accuracy/Ulp.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -205,24 +207,6 @@ void fill(std::vector<unsigned char> &img, const std::string &type, size_t count
   }
 }
 
-// Distance in ulps between two floats of one type (0 for equal bits, for
-// two NaNs, and for +0/-0 counted as 1).
-template <typename F, typename I> uint64_t ulps(F x, F y) {
-  if (std::isnan(x) && std::isnan(y))
-    return 0;
-  if (std::isnan(x) || std::isnan(y))
-    return UINT64_MAX;
-  I a, b;
-  std::memcpy(&a, &x, sizeof(F));
-  std::memcpy(&b, &y, sizeof(F));
-  const I sign = I(1) << (8 * sizeof(I) - 1);
-  auto ordered = [&](I v) -> int64_t {
-    return v & sign ? -static_cast<int64_t>(v & ~sign) : static_cast<int64_t>(v);
-  };
-  int64_t d = ordered(a) - ordered(b);
-  return static_cast<uint64_t>(d < 0 ? -d : d);
-}
-
 // maxAbs: the largest absolute difference; maxRef: the largest magnitude
 // of the reference output (both for float types), to read maxAbs against.
 struct Agreement {
@@ -262,17 +246,17 @@ Agreement compare(const std::vector<unsigned char> &x, const std::vector<unsigne
     if (floating && std::isfinite(value(p)) && std::isfinite(value(q)))
       a.maxAbs = std::max(a.maxAbs, std::fabs(value(p) - value(q)));
     ++a.differ;
-    uint64_t u = UINT64_MAX;
+    uint64_t u = approx::accuracy::kNaNDistance; // integer types: no ulps
     if (type == "f32") {
       float f, g;
       std::memcpy(&f, p, 4);
       std::memcpy(&g, q, 4);
-      u = ulps<float, uint32_t>(f, g);
+      u = approx::accuracy::ulpDistance(f, g);
     } else if (type == "f64") {
       double f, g;
       std::memcpy(&f, p, 8);
       std::memcpy(&g, q, 8);
-      u = ulps<double, uint64_t>(f, g);
+      u = approx::accuracy::ulpDistance(f, g);
     }
     a.maxUlps = std::max(a.maxUlps, u);
   }
@@ -488,7 +472,7 @@ struct Runner {
       return a.compared ? 100.0 * static_cast<double>(a.differ) / a.compared : 0.0;
     };
     auto ulpText = [](uint64_t u) {
-      return u == UINT64_MAX ? std::string("nan/int") : std::to_string(u);
+      return u == approx::accuracy::kNaNDistance ? std::string("nan/int") : std::to_string(u);
     };
     std::printf("| %s | %.3f%% (%s) | %.3f%% (%s) | %.3f%% (%s) | %.4f | %.3f [%.3f, %.3f] | "
                 "%.4f | %.3f [%.3f, %.3f] | %d/%d/%d |\n",
@@ -509,7 +493,7 @@ struct Runner {
       js << (p ? "," : "") << "\"" << pairNames[p] << "\":{\"compared\":" << agree[p].compared
          << ",\"differ\":" << agree[p].differ << ",\"max_abs\":" << agree[p].maxAbs
          << ",\"max_reference\":" << agree[p].maxRef << ",\"max_ulps\":"
-         << (agree[p].maxUlps == UINT64_MAX ? std::string("null")
+         << (agree[p].maxUlps == approx::accuracy::kNaNDistance ? std::string("null")
                                             : std::to_string(agree[p].maxUlps))
          << "}";
     js << "},\"builds\":{";

@@ -14,7 +14,7 @@ mkdir -p "$out"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 cuda=${CUDA_PATH:-/usr/local/cuda}
-g++ -O2 -std=c++17 -I"$cuda/include" "$here/run-corpus.cpp" -L"$cuda/lib64/stubs" \
+g++ -O2 -std=c++17 -I"$cuda/include" -I"$here/../../accuracy/include" "$here/run-corpus.cpp" -L"$cuda/lib64/stubs" \
   -L"$cuda/lib64" -lcuda -o "$bin/run-corpus" || exit 2
 smi() {
   nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
