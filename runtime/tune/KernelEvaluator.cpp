@@ -458,6 +458,13 @@ Expected<Evaluation> KernelEvaluator::evaluate(const Config &c,
   }
 }
 
+Expected<Evaluation> KernelEvaluator::remeasure(const Config &c) {
+  if (!fault_.isOk())
+    return stopped();
+  cache_.erase(configText(module_.manifest(), c));
+  return evaluate(c, false);
+}
+
 Expected<Evaluation> KernelEvaluator::evaluateImpl(const Config &c,
                                                    bool withOutputs) {
   const std::string key = configText(module_.manifest(), c);

@@ -36,6 +36,11 @@ public:
   /// space); with `withOutputs`, its outputs too.
   virtual Expected<Evaluation> evaluate(const Config &c,
                                         bool withOutputs = true) = 0;
+  /// Measures `c` again, not from a cache (a re-timing); without outputs.
+  /// An evaluator that keeps no cache need not override it.
+  virtual Expected<Evaluation> remeasure(const Config &c) {
+    return evaluate(c, false);
+  }
 };
 
 } // namespace approx::rt

@@ -139,6 +139,8 @@ public:
   /// cached per configuration when options().cache.
   Expected<Evaluation> evaluate(const Config &c,
                                 bool withOutputs = true) override;
+  /// evaluate(c) measured again, bypassing (and then refreshing) the cache.
+  Expected<Evaluation> remeasure(const Config &c) override;
   /// The module's manifest.
   const Manifest &space() const override { return module_.manifest(); }
   /// Launches once in configuration `c` (restore + poison first) and
