@@ -105,6 +105,27 @@ Search:
   --warmup N             untimed launches before timing (default 3)
   --reps N               timed launches per point; median reported (default 20)
 
+Joint tuning (approx tune, or --joint; docs/tuning.md):
+  --joint                search every knob of the kernel together (lambda,
+                         schemes, block shapes, LNS impls, precision
+                         variants) for the fastest configuration with
+                         E <= --qos (absolute; --qos-ratio is refused)
+  --knobs A,B,...        search only these knobs (default: every knob of
+                         the kernel with more than one value; --knob
+                         NAME=VALUE pins a knob instead)
+  --budget N             at most N configurations measured (default 64)
+  --grid-points N        screening points of an ordinal knob (default 9)
+  --verify-seed S        a verification input set: every generated input
+                         drawn again from seed S + I; repeatable
+  --verify I=DIST        a verification input set: argument I's data from
+                         DIST (e.g. file:other.bin), the rest as tuned;
+                         repeatable
+  --guard-period N       the run-time guard re-computes the reference on
+                         every N-th invocation (default 4)
+  --guard-invocations N  invocations per verification set (default 4)
+  --report PATH          write a self-contained HTML report (front, trials,
+                         pick, verification, guard)
+
 Output:
   --json PATH            write inputs, device, trace and results as JSON
   --svg PATH             write the T(lambda) / E(lambda) plot as SVG
@@ -270,7 +291,45 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.text("--json", o.jsonPath);
   cl.text("--svg", o.svgPath);
   cl.flag("-q,--quiet", o.quiet);
+  cl.flag("--joint", o.joint);
+  std::vector<std::string> jointKnobs, verifyInputs;
+  cl.list("--knobs", jointKnobs);
+  cl.integer("--budget", o.budget, 2, 100000);
+  cl.integer("--grid-points", o.gridPoints, 2, 1000);
+  std::vector<std::string> verifySeeds;
+  cl.list("--verify-seed", verifySeeds);
+  cl.list("--verify", verifyInputs);
+  cl.integer("--guard-period", o.guardPeriod, 1, 1000000);
+  cl.integer("--guard-invocations", o.guardInvocations, 1, 1000000);
+  cl.text("--report", o.reportPath);
   cl.check([&] {
+    for (const std::string &list : jointKnobs)
+      for (const std::string &k : split(list, ','))
+        if (k.empty())
+          usageError("--knobs expects A,B,... with no empty name");
+        else
+          o.jointKnobs.push_back(k);
+    for (const std::string &v : verifySeeds)
+      o.verifySeeds.push_back(
+          uint64_t(parseInteger(v, "--verify-seed", 0, INT64_MAX)));
+    for (const std::string &v : verifyInputs) {
+      auto [idx, dist] = indexed(v, "--verify");
+      o.verifyInputs.push_back(
+          {idx, parseDist(dist, "--verify " + std::to_string(idx))});
+    }
+    bool jointOnly = !o.jointKnobs.empty() || !o.verifySeeds.empty() ||
+                     !o.verifyInputs.empty() || !o.reportPath.empty();
+    if (jointOnly && !o.joint)
+      usageError("--knobs, --verify, --verify-seed and --report belong to "
+                 "joint tuning (approx tune, or --joint)");
+    if (o.joint && qosRatio->count())
+      usageError("--qos-ratio is relative to the pure-SFU error; joint "
+                 "tuning needs an absolute bound, --qos E");
+    if (o.joint && !qos->count())
+      usageError("joint tuning needs an error bound, --qos E");
+    if (o.joint && (method->count() || o.sweep))
+      usageError("--method and --sweep belong to lambda tuning "
+                 "(approx tune-lambda)");
     if (runOnce->count() && o.runOncePrefix.empty())
       usageError("--run-once needs a non-empty prefix");
     if (method->count() > 1)

@@ -97,6 +97,19 @@ struct Options {
   /// --run-once: launch once and dump the outputs to PREFIX.argI.
   std::string runOncePrefix;
   std::string command; ///< the command line, for the JSON record
+  // The joint tuner (approx tune; --joint).
+  bool joint = false;
+  std::vector<std::string> jointKnobs; ///< --knobs A,B (empty: all)
+  int budget = 64;                     ///< --budget
+  int gridPoints = 9;                  ///< --grid-points
+  /// Verification inputs: one set per --verify-seed S (every generated
+  /// input drawn again from S + I) or --verify I=DIST (argument I's data
+  /// replaced, the rest as tuned).
+  std::vector<uint64_t> verifySeeds;
+  std::vector<std::pair<int, DistSpec>> verifyInputs;
+  int guardPeriod = 4;      ///< --guard-period
+  int guardInvocations = 4; ///< --guard-invocations, per verification set
+  std::string reportPath;   ///< --report PATH.html
 };
 
 /// Parses argv into `o`: -1 to go on, else the exit status (0 after

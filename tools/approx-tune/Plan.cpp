@@ -209,11 +209,18 @@ void chooseTunedKnob(const Manifest &m, const Options &o, RunPlan &p) {
     p.tunedKnob = o.tunedKnob;
     return;
   }
+  // Joint tuning searches every knob but pinned ones: the evaluator's own
+  // knob is then one that is not pinned.
+  auto free = [&](const std::string &n) {
+    return !o.joint || !o.knobValues.count(n);
+  };
   for (const std::string &n : k.knobs)
-    if (p.tunedKnob.empty() && m.findKnob(n)->warpSlot != WarpSlot::None)
+    if (p.tunedKnob.empty() && free(n) &&
+        m.findKnob(n)->warpSlot != WarpSlot::None)
       p.tunedKnob = n;
-  if (p.tunedKnob.empty() && !k.knobs.empty())
-    p.tunedKnob = k.knobs.front();
+  for (const std::string &n : k.knobs)
+    if (p.tunedKnob.empty() && free(n))
+      p.tunedKnob = n;
 }
 
 /// Plans a buffer argument (memref, or pointer as bytes).

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
+#include "Joint.h"
 #include "Plan.h"
 #include "Plot.h"
 
@@ -143,6 +144,10 @@ int run(int argc, char **argv) {
   if (o.dryRun) {
     printDryRun(*man, plan, image);
     return 0;
+  }
+  if (o.joint) {
+    checkHostMemory(plan);
+    return runJoint(*man, plan, o, image);
   }
   if (plan.tunedKnob.empty() && o.runOncePrefix.empty())
     usageError("kernel " + quote(plan.kernel->name) +

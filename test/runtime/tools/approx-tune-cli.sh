@@ -376,6 +376,52 @@ EOF
   fails 2 'out of host memory' bash -c 'ulimit -v 40960 && exec "$0" "$@"' \
     "$T" "$W/huge.manifest.json" --list
   rm -f "$W/huge.manifest.json" ;;
+joint-needs-qos)
+  fails 1 '^approx-tune: joint tuning needs an error bound, --qos E' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint ;;
+joint-qos-ratio)
+  fails 1 '^approx-tune: --qos-ratio is relative to the pure-SFU error; joint tuning needs an absolute bound, --qos E' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos-ratio 0.8 ;;
+joint-options-need-joint)
+  fails 1 '^approx-tune: --knobs, --verify, --verify-seed and --report belong to joint tuning' \
+    "$T" "$SFU" "${ROUNDS[@]}" --knobs lambda ;;
+joint-method)
+  fails 1 '^approx-tune: --method and --sweep belong to lambda tuning' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --method omg ;;
+joint-unknown-knob)
+  fails 1 "^approx-tune: --knobs: unknown knob 'nope'" \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --knobs lambda,nope ;;
+joint-empty-knob)
+  fails 1 '^approx-tune: --knobs expects A,B,... with no empty name' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --knobs lambda,, ;;
+joint-pinned-and-searched)
+  fails 1 "^approx-tune: --knobs: knob 'lambda' is also pinned" \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --knobs lambda --knob lambda=3 ;;
+joint-verify-output)
+  fails 1 '^approx-tune: --verify 1: argument 1 is not an input the kernel reads' \
+    "$T" "$SFU" --kernel sin_exp --input 0=uniform:0:1 --scalar 3=size \
+    --joint --qos 0.01 --verify 1=uniform:0:1 ;;
+joint-verify-shape)
+  # A verification input of the wrong size is refused before the GPU.
+  head -c 12 /dev/zero >"$W/short.bin"
+  fails 2 "input file '.*short.bin' has 12 bytes, the buffer has 4194304" \
+    "$T" "$SFU" "${ROUNDS[@]}" --size 1048576 --joint --qos 0.01 \
+    --verify "0=file:$W/short.bin" ;;
+joint-verify-index)
+  fails 1 '^approx-tune: --verify 9: argument 9 is not an input the kernel reads' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --verify 9=uniform:0:1 ;;
+joint-build-knob)
+  # The v3 test space: a build knob is not searched by one build.
+  python3 - "$D/v3/cases.json" "$W/space.manifest.json" <<'EOF' || exit 2
+import json, sys
+for c in json.load(open(sys.argv[1])):
+    if c["name"] == "good":
+        json.dump(c["manifest"], open(sys.argv[2], "w"))
+EOF
+  : >"$W/space.ptx"
+  fails 1 "^approx-tune: --knobs: 'storage__blur__a0' is a build knob" \
+    "$T" "$W/space.manifest.json" --kernel blur --input 0=uniform:0:1 \
+    --joint --qos 0.01 --knobs lambda,storage__blur__a0 ;;
 *)
   echo "unknown case $CASE"
   exit 2 ;;

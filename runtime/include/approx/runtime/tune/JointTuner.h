@@ -12,15 +12,21 @@
 //      SFU's λ step, when given), a categorical or storage knob on every
 //      value. This is every single-technique tuner's search, and its best
 //      feasible point is the best single-knob pick;
-//   3. coordinate descent on the single-knob fronts: from the best single
-//      pick, each knob in turn (largest single gain first) tries its
+//   3. the model: every combination of the knobs' single-knob front values
+//      is predicted from the screening, time as T0 times each knob's
+//      speedup and error as E0 plus each knob's added error; those
+//      predicted to meet the bound are measured, fastest predicted first,
+//      while one promises a gain, until a few in a row miss (the model is
+//      wrong there) or the budget is spent;
+//   4. coordinate descent on the single-knob fronts: from the best point so
+//      far, each knob in turn (largest single gain first) tries its
 //      feasible front values, fastest first, with the other knobs as they
 //      are, and takes the first that is feasible and faster by more than the
 //      time tolerance; rounds repeat until one changes nothing or the budget
 //      is spent. A value infeasible alone is not tried in combination
 //      (errors of independent knobs do not cancel in general), which keeps
 //      the rounds to the fronts;
-//   4. re-timing: the joint pick, the best single pick and the reference are
+//   5. re-timing: the joint pick, the best single pick and the reference are
 //      measured again (fresh, not cached), and the pick is whichever of the
 //      two picks is faster re-timed, so noise in one screening measurement
 //      cannot make the joint pick slower than the single pick it started
@@ -28,10 +34,12 @@
 //
 // Why not the product of single searches: each technique's best value
 // spends the whole error budget alone, so their product usually violates
-// it; the descent spends the budget where it buys the most time. Why not
-// successive halving or a model: the screening is the fronts a halving
-// would need anyway, and the spaces here have a few knobs of few values
-// each, where a descent over fronts converges in two or three rounds.
+// it. The model spends the budget where it buys the most time when the
+// knobs are close to independent (the common case: different techniques
+// touch different ops and buffers); the descent repairs and improves where
+// they interact, which the model cannot see. Why not successive halving:
+// every trial here is a full measurement on one input, so there is no
+// cheap low-fidelity rung to halve on.
 //
 // Every trial is recorded (phase, configuration, time, error); the result
 // also gives the Pareto front of the feasible trials and a fallback ladder
