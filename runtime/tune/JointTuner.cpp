@@ -80,8 +80,16 @@ public:
       ++r_.excluded;
       return nullptr;
     }
-    APPROX_ASSIGN_OR_RETURN(Evaluation e, eval_.evaluate(c, false));
-    return record(c, e, phase, knob, &key);
+    Expected<Evaluation> e = eval_.evaluate(c, false);
+    if (!e && e.status().code() == StatusCode::NotFound) {
+      // Another build the evaluator does not hold: not measured, listed.
+      excluded_.insert(key);
+      r_.unbuilt.push_back(c);
+      return nullptr;
+    }
+    if (!e)
+      return e.status();
+    return record(c, *e, phase, knob, &key);
   }
 
   const JointTrial *record(const Config &c, const Evaluation &e,

@@ -61,9 +61,7 @@ static Expected<uint64_t> bufferBytes(const std::vector<int64_t> &shape,
   return n;
 }
 
-/// Appends the elements of `bytes` (of type t, vectors lane by lane) to
-/// `out` as doubles.
-static void appendAsDouble(const std::vector<uint8_t> &bytes,
+void appendAsDouble(const std::vector<uint8_t> &bytes,
                            const ValueType &t, std::vector<double> &out) {
   size_t es = scalarTypeSize(t.scalar), n = bytes.size() / es;
   const uint8_t *p = bytes.data();

@@ -125,6 +125,11 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
   --guard-invocations N  invocations per verification set (default 4)
   --report PATH          write a self-contained HTML report (front, trials,
                          pick, verification, guard)
+  --cache DIR            search build knobs too (storage types): each value
+                         runs on its build in approx-build's cache DIR;
+                         configurations whose build is not there are
+                         skipped and listed (JSON "unbuilt", an approx-build
+                         --plan)
 
 Output:
   --json PATH            write inputs, device, trace and results as JSON
@@ -302,6 +307,7 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.integer("--guard-period", o.guardPeriod, 1, 1000000);
   cl.integer("--guard-invocations", o.guardInvocations, 1, 1000000);
   cl.text("--report", o.reportPath);
+  cl.text("--cache", o.cacheDir);
   cl.check([&] {
     for (const std::string &list : jointKnobs)
       for (const std::string &k : split(list, ','))
@@ -318,10 +324,11 @@ int parseCommandLine(int argc, char **argv, Options &o) {
           {idx, parseDist(dist, "--verify " + std::to_string(idx))});
     }
     bool jointOnly = !o.jointKnobs.empty() || !o.verifySeeds.empty() ||
-                     !o.verifyInputs.empty() || !o.reportPath.empty();
+                     !o.verifyInputs.empty() || !o.reportPath.empty() ||
+                     !o.cacheDir.empty();
     if (jointOnly && !o.joint)
-      usageError("--knobs, --verify, --verify-seed and --report belong to "
-                 "joint tuning (approx tune, or --joint)");
+      usageError("--knobs, --verify, --verify-seed, --report and --cache "
+                 "belong to joint tuning (approx tune, or --joint)");
     if (o.joint && qosRatio->count())
       usageError("--qos-ratio is relative to the pure-SFU error; joint "
                  "tuning needs an absolute bound, --qos E");

@@ -110,6 +110,7 @@ struct Options {
   int guardPeriod = 4;      ///< --guard-period
   int guardInvocations = 4; ///< --guard-invocations, per verification set
   std::string reportPath;   ///< --report PATH.html
+  std::string cacheDir;     ///< --cache DIR: build knobs from approx-build's cache
 };
 
 /// Parses argv into `o`: -1 to go on, else the exit status (0 after

@@ -13,6 +13,7 @@
 #include "approx/runtime/core/Text.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
+#include "approx/runtime/tune/BuildSetEvaluator.h"
 #include "approx/runtime/tune/JointTuner.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/tune/Plot.h"
@@ -124,17 +125,17 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   } else {
     for (const std::string &n : launchKnobs) {
       const KnobInfo *k = man.findKnob(n);
-      if (k && k->kind != KnobKind::Build && k->max > k->min &&
-          !o.knobValues.count(n))
+      if (k && (k->kind != KnobKind::Build || !o.cacheDir.empty()) &&
+          k->max > k->min && !o.knobValues.count(n))
         searched.push_back(n);
     }
   }
   for (const std::string &n : searched)
-    if (man.findKnob(n)->kind == KnobKind::Build)
+    if (man.findKnob(n)->kind == KnobKind::Build && o.cacheDir.empty())
       usageError("--knobs: " + quote(n) +
                  " is a build knob: each of its values is another build "
-                 "(approx-build; docs/configurations.md), which this search "
-                 "does not load; pin it with --knob");
+                 "(approx-build; docs/configurations.md); give --cache DIR "
+                 "or pin it with --knob");
   if (searched.empty() || plan.tunedKnob.empty())
     usageError("kernel " + quote(plan.launchName) +
                " has no knob left to search (none with more than one value "
@@ -216,14 +217,31 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
               base.grid.z};
     return l;
   };
-  auto makeEvaluator = [&](std::vector<ArgSpec> specs) {
+  // One build, or every build of the cache (build knobs searched).
+  auto makeEvaluator =
+      [&](std::vector<ArgSpec> specs) -> std::unique_ptr<ConfigEvaluator> {
+    if (!o.cacheDir.empty()) {
+      Expected<std::unique_ptr<BuildSetEvaluator>> ev =
+          BuildSetEvaluator::create(**mod, std::move(specs), eo, o.cacheDir,
+                                    lo);
+      if (!ev)
+        statusError(ev.status());
+      return std::move(*ev);
+    }
     Expected<std::unique_ptr<KernelEvaluator>> ev =
         KernelEvaluator::create(**mod, std::move(specs), eo);
     if (!ev)
       statusError(ev.status());
     return std::move(*ev);
   };
-  std::unique_ptr<KernelEvaluator> ev = makeEvaluator(std::move(train));
+  auto launchesOf = [](ConfigEvaluator &e) -> uint64_t {
+    if (auto *k = dynamic_cast<KernelEvaluator *>(&e))
+      return k->launches();
+    if (auto *b = dynamic_cast<BuildSetEvaluator *>(&e))
+      return b->launches();
+    return 0;
+  };
+  std::unique_ptr<ConfigEvaluator> ev = makeEvaluator(std::move(train));
 
   JointOptions jo;
   jo.qosBound = o.qos;
@@ -317,7 +335,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   };
   std::vector<GuardRun> guards;
   for (VerifySet &v : verify) {
-    std::unique_ptr<KernelEvaluator> vev = makeEvaluator(std::move(v.specs));
+    std::unique_ptr<ConfigEvaluator> vev = makeEvaluator(std::move(v.specs));
     Expected<std::vector<VerifyRow>> vr =
         verifyConfigs({vev.get()}, checked, o.qos);
     if (!vr)
@@ -373,6 +391,11 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
               "rounds, %d excluded by constraints%s\n",
               r.measured, o.budget, r.rounds, r.excluded,
               r.budgetSpent ? "; the budget ended the search" : "");
+  if (!r.unbuilt.empty())
+    std::printf("unbuilt        %zu configurations skipped: their builds are "
+                "not in %s (listed in the JSON's \"unbuilt\", an "
+                "approx-build --plan)\n",
+                r.unbuilt.size(), escapeBytes(o.cacheDir).c_str());
   int guardViolations = 0;
   if (!verify.empty()) {
     std::printf("\nverification on %zu other inputs (E per input):\n",
@@ -465,7 +488,16 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
                   {"kept_ms", g.keptMs}};
     j["verification"].push_back(v);
   }
-  j["kernel_launches"] = ev->launches();
+  j["kernel_launches"] = launchesOf(*ev);
+  // What the cache lacked, as an approx-build --plan (build knobs only).
+  j["unbuilt"] = json::array();
+  for (const Config &c : r.unbuilt) {
+    json b = json::object();
+    for (const KnobInfo &k : man.knobs)
+      if (k.kind == KnobKind::Build)
+        b[k.name] = k.valueId(c.valueOf(man, k.name));
+    j["unbuilt"].push_back(b);
+  }
   std::string jsonText =
       j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (!o.jsonPath.empty())

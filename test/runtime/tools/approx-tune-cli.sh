@@ -383,7 +383,7 @@ joint-qos-ratio)
   fails 1 '^approx-tune: --qos-ratio is relative to the pure-SFU error; joint tuning needs an absolute bound, --qos E' \
     "$T" "$SFU" "${ROUNDS[@]}" --joint --qos-ratio 0.8 ;;
 joint-options-need-joint)
-  fails 1 '^approx-tune: --knobs, --verify, --verify-seed and --report belong to joint tuning' \
+  fails 1 '^approx-tune: --knobs, --verify, --verify-seed, --report and --cache belong to joint tuning' \
     "$T" "$SFU" "${ROUNDS[@]}" --knobs lambda ;;
 joint-method)
   fails 1 '^approx-tune: --method and --sweep belong to lambda tuning' \
@@ -419,7 +419,7 @@ for c in json.load(open(sys.argv[1])):
         json.dump(c["manifest"], open(sys.argv[2], "w"))
 EOF
   : >"$W/space.ptx"
-  fails 1 "^approx-tune: --knobs: 'storage__blur__a0' is a build knob" \
+  fails 1 "^approx-tune: --knobs: 'storage__blur__a0' is a build knob: each of its values is another build .*; give --cache DIR or pin it with --knob" \
     "$T" "$W/space.manifest.json" --kernel blur --input 0=uniform:0:1 \
     --joint --qos 0.01 --knobs lambda,storage__blur__a0 ;;
 *)

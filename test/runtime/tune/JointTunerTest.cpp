@@ -463,3 +463,25 @@ TEST(JointTuner, RandomSpacesAgainstBruteForce) {
               matched);
   EXPECT_GE(matched, 270);
 }
+
+TEST(JointTuner, UnbuiltConfigurationsAreSkippedAndListed) {
+  // An evaluator that holds only the builds with storage v0 or v1: the
+  // search goes on without v2 and lists what it could not run.
+  class Partial : public Synthetic {
+  public:
+    Partial() : Synthetic(separable()) {}
+    Expected<Evaluation> evaluate(const Config &c, bool w) override {
+      if (c.valueOf(m_, "storage") == 2)
+        return notFound("build storage=v2 is not in the cache");
+      return Synthetic::evaluate(c, w);
+    }
+  } s;
+  Expected<JointResult> r = tuneJoint(s, options(0.05));
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_NE(r->pick.valueOf(s.m_, "storage"), 2);
+  ASSERT_FALSE(r->unbuilt.empty());
+  for (const Config &c : r->unbuilt)
+    EXPECT_EQ(c.valueOf(s.m_, "storage"), 2);
+  for (const JointTrial &t : r->trials)
+    EXPECT_NE(t.config.valueOf(s.m_, "storage"), 2);
+}

@@ -131,6 +131,9 @@ struct JointResult {
   std::vector<Config> ladder;
   int measured = 0;         ///< distinct configurations measured
   int excluded = 0; ///< configurations a constraint excluded (not measured)
+  /// Configurations the evaluator could not run because their build is not
+  /// made (NotFound), in the order asked: what to build for another run.
+  std::vector<Config> unbuilt;
   int rounds = 0;           ///< descent rounds run
   bool budgetSpent = false; ///< the descent stopped at the budget
 };
@@ -138,7 +141,8 @@ struct JointResult {
 /// Runs the search of the file comment over `eval`. Errors: a bound that is
 /// not finite or negative, an unknown knob, a reference outside the space,
 /// a budget too small for the screening, or the first evaluation error (a
-/// configuration the evaluator cannot run: an unbuilt build, a fault).
+/// fault; a NotFound, a build not made, only skips the configuration and
+/// lists it in `unbuilt`).
 Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
                                 const JointOptions &opts);
 

@@ -49,6 +49,11 @@
 
 namespace approx::rt {
 
+/// Appends the elements of `bytes` (of type t, vectors lane by lane) to
+/// `out` as doubles.
+void appendAsDouble(const std::vector<uint8_t> &bytes, const ValueType &t,
+                    std::vector<double> &out);
+
 /// How one kernel argument is supplied.
 struct ArgSpec {
   /// In: read by the kernel, restored before every launch. Out: written,
