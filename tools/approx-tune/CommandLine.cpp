@@ -16,6 +16,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 namespace approx::tune {
 
@@ -125,6 +126,9 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
   --guard-invocations N  invocations per verification set (default 4)
   --report PATH          write a self-contained HTML report (front, trials,
                          pick, verification, guard)
+  --devices A,B,...      the search times on device A alone; the
+                         verification sets are spread over all of them
+                         (errors only: no time is compared across GPUs)
   --cache DIR            search build knobs too (storage types): each value
                          runs on its build in approx-build's cache DIR;
                          configurations whose build is not there are
@@ -308,6 +312,8 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.integer("--guard-invocations", o.guardInvocations, 1, 1000000);
   cl.text("--report", o.reportPath);
   cl.text("--cache", o.cacheDir);
+  std::string devices;
+  CLI::Option *devicesOpt = cl.text("--devices", devices);
   cl.check([&] {
     for (const std::string &list : jointKnobs)
       for (const std::string &k : split(list, ','))
@@ -315,6 +321,19 @@ int parseCommandLine(int argc, char **argv, Options &o) {
           usageError("--knobs expects A,B,... with no empty name");
         else
           o.jointKnobs.push_back(k);
+    if (devicesOpt->count()) {
+      if (!o.joint)
+        usageError("--devices belongs to joint tuning (approx tune)");
+      std::set<int> seen;
+      for (const std::string &d : split(devices, ',')) {
+        int v = int(parseInteger(d, "--devices", 0, INT_MAX));
+        if (!seen.insert(v).second)
+          usageError("--devices: device " + std::to_string(v) +
+                     " is listed twice");
+        o.devices.push_back(v);
+      }
+      o.device = o.devices.front();
+    }
     for (const std::string &v : verifySeeds)
       o.verifySeeds.push_back(
           uint64_t(parseInteger(v, "--verify-seed", 0, INT64_MAX)));

@@ -111,6 +111,7 @@ struct Options {
   int guardInvocations = 4; ///< --guard-invocations, per verification set
   std::string reportPath;   ///< --report PATH.html
   std::string cacheDir;     ///< --cache DIR: build knobs from approx-build's cache
+  std::vector<int> devices; ///< --devices A,B: search on A, verify on all
 };
 
 /// Parses argv into `o`: -1 to go on, else the exit status (0 after

@@ -25,7 +25,9 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <chrono>
 #include <set>
+#include <thread>
 
 namespace approx::tune {
 
@@ -217,22 +219,19 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
               base.grid.z};
     return l;
   };
-  // One build, or every build of the cache (build knobs searched).
-  auto makeEvaluator =
-      [&](std::vector<ArgSpec> specs) -> std::unique_ptr<ConfigEvaluator> {
+  // One build, or every build of the cache (build knobs searched), over
+  // module `m` (a device's).
+  auto makeEvaluator = [&](Module &m, std::vector<ArgSpec> specs)
+      -> Expected<std::unique_ptr<ConfigEvaluator>> {
     if (!o.cacheDir.empty()) {
-      Expected<std::unique_ptr<BuildSetEvaluator>> ev =
-          BuildSetEvaluator::create(**mod, std::move(specs), eo, o.cacheDir,
-                                    lo);
-      if (!ev)
-        statusError(ev.status());
-      return std::move(*ev);
+      APPROX_ASSIGN_OR_RETURN(
+          std::unique_ptr<BuildSetEvaluator> ev,
+          BuildSetEvaluator::create(m, std::move(specs), eo, o.cacheDir, lo));
+      return std::unique_ptr<ConfigEvaluator>(std::move(ev));
     }
-    Expected<std::unique_ptr<KernelEvaluator>> ev =
-        KernelEvaluator::create(**mod, std::move(specs), eo);
-    if (!ev)
-      statusError(ev.status());
-    return std::move(*ev);
+    APPROX_ASSIGN_OR_RETURN(std::unique_ptr<KernelEvaluator> ev,
+                            KernelEvaluator::create(m, std::move(specs), eo));
+    return std::unique_ptr<ConfigEvaluator>(std::move(ev));
   };
   auto launchesOf = [](ConfigEvaluator &e) -> uint64_t {
     if (auto *k = dynamic_cast<KernelEvaluator *>(&e))
@@ -241,7 +240,11 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
       return b->launches();
     return 0;
   };
-  std::unique_ptr<ConfigEvaluator> ev = makeEvaluator(std::move(train));
+  Expected<std::unique_ptr<ConfigEvaluator>> evx =
+      makeEvaluator(**mod, std::move(train));
+  if (!evx)
+    statusError(evx.status());
+  std::unique_ptr<ConfigEvaluator> ev = std::move(*evx);
 
   JointOptions jo;
   jo.qosBound = o.qos;
@@ -332,40 +335,109 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     int violations = 0, fallbacks = 0, checks = 0;
     size_t rung = 0;
     double checkMs = 0, keptMs = 0;
+    int device = 0;
   };
-  std::vector<GuardRun> guards;
-  for (VerifySet &v : verify) {
-    std::unique_ptr<ConfigEvaluator> vev = makeEvaluator(std::move(v.specs));
-    Expected<std::vector<VerifyRow>> vr =
-        verifyConfigs({vev.get()}, checked, o.qos);
-    if (!vr)
-      statusError(vr.status().withContext("verification input " + v.label));
-    for (size_t i = 0; i < rows.size(); ++i) {
-      rows[i].errors.push_back((*vr)[i].errors.front());
-      rows[i].violations += (*vr)[i].violations;
+  // Each verification set on one device: --devices spreads them (errors
+  // and the guard's cost ratio are measured within one device, so no time
+  // is compared across GPUs); the search above ran on the first.
+  std::vector<GuardRun> guards(verify.size());
+  std::vector<std::vector<VerifyRow>> perSet(verify.size());
+  std::vector<Status> failures(verify.size());
+  struct DeviceRun {
+    std::shared_ptr<Context> ctx;
+    std::unique_ptr<Module> extra; ///< the module on a device but the first
+    Module *module = nullptr;
+    double wallMs = 0;
+    int sets = 0;
+  };
+  std::vector<int> ordinals = o.devices.empty() ? std::vector<int>{o.device}
+                                                : o.devices;
+  std::vector<DeviceRun> devices(std::min(ordinals.size(),
+                                          std::max<size_t>(1, verify.size())));
+  devices[0].ctx = *ctx;
+  devices[0].module = mod->get();
+  for (size_t d = 1; d < devices.size(); ++d) {
+    Expected<std::shared_ptr<Context>> c = Context::create(ordinals[d]);
+    if (!c)
+      statusError(c.status().withContext("--devices " +
+                                         std::to_string(ordinals[d])));
+    Expected<std::unique_ptr<Module>> m = Module::load(*c, o.manifest, lo);
+    if (!m)
+      statusError(m.status());
+    devices[d].ctx = *c;
+    devices[d].extra = std::move(*m);
+    devices[d].module = devices[d].extra.get();
+  }
+  auto verifyOn = [&](size_t d) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = d; i < verify.size(); i += devices.size()) {
+      VerifySet &v = verify[i];
+      ++devices[d].sets;
+      Expected<std::unique_ptr<ConfigEvaluator>> vev =
+          makeEvaluator(*devices[d].module, std::move(v.specs));
+      if (!vev) {
+        failures[i] = vev.status().withContext("verification input " + v.label);
+        return;
+      }
+      Expected<std::vector<VerifyRow>> vr =
+          verifyConfigs({vev->get()}, checked, o.qos);
+      if (!vr) {
+        failures[i] = vr.status().withContext("verification input " + v.label);
+        return;
+      }
+      perSet[i] = std::move(*vr);
+      // A fresh guard per input: the deployment's state is per program run.
+      FallbackGuard g(r.ladder, o.qos, o.guardPeriod);
+      GuardRun &gr = guards[i];
+      gr.label = v.label;
+      for (int k = 0; k < o.guardInvocations; ++k) {
+        Expected<Evaluation> e = g.invoke(**vev);
+        if (!e) {
+          failures[i] = e.status().withContext("guard on " + v.label);
+          return;
+        }
+        gr.errors.push_back(e->error);
+        gr.violations += !(e->error <= o.qos);
+      }
+      gr.fallbacks = g.fallbacks();
+      gr.checks = g.checks();
+      gr.rung = g.rung();
+      gr.checkMs = g.checkMs();
+      gr.keptMs = g.keptMs();
+      gr.device = ordinals[d];
     }
-    // A fresh guard per input: the deployment's state is per program run.
-    FallbackGuard g(r.ladder, o.qos, o.guardPeriod);
-    GuardRun gr;
-    gr.label = v.label;
-    for (int i = 0; i < o.guardInvocations; ++i) {
-      Expected<Evaluation> e = g.invoke(*vev);
-      if (!e)
-        statusError(e.status().withContext("guard on " + v.label));
-      gr.errors.push_back(e->error);
-      gr.violations += !(e->error <= o.qos);
+    devices[d].wallMs = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+  };
+  auto v0 = std::chrono::steady_clock::now();
+  {
+    std::vector<std::thread> workers;
+    for (size_t d = 1; d < devices.size(); ++d)
+      workers.emplace_back(verifyOn, d);
+    verifyOn(0);
+    for (std::thread &w : workers)
+      w.join();
+  }
+  double verifyWallMs = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - v0)
+                            .count();
+  for (const Status &f : failures)
+    if (!f.isOk())
+      statusError(f);
+  for (size_t i = 0; i < verify.size(); ++i) {
+    for (size_t k = 0; k < rows.size(); ++k) {
+      rows[k].errors.push_back(perSet[i][k].errors.front());
+      rows[k].violations += perSet[i][k].violations;
     }
-    gr.fallbacks = g.fallbacks();
-    gr.checks = g.checks();
-    gr.rung = g.rung();
-    gr.checkMs = g.checkMs();
-    gr.keptMs = g.keptMs();
-    guards.push_back(gr);
     if (!o.quiet)
-      std::fprintf(stderr, "  [verify   ] %s: pick E %.4g%s, guard rung %zu\n",
-                   v.label.c_str(), rows.front().errors.back(),
-                   rows.front().errors.back() <= o.qos ? "" : " (violates)",
-                   g.rung());
+      std::fprintf(stderr,
+                   "  [verify   ] %s (device %d): pick E %.4g%s, guard rung "
+                   "%zu\n",
+                   verify[i].label.c_str(), guards[i].device,
+                   perSet[i][0].errors.front(),
+                   perSet[i][0].errors.front() <= o.qos ? "" : " (violates)",
+                   guards[i].rung);
   }
 
   // The table.
@@ -417,6 +489,8 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
       invocations += int(g.errors.size());
       fallbacks += g.fallbacks;
     }
+    std::printf("verification took %.2f s on %zu device(s)\n",
+                verifyWallMs / 1000, devices.size());
     std::printf("guard (period %d, %d invocations per input): %d of %d kept "
                 "outputs violate; %d fallbacks; checking costs %.1f%% of the "
                 "kept runs' time\n",
@@ -470,7 +544,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     j["ladder"].push_back(configText(man, c));
   j["verification"] = json::array();
   for (size_t i = 0; i < verify.size(); ++i) {
-    json v = {{"input", verify[i].label}};
+    json v = {{"input", verify[i].label}, {"device", guards[i].device}};
     v["errors"] = json::array();
     for (const VerifyRow &row : rows)
       v["errors"].push_back(
@@ -489,6 +563,15 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     j["verification"].push_back(v);
   }
   j["kernel_launches"] = launchesOf(*ev);
+  j["devices"] = json::array();
+  for (size_t d = 0; d < devices.size(); ++d)
+    j["devices"].push_back({{"ordinal", ordinals[d]},
+                            {"name", devices[d].ctx->device().name},
+                            {"role", d == 0 ? "search and verification"
+                                            : "verification"},
+                            {"verification_sets", devices[d].sets},
+                            {"verification_wall_ms", devices[d].wallMs}});
+  j["verification_wall_ms"] = verifyWallMs;
   // What the cache lacked, as an approx-build --plan (build knobs only).
   j["unbuilt"] = json::array();
   for (const Config &c : r.unbuilt) {

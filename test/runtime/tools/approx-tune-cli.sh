@@ -422,6 +422,12 @@ EOF
   fails 1 "^approx-tune: --knobs: 'storage__blur__a0' is a build knob: each of its values is another build .*; give --cache DIR or pin it with --knob" \
     "$T" "$W/space.manifest.json" --kernel blur --input 0=uniform:0:1 \
     --joint --qos 0.01 --knobs lambda,storage__blur__a0 ;;
+joint-devices-twice)
+  fails 1 '^approx-tune: --devices: device 1 is listed twice' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --devices 1,0,1 ;;
+joint-devices-need-joint)
+  fails 1 '^approx-tune: --devices belongs to joint tuning' \
+    "$T" "$SFU" "${ROUNDS[@]}" --devices 0,1 ;;
 *)
   echo "unknown case $CASE"
   exit 2 ;;
