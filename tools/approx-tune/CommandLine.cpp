@@ -118,9 +118,10 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
   --grid-points N        screening points of an ordinal knob (default 9)
   --verify-seed S        a verification input set: every generated input
                          drawn again from seed S + I; repeatable
-  --verify I=DIST        a verification input set: argument I's data from
-                         DIST (e.g. file:other.bin), the rest as tuned;
-                         repeatable
+  --verify I=DIST[;J=DIST...]
+                         a verification input set: argument I's data from
+                         DIST (e.g. file:other.bin), J's from its DIST, the
+                         rest as tuned; repeatable
   --guard-period N       the run-time guard re-computes the reference on
                          every N-th invocation (default 4)
   --guard-invocations N  invocations per verification set (default 4)
@@ -338,9 +339,17 @@ int parseCommandLine(int argc, char **argv, Options &o) {
       o.verifySeeds.push_back(
           uint64_t(parseInteger(v, "--verify-seed", 0, INT64_MAX)));
     for (const std::string &v : verifyInputs) {
-      auto [idx, dist] = indexed(v, "--verify");
-      o.verifyInputs.push_back(
-          {idx, parseDist(dist, "--verify " + std::to_string(idx))});
+      std::vector<std::pair<int, DistSpec>> set;
+      std::set<int> seen;
+      for (const std::string &part : split(v, ';')) {
+        auto [idx, dist] = indexed(part, "--verify");
+        if (!seen.insert(idx).second)
+          usageError("--verify: argument " + std::to_string(idx) +
+                     " is given twice in one set");
+        set.push_back(
+            {idx, parseDist(dist, "--verify " + std::to_string(idx))});
+      }
+      o.verifyInputs.push_back(set);
     }
     bool jointOnly = !o.jointKnobs.empty() || !o.verifySeeds.empty() ||
                      !o.verifyInputs.empty() || !o.reportPath.empty() ||

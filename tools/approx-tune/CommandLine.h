@@ -104,9 +104,9 @@ struct Options {
   int gridPoints = 9;                  ///< --grid-points
   /// Verification inputs: one set per --verify-seed S (every generated
   /// input drawn again from S + I) or --verify I=DIST (argument I's data
-  /// replaced, the rest as tuned).
+  /// replaced, the rest as tuned; several I=DIST joined by ';' make one set).
   std::vector<uint64_t> verifySeeds;
-  std::vector<std::pair<int, DistSpec>> verifyInputs;
+  std::vector<std::vector<std::pair<int, DistSpec>>> verifyInputs;
   int guardPeriod = 4;      ///< --guard-period
   int guardInvocations = 4; ///< --guard-invocations, per verification set
   std::string reportPath;   ///< --report PATH.html

@@ -162,16 +162,23 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     v.seed = seed;
     verify.push_back({"seed " + std::to_string(seed), makeSpecs(plan, v)});
   }
-  for (const auto &[idx, dist] : o.verifyInputs) {
-    if (idx < 0 || size_t(idx) >= plan.args.size() ||
-        !plan.args[size_t(idx)].hasData)
-      usageError("--verify " + std::to_string(idx) +
-                 ": argument " + std::to_string(idx) +
-                 " is not an input the kernel reads (see --list)");
+  for (const auto &set : o.verifyInputs) {
     RunPlan p = plan;
-    p.args[size_t(idx)].dist = dist;
-    verify.push_back({"arg " + std::to_string(idx) + " " + dist.text,
-                      makeSpecs(p, o)});
+    std::string label;
+    for (const auto &[idx, dist] : set) {
+      if (idx < 0 || size_t(idx) >= plan.args.size() ||
+          !plan.args[size_t(idx)].hasData)
+        usageError("--verify " + std::to_string(idx) + ": argument " +
+                   std::to_string(idx) +
+                   " is not an input the kernel reads (see --list)");
+      p.args[size_t(idx)].dist = dist;
+      // Files by their base name: the report stays readable.
+      std::string what = dist.text;
+      if (dist.kind == "file")
+        what = dist.path.substr(dist.path.rfind('/') + 1);
+      label += (label.empty() ? "" : "; ") + std::to_string(idx) + "=" + what;
+    }
+    verify.push_back({label, makeSpecs(p, o)});
   }
 
   Expected<std::shared_ptr<Context>> ctx = Context::create(o.device);

@@ -428,6 +428,9 @@ joint-devices-twice)
 joint-devices-need-joint)
   fails 1 '^approx-tune: --devices belongs to joint tuning' \
     "$T" "$SFU" "${ROUNDS[@]}" --devices 0,1 ;;
+joint-verify-set-twice)
+  fails 1 '^approx-tune: --verify: argument 0 is given twice in one set' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --verify '0=uniform:0:1;0=uniform:1:2' ;;
 *)
   echo "unknown case $CASE"
   exit 2 ;;
