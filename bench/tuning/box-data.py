@@ -4,13 +4,14 @@
     box-data.py DATADIR
 
 prepare.sh carries the compact sources (the 512x512 images scikit-image
-bundles, the hmmlearn models' data); this script, with numpy only (no
+bundles, xz-compressed, and the hmmlearn models' data); this script, with numpy only (no
 install: the GPU machine has no network), makes the rest as
 prepare-data.py does, with its own functions and seeds: the 2048x2048
 mirrored tilings of the images and the option-pricing sets.
 """
 import glob
 import importlib.util
+import lzma
 import os
 import sys
 
@@ -26,6 +27,11 @@ pd.np = np
 if len(sys.argv) != 2:
     sys.exit("usage: box-data.py DATADIR")
 root = os.path.abspath(sys.argv[1])
+for xz in sorted(glob.glob(os.path.join(root, "image", "*-512.src.f64.xz"))):
+    raw = xz[:-3]
+    if not os.path.exists(raw):
+        with open(raw, "wb") as f:
+            f.write(lzma.decompress(open(xz, "rb").read()))
 for src in sorted(glob.glob(os.path.join(root, "image", "*-512.src.f64"))):
     dst = src.replace("-512.src.f64", ".src.f64")
     if os.path.exists(dst) and os.path.getsize(dst) == 2048 * 2048 * 8:

@@ -56,18 +56,23 @@ PY
 }
 
 build_app image_pipeline "precision.space=f32,f16,bf16" f32,f16,bf16 precision__dst
-build_app option_pricing "sfu.f64-demote sfu.newton-steps=1 precision.space=f32,f16" \
-  f32,f16 precision__call precision__put precision__price precision__strike precision__years
-build_app logsumexp "sfu.f64-demote precision.space=f32,f16" f32,f16 \
+# f32 only for these two: f16 storage misses the bounds run.sh uses (a
+# relative 1e-4) by far, and the carried cache must stay small.
+build_app option_pricing "sfu.f64-demote sfu.newton-steps=1 precision.space=f32" \
+  f32 precision__call precision__put precision__price precision__strike precision__years
+build_app logsumexp "sfu.f64-demote precision.space=f32" f32 \
   precision__la precision__lb precision__lpi precision__out
-build_app logsumexp "sfu.f64-demote precision.space=f32,f16" f32,f16 \
+build_app logsumexp "sfu.f64-demote precision.space=f32" f32 \
   precision__x precision__lse
 # The inputs: prepare-data.py's full set here (PyPI packages), then only
 # what is small enough to carry; box-data.py makes the rest there.
 full=${DATA_DIR:-/tmp/approx-tuning-data}
 python3 "$src/bench/tuning/prepare-data.py" "$full" >/dev/null
 mkdir -p "$out/data/image" "$out/data/hmm"
-cp "$full"/image/*-512.src.f64 "$out/data/image/"
+for f in "$full"/image/*-512.src.f64; do # xz: 20 MB down to 4
+  python3 -c 'import lzma, sys; open(sys.argv[2], "wb").write(lzma.compress(open(sys.argv[1], "rb").read(), preset=9))' \
+    "$f" "$out/data/image/$(basename "$f").xz"
+done
 for set in train-cat128 verify-1-cat128 verify-2-sticky128; do
   cp "$full/hmm/$set".* "$out/data/hmm/"
 done
