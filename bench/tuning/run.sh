@@ -9,7 +9,7 @@
 #                                                  options hmm; default all)
 #
 # Environment: OUT (default /tmp/tuning-out), QOS_IMAGE (rmse, default 0.01),
-# QOS_OPTIONS (mre, 1e-4), QOS_HMM (mre, 1e-4), BUDGET (64), DEVICES.
+# QOS_OPTIONS (mre, 1e-3), QOS_HMM (mre, 1e-4), BUDGET (64), DEVICES.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(cd "${1:?usage: run.sh PREPARED_DIR [APP...]}" && pwd); shift
@@ -65,7 +65,7 @@ for app in $apps; do
       --input "2=file:$o/train-uniform.price.f64" --input "3=file:$o/train-uniform.strike.f64" \
       --input "4=file:$o/train-uniform.years.f64" --shape 0=$n --shape 1=$n --shape 2=$n \
       --shape 3=$n --shape 4=$n --scalar 5=0.02 --scalar 6=0.3 --scalar 7=$n --block 128 \
-      --grid 31250 --metric mre --qos "${QOS_OPTIONS:-1e-4}" "${verify[@]}" \
+      --grid 31250 --metric mre --qos "${QOS_OPTIONS:-1e-3}" "${verify[@]}" \
       --cache "$dir/cache/option_pricing" ;;
   hmm)
     h=$data/hmm verify=()

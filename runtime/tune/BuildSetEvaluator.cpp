@@ -106,8 +106,22 @@ BuildSetEvaluator::buildFor(const Config &c) {
   if (it != builds_.end())
     return &it->second;
   APPROX_ASSIGN_OR_RETURN(std::string path, cache_.find(m, c));
-  APPROX_ASSIGN_OR_RETURN(std::unique_ptr<Module> mod,
-                          Module::load(base_.context(), path, load_));
+  // Each build runs its own image: an image named for the base build
+  // (LoadOptions::imagePath) would run the base build's code with this
+  // build's argument types.
+  LoadOptions load = load_;
+  load.imagePath.clear();
+  Expected<std::unique_ptr<Module>> loaded =
+      Module::load(base_.context(), path, load);
+  if (!loaded) {
+    // NotFound means "not built" to the tuners; a build that is there but
+    // does not load (a symbol its image lacks) is another failure.
+    Status s = loaded.status().withContext("build " + quote(key));
+    return s.code() == StatusCode::NotFound
+               ? Status(StatusCode::InvalidImage, s.message())
+               : s;
+  }
+  std::unique_ptr<Module> mod = std::move(*loaded);
   const Manifest &bm = mod->manifest();
   const KernelInfo *want = launchedKernel(m, opts_.kernel);
   const KernelInfo *got = launchedKernel(bm, opts_.kernel);

@@ -14,7 +14,8 @@
 //     every build is compared with the same precise result;
 //   - a configuration whose build the cache does not hold is NotFound,
 //     naming the approx-build command that makes it (the joint tuner counts
-//     it as unbuilt and goes on).
+//     it as unbuilt and goes on); a build that is there but does not load
+//     is never NotFound (InvalidImage), so it cannot pass for unbuilt.
 // Times are kernel times (the narrower loads and stores); the transfers a
 // whole program saves are precision's own ProgramEvaluator's business.
 //
@@ -33,7 +34,8 @@ class BuildSetEvaluator : public ConfigEvaluator {
 public:
   /// `base`: the build the arguments are typed for (its knobs' defaults are
   /// the reference unless `opts.reference` says otherwise); `cacheDir`: the
-  /// approx-build cache holding the other builds.
+  /// approx-build cache holding the other builds; `load`: how they load
+  /// (each from its own manifest's image: `imagePath` is ignored).
   static Expected<std::unique_ptr<BuildSetEvaluator>>
   create(Module &base, std::vector<ArgSpec> args, EvaluatorOptions opts,
          std::string cacheDir, LoadOptions load = {});
