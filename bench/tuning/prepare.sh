@@ -56,6 +56,7 @@ PY
 }
 
 build_app image_pipeline "precision.space=f32,f16,bf16" f32,f16,bf16 precision__dst
+build_app image_pipeline "precision.space=f32,f16,bf16" f32,f16,bf16 precision__tmp
 # f32 only for these two: f16 storage misses the bounds run.sh uses (a
 # relative 1e-4) by far, and the carried cache must stay small.
 build_app option_pricing "sfu.f64-demote sfu.newton-steps=1 precision.space=f32" \
