@@ -6,20 +6,23 @@
 # e.g. 0,1) the verification also runs spread over them.
 #
 #   bench/tuning/run.sh PREPARED_DIR [APP...]     (APP: image image512
-#                                                  blur options hmm; default
-#                                                  all)
+#                                                  blur blur-scheme options
+#                                                  hmm; default all)
 #
 # Each app is tuned once per bound of its list (environment, space-separated):
 # QOS_IMAGE (rmse; default "0.01"), QOS_BLUR (rmse of the blur alone, the
 # perforation-only stencil; "0.005 0.01"), QOS_OPTIONS (mre; "1e-3 5e-3"),
-# QOS_HMM (mre; "1e-4"). Also OUT (default /tmp/tuning-out), BUDGET (64),
+# QOS_HMM (mre; "1e-4"); blur-scheme tunes the blur's perforation scheme
+# alone (--knobs scheme), bounds QOS_BLUR_SCHEME ("0.02"), the guard's
+# demonstration: a scheme picked on one photograph meets other images.
+# Also OUT (default /tmp/tuning-out), BUDGET (64),
 # DEVICES. Everything is also packed into OUT/tuning.tar.gz.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(cd "${1:?usage: run.sh PREPARED_DIR [APP...]}" && pwd); shift
 out=${OUT:-/tmp/tuning-out}
 mkdir -p "$out"
-apps=${*:-image image512 blur options hmm}
+apps=${*:-image image512 blur blur-scheme options hmm}
 tune="$dir/bin/approx tune"
 budget=${BUDGET:-64}
 devices=${DEVICES:+--devices $DEVICES}
@@ -64,16 +67,21 @@ for app in $apps; do
         run image512-$q "$dir/$(cat "$dir/image_pipeline.base")" $(image_args 512x512 16,64 -512 $q)
       fi
     done ;;
-  blur)
-    # The stencil alone (perforation and its output's storage): the case
-    # where a pick made on one photograph can miss on others.
-    for q in ${QOS_BLUR:-0.005 0.01}; do
+  blur|blur-scheme)
+    # The stencil alone (perforation and its output's storage, or the
+    # scheme alone): the case where a pick made on one photograph can miss
+    # on others.
+    bounds=${QOS_BLUR:-0.005 0.01} only=()
+    if [ $app = blur-scheme ]; then
+      bounds=${QOS_BLUR_SCHEME:-0.02} only=(--knobs scheme)
+    fi
+    for q in $bounds; do
       verify=()
       for f in "$data"/image/verify-*.src.f64; do
         case $f in *-512.src.f64) continue ;; esac
         verify+=(--verify "0=file:$f")
       done
-      run blur-$q "$dir/$(cat "$dir/image_pipeline.base")" --kernel blur \
+      run $app-$q "$dir/$(cat "$dir/image_pipeline.base")" --kernel blur "${only[@]}" \
         --input "0=file:$data/image/train-camera.src.f64" --shape 0=2048x2048 \
         --shape 1=2048x2048 --block 32,8 --grid 64,256 --metric rmse --qos $q \
         --allow-zero-inputs "${verify[@]}" --cache "$dir/cache/image_pipeline"
@@ -105,7 +113,7 @@ for app in $apps; do
         --cache "$dir/cache/logsumexp"
     done ;;
   *)
-    echo "run.sh: unknown app '$app' (image image512 blur options hmm)" >&2
+    echo "run.sh: unknown app '$app' (image image512 blur blur-scheme options hmm)" >&2
     exit 2 ;;
   esac
 done

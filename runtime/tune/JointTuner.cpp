@@ -256,22 +256,41 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
         singleKnob = k->name;
       }
     }
-    // The knob's front: fastest first, each slower one strictly safer.
-    std::sort(feasible.begin(), feasible.end(),
+    // The knob's candidates for combinations: its feasible values that are
+    // not clearly dominated (another is faster by more than the tolerance
+    // and at most as wrong) and not slower than the reference. Values as
+    // fast alone (within the tolerance) all stay, the more approximate
+    // first: alone they may meet another bottleneck (a memory-bound
+    // plateau of λ, narrower storage in a compute-bound kernel) that
+    // another knob removes.
+    double tol = opts.timeTolerance;
+    std::vector<Option> front;
+    for (const Option &o : feasible) {
+      if (o.timeMs >= baseTime * (1 + tol))
+        continue;
+      bool dominated = false;
+      for (const Option &w : feasible)
+        dominated |= w.timeMs < o.timeMs * (1 - tol) && w.error <= o.error;
+      if (!dominated)
+        front.push_back(o);
+    }
+    std::sort(front.begin(), front.end(),
               [](const Option &a, const Option &b) {
                 return a.timeMs != b.timeMs ? a.timeMs < b.timeMs
-                                            : a.error < b.error;
+                                            : a.error > b.error;
               });
-    std::vector<Option> front;
-    for (const Option &o : feasible)
-      if (front.empty() || o.error < front.back().error)
-        front.push_back(o);
-    // Only values faster than the reference can help.
-    front.erase(std::remove_if(front.begin(), front.end(),
-                               [&](const Option &o) {
-                                 return o.timeMs >= baseTime;
-                               }),
-                front.end());
+    // Within a run of times that are equal within the tolerance, the more
+    // approximate first.
+    for (size_t i = 0; i < front.size();) {
+      size_t j = i + 1;
+      while (j < front.size() && front[j].timeMs <= front[i].timeMs * (1 + tol))
+        ++j;
+      std::stable_sort(front.begin() + long(i), front.begin() + long(j),
+                       [](const Option &a, const Option &b) {
+                         return a.error > b.error;
+                       });
+      i = j;
+    }
     fronts[k->name] = front;
   }
   r.singleKnob = singleKnob;

@@ -485,3 +485,26 @@ TEST(JointTuner, UnbuiltConfigurationsAreSkippedAndListed) {
   for (const JointTrial &t : r->trials)
     EXPECT_NE(t.config.valueOf(s.m_, "storage"), 2);
 }
+
+TEST(JointTuner, NeutralAloneHelpsInCombination) {
+  // A roofline: T = max(compute, memory). λ cuts compute; the two storage
+  // knobs cut memory, which alone changes nothing (compute-bound), but
+  // after λ they are what is left (the H200's option pricing did this).
+  Synthetic s(
+      {ordinal("lambda", 64), categorical("a", 2), categorical("b", 2)},
+      [](const std::map<std::string, int64_t> &v) {
+        double compute = 10 - 6 * frac(v.at("lambda"), 64);
+        double memory = 6 - 1.5 * double(v.at("a")) - 1.5 * double(v.at("b"));
+        return std::max(compute, memory);
+      },
+      [](const std::map<std::string, int64_t> &v) {
+        return 0.01 * frac(v.at("lambda"), 64) + 1e-4 * double(v.at("a")) +
+               1e-4 * double(v.at("b"));
+      });
+  Oracle o = bruteForce(s, 0.02);
+  Expected<JointResult> r = tuneJoint(s, options(0.02));
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_EQ(configText(s.m_, r->pick), configText(s.m_, o.best));
+  EXPECT_NEAR(s.trueTime(r->pick), 4.0, 1e-9); // λ 64, a and b narrow
+  EXPECT_NEAR(r->singleTimeMs, 6.0, 1e-9);     // λ 64 alone: memory-bound
+}

@@ -25,7 +25,9 @@
 //      time tolerance; rounds repeat until one changes nothing or the budget
 //      is spent. A value infeasible alone is not tried in combination
 //      (errors of independent knobs do not cancel in general), which keeps
-//      the rounds to the fronts;
+//      the rounds to the fronts; a value no faster alone (within the time
+//      tolerance) is, since alone it may meet another bottleneck (narrower
+//      storage in a compute-bound kernel) that another knob removes;
 //   5. re-timing: the joint pick, the best single pick and the reference are
 //      measured again (fresh, not cached), and the pick is whichever of the
 //      two picks is faster re-timed, so noise in one screening measurement
