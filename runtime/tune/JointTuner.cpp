@@ -99,6 +99,8 @@ public:
     t.phase = phase;
     t.config = c;
     t.timeMs = e.timeMs;
+    t.timeLoMs = e.timeLoMs;
+    t.timeHiMs = e.timeHiMs;
     t.error = e.error;
     t.feasible = std::isfinite(e.error) && e.error <= opts_.qosBound;
     t.knob = knob;
@@ -420,23 +422,40 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
   r.pickTimeMs = curTime;
   r.pickError = curError;
   bool distinct = configText(m, cur) != configText(m, single);
+  // Without re-timing, the intervals are the search's own measurements'.
+  auto intervalOf = [&](const Config &c) -> std::pair<double, double> {
+    auto it = s.seen_.find(configText(m, c));
+    if (it == s.seen_.end())
+      return {NAN, NAN};
+    const JointTrial &t = r.trials[it->second];
+    return {t.timeLoMs, t.timeHiMs};
+  };
+  r.baseInterval = intervalOf(r.reference);
+  r.singleInterval = intervalOf(single);
+  r.pickInterval = intervalOf(cur);
   if (opts.retime) {
-    auto retime = [&](const Config &c, const std::string &what)
-        -> Expected<double> {
+    auto retime = [&](const Config &c, const std::string &what,
+                      std::pair<double, double> &interval) -> Expected<double> {
       APPROX_ASSIGN_OR_RETURN(Evaluation e, eval.remeasure(c));
       s.record(c, e, JointTrial::Phase::Retime, what, nullptr);
+      interval = {e.timeLoMs, e.timeHiMs};
       return e.timeMs;
     };
-    APPROX_ASSIGN_OR_RETURN(r.baseTimeMs, retime(r.reference, "reference"));
+    APPROX_ASSIGN_OR_RETURN(r.baseTimeMs,
+                            retime(r.reference, "reference", r.baseInterval));
     if (configText(m, single) != configText(m, r.reference)) {
-      APPROX_ASSIGN_OR_RETURN(r.singleTimeMs, retime(single, "single"));
+      APPROX_ASSIGN_OR_RETURN(r.singleTimeMs,
+                              retime(single, "single", r.singleInterval));
     } else {
       r.singleTimeMs = r.baseTimeMs;
+      r.singleInterval = r.baseInterval;
     }
     if (distinct) {
-      APPROX_ASSIGN_OR_RETURN(r.pickTimeMs, retime(cur, "joint"));
+      APPROX_ASSIGN_OR_RETURN(r.pickTimeMs,
+                              retime(cur, "joint", r.pickInterval));
     } else {
       r.pickTimeMs = r.singleTimeMs;
+      r.pickInterval = r.singleInterval;
     }
   }
   r.jointWon = distinct && r.pickTimeMs < r.singleTimeMs;
@@ -444,6 +463,7 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
     r.pick = single;
     r.pickTimeMs = r.singleTimeMs;
     r.pickError = singleError;
+    r.pickInterval = r.singleInterval;
   }
 
   // The front of the feasible trials, and the ladder below the pick.

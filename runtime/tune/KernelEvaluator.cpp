@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <new>
 
 namespace approx::rt {
@@ -488,7 +489,10 @@ Expected<Evaluation> KernelEvaluator::evaluateImpl(const Config &c,
   // error's.
   APPROX_ASSIGN_OR_RETURN(std::vector<double> out, downloadOutputs());
   APPROX_ASSIGN_OR_RETURN(double err, opts_.metric(ref, out));
-  Evaluation e{t.medianMs, err, {}};
+  Evaluation e;
+  e.timeMs = t.medianMs;
+  std::tie(e.timeLoMs, e.timeHiMs) = medianInterval(t.samplesMs);
+  e.error = err;
   if (opts_.cache)
     cache_[key] = e;
   if (withOutputs)

@@ -9,7 +9,9 @@
 #include "approx/runtime/core/Text.h"
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
+#include <random>
 
 namespace approx::rt {
 
@@ -116,6 +118,40 @@ Expected<Metric> parseMetric(const std::string &name) {
     return Metric::rmse();
   return invalidArgument("unknown metric " + quote(name) +
                          " (known: mre, mre-skip-zero, maxabs, rmse)");
+}
+
+static double medianOf(std::vector<double> &v) {
+  size_t n = v.size();
+  std::nth_element(v.begin(), v.begin() + long(n / 2), v.end());
+  double hi = v[n / 2];
+  if (n % 2)
+    return hi;
+  double lo = *std::max_element(v.begin(), v.begin() + long(n / 2));
+  return (lo + hi) / 2;
+}
+
+std::pair<double, double> medianInterval(const std::vector<double> &samples,
+                                         double confidence) {
+  if (samples.empty())
+    return {NAN, NAN};
+  if (samples.size() == 1)
+    return {samples[0], samples[0]};
+  constexpr int kResamples = 2000;
+  std::mt19937_64 rng(0x5eed);
+  std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
+  std::vector<double> medians(kResamples), draw(samples.size());
+  for (double &m : medians) {
+    for (double &d : draw)
+      d = samples[pick(rng)];
+    m = medianOf(draw);
+  }
+  std::sort(medians.begin(), medians.end());
+  double tail = (1 - confidence) / 2;
+  auto at = [&](double q) {
+    size_t i = size_t(q * double(kResamples - 1) + 0.5);
+    return medians[std::min(i, medians.size() - 1)];
+  };
+  return {at(tail), at(1 - tail)};
 }
 
 } // namespace approx::rt

@@ -457,12 +457,20 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
                 t.feasible ? "ok" : "--",
                 shortText(man, t.config, reference).c_str());
   auto speedup = [&](double t) { return t > 0 ? r.baseTimeMs / t : 0.0; };
-  std::printf("\nreference      T %.4f ms\n", r.baseTimeMs);
-  std::printf("single pick    T %.4f ms (%.3fx), E %.4g  %s\n", r.singleTimeMs,
+  auto ci = [](const std::pair<double, double> &i) {
+    char b[64];
+    std::snprintf(b, sizeof b, " [%.4f, %.4f]", i.first, i.second);
+    return std::isfinite(i.first) ? std::string(b) : std::string();
+  };
+  std::printf("\nreference      T %.4f ms%s\n", r.baseTimeMs,
+              ci(r.baseInterval).c_str());
+  std::printf("single pick    T %.4f ms%s (%.3fx), E %.4g  %s\n",
+              r.singleTimeMs, ci(r.singleInterval).c_str(),
               speedup(r.singleTimeMs), r.singleError,
               shortText(man, r.singlePick, reference).c_str());
-  std::printf("joint pick     T %.4f ms (%.3fx), E %.4g  %s%s\n",
-              r.pickTimeMs, speedup(r.pickTimeMs), r.pickError,
+  std::printf("joint pick     T %.4f ms%s (%.3fx), E %.4g  %s%s\n",
+              r.pickTimeMs, ci(r.pickInterval).c_str(), speedup(r.pickTimeMs),
+              r.pickError,
               shortText(man, r.pick, reference).c_str(),
               r.jointWon ? "" : "  (the single pick: no combination was "
                                 "faster re-timed)");
@@ -523,22 +531,30 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   j["timing"] = {{"warmup", o.warmup}, {"reps", o.reps},
                  {"statistic", "median"}};
   j["reference"] = configText(man, reference);
+  auto interval = [](const std::pair<double, double> &i) {
+    return std::isfinite(i.first) ? json::array({i.first, i.second})
+                                  : json(nullptr);
+  };
   j["trials"] = json::array();
   for (const JointTrial &t : r.trials)
     j["trials"].push_back({{"phase", jointPhaseName(t.phase)},
                            {"config", configText(man, t.config)},
                            {"time_ms", t.timeMs},
+                           {"time_ci95_ms", interval({t.timeLoMs, t.timeHiMs})},
                            {"error", finite(t.error)},
                            {"feasible", t.feasible}});
   j["front"] = r.front;
   j["base_time_ms"] = r.baseTimeMs;
+  j["base_time_ci95_ms"] = interval(r.baseInterval);
   j["single_pick"] = {{"config", configText(man, r.singlePick)},
                       {"knob", r.singleKnob},
                       {"time_ms", r.singleTimeMs},
+                      {"time_ci95_ms", interval(r.singleInterval)},
                       {"error", finite(r.singleError)},
                       {"speedup", speedup(r.singleTimeMs)}};
   j["pick"] = {{"config", configText(man, r.pick)},
                {"time_ms", r.pickTimeMs},
+               {"time_ci95_ms", interval(r.pickInterval)},
                {"error", finite(r.pickError)},
                {"speedup", speedup(r.pickTimeMs)},
                {"joint_won", r.jointWon}};

@@ -130,3 +130,19 @@ TEST(Metrics, Parse) {
   EXPECT_EQ(parseMetric("rmse")->kind, Metric::Kind::Rmse);
   EXPECT_FALSE(parseMetric("psnr").isOk());
 }
+
+TEST(Metrics, MedianIntervalCoversTheMedian) {
+  std::vector<double> v;
+  for (int i = 0; i < 41; ++i)
+    v.push_back(10 + 0.01 * ((i * 17) % 41)); // 10.00 .. 10.40, median 10.20
+  auto [lo, hi] = medianInterval(v);
+  EXPECT_LE(lo, 10.2);
+  EXPECT_GE(hi, 10.2);
+  EXPECT_GT(lo, 10.0);
+  EXPECT_LT(hi, 10.4);
+  EXPECT_EQ(medianInterval(v), medianInterval(v)); // a fixed seed
+  EXPECT_EQ(medianInterval({3.0}), std::make_pair(3.0, 3.0));
+  EXPECT_TRUE(std::isnan(medianInterval({}).first));
+  // All samples equal: a point.
+  EXPECT_EQ(medianInterval({2, 2, 2, 2}), std::make_pair(2.0, 2.0));
+}

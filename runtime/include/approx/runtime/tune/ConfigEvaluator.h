@@ -15,6 +15,7 @@
 #include "approx/runtime/core/Manifest.h"
 #include "approx/runtime/core/Status.h"
 
+#include <cmath>
 #include <vector>
 
 namespace approx::rt {
@@ -25,6 +26,10 @@ struct Evaluation {
   double error = 0;  ///< the evaluator's metric against its reference
   /// The compared outputs flattened as doubles; empty when not asked for.
   std::vector<double> outputs;
+  /// The 95% bootstrap interval of timeMs (medianInterval); NaN when the
+  /// evaluator has no samples to give one. Last, so that {time, error,
+  /// outputs} initialisers keep their meaning.
+  double timeLoMs = NAN, timeHiMs = NAN;
 };
 
 class ConfigEvaluator {

@@ -57,8 +57,10 @@
 #include "approx/runtime/core/Status.h"
 #include "approx/runtime/tune/ConfigEvaluator.h"
 
+#include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace approx::rt {
@@ -70,6 +72,8 @@ struct JointTrial {
   Phase phase = Phase::Screen;
   Config config;
   double timeMs = 0;
+  /// The 95% interval of the median time, NaN when the evaluator gives none.
+  double timeLoMs = NAN, timeHiMs = NAN;
   double error = 0;
   bool feasible = false; ///< error <= the bound
   /// Screening: the knob varied (others precise); descent: the knob moved.
@@ -114,6 +118,9 @@ struct JointOptions {
 struct JointResult {
   Config reference;
   double baseTimeMs = 0; ///< T of the reference (re-timed when retime)
+  /// 95% intervals of the three medians (the re-timings' when retime).
+  std::pair<double, double> baseInterval{NAN, NAN}, singleInterval{NAN, NAN},
+      pickInterval{NAN, NAN};
   Config pick;           ///< the chosen configuration
   double pickTimeMs = 0, pickError = 0;
   /// The best single-knob pick (the reference when no knob alone meets the

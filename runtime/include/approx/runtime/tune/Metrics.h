@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace approx::rt {
@@ -103,6 +104,12 @@ struct Metric {
 
 /// Parses "mre" / "mean-relative", "maxabs" / "max-abs", "rmse".
 Expected<Metric> parseMetric(const std::string &name);
+
+/// The percentile bootstrap interval of the median of `samples` (2,000
+/// resamples, a fixed seed: the same samples give the same interval), at
+/// `confidence`; {NaN, NaN} for no samples, {x, x} for one.
+std::pair<double, double> medianInterval(const std::vector<double> &samples,
+                                         double confidence = 0.95);
 
 } // namespace approx::rt
 
