@@ -16,7 +16,7 @@
 # alone (--knobs scheme), bounds QOS_BLUR_SCHEME ("0.02"), the guard's
 # demonstration: a scheme picked on one photograph meets other images.
 # Also OUT (default /tmp/tuning-out), BUDGET (64),
-# DEVICES. Everything is also packed into OUT/tuning.tar.gz.
+# DEVICES, REPS (timed launches per configuration, 50). Everything is also packed into OUT/tuning.tar.gz.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(cd "${1:?usage: run.sh PREPARED_DIR [APP...]}" && pwd); shift
@@ -39,7 +39,7 @@ run() { # name, then approx tune's arguments
   shift
   local t0=$SECONDS
   echo "== $name: $*" | tee "$out/$name.log"
-  $tune "$@" --budget "$budget" $devices --json "$out/$name.json" \
+  $tune "$@" --budget "$budget" --reps "${REPS:-50}" $devices --json "$out/$name.json" \
     --report "$out/$name.html" >>"$out/$name.log" 2>&1
   local rc=$?
   echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$out/$name.log"
