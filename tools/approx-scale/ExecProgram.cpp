@@ -1,8 +1,7 @@
 //===- ExecProgram.cpp - approx-scale --exec: a program as subprocesses ---===//
 //
-// posix_spawn with an edited environment, the last line of a failed run's
-// stderr for the trial's message, and the mgpu hooks' report and outputs
-// files turned into a ProgramRun (ExecProgram.h).
+// The mgpu hooks' report and outputs files turned into a ProgramRun
+// (ExecProgram.h); the runs themselves are core's runProgram.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecProgram.h"
@@ -11,116 +10,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
 #include <map>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace approx::scale {
 
 namespace prec = rt::precision;
 using json = nlohmann::json;
 
-rt::Expected<TempDir> TempDir::create() {
-  const char *t = std::getenv("TMPDIR");
-  std::string tmpl = std::string(t && *t ? t : "/tmp") + "/approx-scale.XXXXXX";
-  if (!::mkdtemp(tmpl.data()))
-    return rt::ioError("cannot create a temporary directory " + tmpl + ": " +
-                       std::strerror(errno));
-  return TempDir(tmpl);
-}
-
-TempDir::~TempDir() {
-  if (path_.empty())
-    return;
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string Exit::describe() const {
-  return lastLine.empty() ? why : why + ": " + lastLine;
-}
-
-/// The last non-empty line of the file (its last 4 KiB), "" if none.
-static std::string lastLineOf(const std::string &path) {
-  rt::Expected<uint64_t> size = rt::regularFileSize(path, "log");
-  if (!size)
-    return "";
-  rt::Expected<std::string> text = rt::readRegularFile(path, *size, "log");
-  if (!text)
-    return "";
-  std::string s = text->size() > 4096 ? text->substr(text->size() - 4096)
-                                      : *text;
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
-    s.pop_back();
-  size_t nl = s.rfind('\n');
-  return nl == std::string::npos ? s : s.substr(nl + 1);
-}
-
 rt::Expected<Exit>
 runProgram(const TempDir &dir, const std::string &program,
            const std::vector<std::string> &args,
            const std::vector<std::pair<std::string, std::string>> &env) {
-  std::vector<std::string> envs;
-  for (char **e = environ; e && *e; ++e)
-    if (std::strncmp(*e, "APPROX_PRECISION", 16) != 0)
-      envs.push_back(*e);
-  for (const auto &[k, v] : env)
-    envs.push_back(k + "=" + v);
-  std::vector<char *> envp, argv;
-  for (std::string &e : envs)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argStore = {program};
-  argStore.insert(argStore.end(), args.begin(), args.end());
-  for (std::string &a : argStore)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  const std::string out = dir.file("stdout.log"), err = dir.file("stderr.log");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, program.c_str(), &fa, nullptr, argv.data(),
-                         envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    return rt::ioError("cannot run " + program + ": " + std::strerror(rc));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return rt::ioError("waiting for " + program + ": " +
-                         std::strerror(errno));
-  Exit x;
-  x.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            t0)
-                  .count();
-  if (WIFEXITED(status)) {
-    x.ok = WEXITSTATUS(status) == 0;
-    x.why = "exit status " + std::to_string(WEXITSTATUS(status));
-  } else if (WIFSIGNALED(status)) {
-    x.why = "signal " + std::to_string(WTERMSIG(status)) + " (" +
-            strsignal(WTERMSIG(status)) + ")";
-  } else {
-    x.why = "wait status " + std::to_string(status);
-  }
-  if (!x.ok)
-    x.lastLine = lastLineOf(err);
-  return x;
+  return rt::runProgram(dir, program, args, env, {"APPROX_PRECISION"});
 }
 
 std::vector<std::vector<double>>

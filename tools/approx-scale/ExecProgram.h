@@ -13,6 +13,7 @@
 #ifndef APPROX_TOOLS_APPROX_SCALE_EXECPROGRAM_H
 #define APPROX_TOOLS_APPROX_SCALE_EXECPROGRAM_H
 
+#include "approx/runtime/core/Process.h"
 #include "approx/runtime/core/Status.h"
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/OutputsFile.h"
@@ -24,38 +25,12 @@
 
 namespace approx::scale {
 
-/// A directory made by mkdtemp, removed with its contents on destruction.
-class TempDir {
-public:
-  /// A new directory under $TMPDIR (else /tmp), named approx-scale.XXXXXX.
-  static rt::Expected<TempDir> create();
-  TempDir(TempDir &&o) noexcept : path_(std::move(o.path_)) { o.path_.clear(); }
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  ~TempDir();
-  /// `name` inside the directory.
-  std::string file(const std::string &name) const { return path_ + "/" + name; }
-  const std::string &path() const { return path_; }
+// The process helpers are core's (approx/runtime/core/Process.h).
+using rt::Exit;
+using rt::TempDir;
 
-private:
-  explicit TempDir(std::string p) : path_(std::move(p)) {}
-  std::string path_;
-};
-
-/// How one run of the program ended.
-struct Exit {
-  bool ok = false;      ///< exited with status 0
-  std::string why;      ///< otherwise: "exit status 3" / "signal 6"
-  std::string lastLine; ///< the last non-empty line of its stderr
-  double seconds = 0;   ///< wall time of the process, spawn to exit
-  /// "exit status 3: <last line>" (or without the line when none).
-  std::string describe() const;
-};
-
-/// Runs `program` with `args`: its environment is this process's without
-/// any APPROX_PRECISION* variable, plus `env`; stdin is /dev/null, stdout
-/// and stderr go to `dir`'s stdout.log and stderr.log (overwritten). An
-/// error only when the program cannot be started.
+/// core's runProgram without any APPROX_PRECISION* variable of this
+/// process: each run gets only the variables `env` names.
 rt::Expected<Exit>
 runProgram(const TempDir &dir, const std::string &program,
            const std::vector<std::string> &args,

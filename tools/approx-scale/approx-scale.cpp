@@ -358,7 +358,7 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
                          "database is not checked against this machine "
                          "(for tests only)\n");
   }
-  rt::Expected<approx::scale::TempDir> dirOr = approx::scale::TempDir::create();
+  rt::Expected<approx::scale::TempDir> dirOr = approx::scale::TempDir::create("approx-scale");
   if (!dirOr)
     return fail(dirOr.status().message());
   const approx::scale::TempDir dir = dirOr.take();
