@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "approx/runtime/core/Config.h"
+#include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Sha256.h"
 #include "approx/runtime/core/Text.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <cerrno>
 #include <cstdlib>
 #include <sys/stat.h>
@@ -204,6 +207,55 @@ Expected<std::string> ConfigCache::find(const Manifest &m,
                     " is not built (key " + *k + " in " + quote(dir_) +
                     "): approx-build --cache " + dir_ + " --config ...");
   return path;
+}
+
+Expected<Config> readKnobsFile(const std::string &path, const Manifest &m) {
+  const std::string where = "knobs file " + quote(path);
+  APPROX_ASSIGN_OR_RETURN(std::string text,
+                          readRegularFile(path, 1 << 20, "knobs file"));
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return parseError(where + ": not a JSON object");
+  if (j.value("format", "") != "approx-knobs" || !j.contains("version") ||
+      !j["version"].is_number_integer() || j["version"].get<int64_t>() != 1)
+    return parseError(where + ": format must be \"approx-knobs\", version 1");
+  if (!j.contains("modules") || !j["modules"].is_object())
+    return parseError(where + ": \"modules\" must be an object");
+  Config c;
+  auto mod = j["modules"].find(m.module);
+  if (mod == j["modules"].end())
+    return c;
+  if (!mod->is_object())
+    return parseError(where + ": module " + quote(m.module) +
+                      " must map knobs to value ids");
+  for (auto it = mod->begin(); it != mod->end(); ++it) {
+    const KnobInfo *k = m.findKnob(it.key());
+    if (!k)
+      return invalidArgument(where + ": module " + quote(m.module) +
+                             " has no knob " + quote(it.key()));
+    if (!it.value().is_string())
+      return parseError(where + ": knob " + quote(it.key()) +
+                        ": the value must be a value id (a string)");
+    std::optional<int64_t> v = k->valueOf(it.value().get<std::string>());
+    if (!v)
+      return invalidArgument(where + ": " +
+                             quote(it.value().get<std::string>()) +
+                             " is not a value of knob " + quote(k->name));
+    c.values[k->name] = *v;
+  }
+  APPROX_RETURN_IF_ERROR(checkConfig(m, c).withContext(where));
+  return c;
+}
+
+std::string knobsFileText(const Manifest &m, const Config &c) {
+  nlohmann::json knobs = nlohmann::json::object();
+  for (const auto &[name, value] : c.values)
+    if (const KnobInfo *k = m.findKnob(name))
+      knobs[name] = k->valueId(value);
+  nlohmann::json j = {{"format", "approx-knobs"},
+                      {"version", 1},
+                      {"modules", {{m.module, knobs}}}};
+  return j.dump(1) + "\n";
 }
 
 } // namespace approx::rt

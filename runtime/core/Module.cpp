@@ -11,12 +11,14 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <optional>
 
 namespace approx::rt {
@@ -174,6 +176,8 @@ struct Module::Impl {
   CUmodule module = nullptr;
   std::map<std::string, CUfunction> functions;
   std::map<std::string, KnobState> knobs;
+  /// Knobs a knobs file set (APPROX_CONFIG): setKnob leaves them be.
+  std::set<std::string> pinned;
   mutable std::mutex mutex;
 
   /// The value of `k` for a launch with `overrides`.
@@ -204,7 +208,33 @@ Module::load(std::shared_ptr<Context> ctx, const std::string &manifestPath,
       loadFromMemory(std::move(ctx), std::move(m), bytes);
   if (!mod)
     return mod.status().withContext(escapeBytes(image));
+  const char *knobsFile = std::getenv("APPROX_CONFIG");
+  if (opts.applyEnvironment && knobsFile && *knobsFile)
+    APPROX_RETURN_IF_ERROR((*mod)->applyKnobsFile(knobsFile));
   return mod;
+}
+
+Status Module::applyKnobsFile(const std::string &path) {
+  APPROX_ASSIGN_OR_RETURN(Config c, readKnobsFile(path, manifest_));
+  for (const auto &[name, value] : c.values) {
+    const KnobInfo *k = manifest_.findKnob(name);
+    if (k->kind == KnobKind::Build) {
+      if (value != k->builtValue)
+        return invalidArgument(
+            "knobs file " + quote(path) + ": " + name + "=" +
+            k->valueId(value) + " needs another build of module " +
+            quote(manifest_.module) + " (this one holds " +
+            k->valueId(k->builtValue) + ")");
+      continue;
+    }
+    if (k->kind == KnobKind::Host)
+      continue;
+    APPROX_RETURN_IF_ERROR(
+        setKnob(name, value).withContext("knobs file " + quote(path)));
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->pinned.insert(name);
+  }
+  return Status::ok();
 }
 
 Expected<std::unique_ptr<Module>>
@@ -352,6 +382,8 @@ static Expected<const KnobInfo *> checkKnobValue(const Module &m,
 Status Module::setKnob(const std::string &name, int64_t value) {
   APPROX_ASSIGN_OR_RETURN(const KnobInfo *k, checkKnobValue(*this, name, value));
   std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (impl_->pinned.count(name))
+    return Status::ok(); // the tuner's value (APPROX_CONFIG) stays
   KnobState &st = impl_->knobs.at(name);
   if (k->kind == KnobKind::Resource && value != st.value) {
     // The other values' textures go; kernels may still read them.

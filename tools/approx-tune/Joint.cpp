@@ -196,6 +196,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   LoadOptions lo;
   lo.imagePath = image;
   lo.allowPathsOutsideManifestDir = o.allowOutside;
+  lo.applyEnvironment = false; // the tuner sets the knobs itself
   Expected<std::unique_ptr<Module>> mod = Module::load(*ctx, o.manifest, lo);
   if (!mod)
     statusError(mod.status());

@@ -171,6 +171,7 @@ int run(int argc, char **argv) {
   LoadOptions lo;
   lo.imagePath = image;
   lo.allowPathsOutsideManifestDir = o.allowOutside;
+  lo.applyEnvironment = false; // the tuner sets the knobs itself
   Expected<std::unique_ptr<Module>> mod = Module::load(*ctx, o.manifest, lo);
   if (!mod)
     statusError(mod.status());

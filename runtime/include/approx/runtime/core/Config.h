@@ -61,6 +61,20 @@ std::string buildConfigText(const Manifest &m, const Config &c);
 /// `configuration`), so that `c` runs on it.
 bool isBuiltFor(const Manifest &m, const Config &c);
 
+/// A knobs file (docs/tuning.md, "Whole programs"): the configuration a
+/// tuner gives a program it runs, through the environment variable
+/// APPROX_CONFIG, which Module::load applies. JSON:
+///   {"format": "approx-knobs", "version": 1,
+///    "modules": {"MODULE": {"KNOB": "ID", ...}, ...}}
+/// with each value a value id of its knob (a decimal for an ordinal one).
+/// The configuration file `path` gives `m`'s module (empty when it names
+/// none); a one-line error names the file and what is wrong in it (not
+/// JSON, another format, an unknown knob or value).
+Expected<Config> readKnobsFile(const std::string &path, const Manifest &m);
+/// The knobs file text that gives `m`'s module configuration `c` (every
+/// knob `c` names).
+std::string knobsFileText(const Manifest &m, const Config &c);
+
 /// The builds of one source in a configuration cache (approx-build's
 /// directory: <dir>/<key>/NAME.manifest.json).
 class ConfigCache {

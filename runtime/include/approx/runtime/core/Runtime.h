@@ -107,6 +107,9 @@ public:
   /// Copies `bytes` from `host` to the buffer at `offset` (synchronous).
   Status copyFromHost(const void *host, size_t bytes, size_t offset = 0);
   /// Copies `bytes` at `offset` of the buffer to `host` (synchronous).
+  /// With APPROX_CAPTURE=DIR in the environment, also writes the bytes to
+  /// DIR/d2h-NNNNNN.TYPE.bin (a process-wide sequence number, the buffer's
+  /// element type): the outputs a tuner running this program compares.
   Status copyToHost(void *host, size_t bytes, size_t offset = 0) const;
   /// Copies all of `src` (same size) into this buffer on the device.
   Status copyFrom(const DeviceBuffer &src);
@@ -247,6 +250,11 @@ struct LoadOptions {
   /// Accept `ptx`/`cubin` paths that are absolute, hold `..` or lead out of
   /// the manifest's directory (refused by default; docs/manifest.md).
   bool allowPathsOutsideManifestDir = false;
+  /// Apply the knobs file named by APPROX_CONFIG, when set (a tuner running
+  /// this program chose them; readKnobsFile): its knobs are set and pinned,
+  /// so the program's own setKnob on them changes nothing. Tuners that
+  /// load modules themselves turn it off.
+  bool applyEnvironment = true;
 };
 
 /// Module::time's repetitions.
@@ -312,8 +320,13 @@ public:
 
   /// Sets knob `name`'s current value (checked against its range). Resource
   /// knobs changing value release the other values' textures (after a
-  /// context synchronize).
+  /// context synchronize). A knob a knobs file pinned (applyKnobsFile)
+  /// keeps its value: the call checks the value and changes nothing.
   Status setKnob(const std::string &name, int64_t value);
+  /// Sets the knobs the knobs file `path` gives this module
+  /// (readKnobsFile) and pins them; a build knob must name this build's
+  /// value. Module::load calls it for APPROX_CONFIG (LoadOptions).
+  Status applyKnobsFile(const std::string &path);
   /// The current value of knob `name`.
   Expected<int64_t> getKnob(const std::string &name) const;
   /// Reads the device symbol of global or resource knob `name` (what the
