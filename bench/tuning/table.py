@@ -46,7 +46,7 @@ def row(name, j, log):
     n = len(j["verification"])
     guard = (f"{guard_bad}/{invocations}, {fallbacks} fallbacks, {100 * check / kept:.0f}%"
              if kept else "-")
-    return (f"| {name} | {j['kernel']} | {', '.join(j['knobs'])} | {j['bound']['metric']} "
+    return (f"| {name} | {j.get('kernel') or j.get('program')} | {', '.join(j['knobs'])} | {j['bound']['metric']} "
             f"<= {j['bound']['value']:g} | {ms(base, j.get('base_time_ci95_ms'))} "
             f"| {short(single['config'], ref)}: {ms(single['time_ms'], single.get('time_ci95_ms'))}"
             f" ({single['speedup']:.3f}x) "

@@ -106,6 +106,28 @@ std::string htmlEscape(const std::string &s) { return plot::escapeXml(s); }
 
 } // namespace
 
+/// What the search, the verification and the report need, whatever runs
+/// the configurations (a kernel's launches, or a whole program's runs).
+struct Harness {
+  std::string subject; ///< "kernel K" / "program P", for the report
+  std::string kernel;  ///< the kernel tuned ("" for a whole program)
+  std::vector<std::string> searched;
+  Config reference;
+  std::string metricName;
+  /// The verification sets' labels; make(d, i) is set i's evaluator.
+  std::vector<std::string> verifyLabels;
+  /// The evaluator of input set `set` (-1: the tuning inputs) on device
+  /// slot `d` (0: the search's device); called once per set.
+  std::function<Expected<std::unique_ptr<ConfigEvaluator>>(size_t d, int set)>
+      make;
+  std::vector<int> ordinals;          ///< device slot -> CUDA ordinal
+  std::vector<std::string> deviceNames; ///< device slot -> name
+  DeviceInfo device;                  ///< the search's device
+  std::function<std::vector<int64_t>(const KnobInfo &)> grid;
+};
+
+int searchAndReport(const Manifest &man, const Options &o, Harness &h);
+
 int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
              const std::string &image) {
   // The knobs searched, checked against the launch before any GPU work.
@@ -241,25 +263,6 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
                             KernelEvaluator::create(m, std::move(specs), eo));
     return std::unique_ptr<ConfigEvaluator>(std::move(ev));
   };
-  auto launchesOf = [](ConfigEvaluator &e) -> uint64_t {
-    if (auto *k = dynamic_cast<KernelEvaluator *>(&e))
-      return k->launches();
-    if (auto *b = dynamic_cast<BuildSetEvaluator *>(&e))
-      return b->launches();
-    return 0;
-  };
-  Expected<std::unique_ptr<ConfigEvaluator>> evx =
-      makeEvaluator(**mod, std::move(train));
-  if (!evx)
-    statusError(evx.status());
-  std::unique_ptr<ConfigEvaluator> ev = std::move(*evx);
-
-  JointOptions jo;
-  jo.qosBound = o.qos;
-  jo.knobs = searched;
-  jo.reference = reference;
-  jo.budget = o.budget;
-  jo.ordinalPoints = o.gridPoints;
   // λ of a warp split: the occupancy bound and the measured slot step.
   std::map<std::string, int> steps;
   std::map<std::string, int64_t> bounds;
@@ -277,7 +280,8 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
       statusError(g.status().withContext("measuring the lambda grid"));
     steps[n] = g->step;
   }
-  jo.grid = [&](const KnobInfo &k) -> std::vector<int64_t> {
+  auto grid = [bounds, steps, points = o.gridPoints](
+                  const KnobInfo &k) mutable -> std::vector<int64_t> {
     auto b = bounds.find(k.name);
     if (b == bounds.end())
       return {};
@@ -288,12 +292,85 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     all.push_back(max);
     // At most --grid-points of them, spread.
     std::vector<int64_t> g;
-    size_t n = std::min(all.size(), size_t(std::max(2, o.gridPoints - 1)));
+    size_t n = std::min(all.size(), size_t(std::max(2, points - 1)));
     for (size_t i = 0; i < n; ++i)
       g.push_back(all[n == 1 ? 0 : i * (all.size() - 1) / (n - 1)]);
     g.erase(std::unique(g.begin(), g.end()), g.end());
     return g;
   };
+  std::printf("device   %s (sm_%d%d, %d SMs), CUDA driver API %d.%d\n",
+              dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
+              dev.driverVersion / 1000, (dev.driverVersion % 1000) / 10);
+  std::printf("kernel   %s  grid %u,%u,%u  block %u,%u,%u\n",
+              plan.launchName.c_str(), plan.launch.grid.x, plan.launch.grid.y,
+              plan.launch.grid.z, plan.launch.block.x, plan.launch.block.y,
+              plan.launch.block.z);
+
+  // One module per device; --devices spreads the verification sets over
+  // them (errors and the guard's cost ratio are measured within one
+  // device, so no time is compared across GPUs); the search runs on the
+  // first.
+  std::vector<int> ordinals = o.devices.empty() ? std::vector<int>{o.device}
+                                                : o.devices;
+  ordinals.resize(std::min(ordinals.size(), std::max<size_t>(1, verify.size())));
+  std::vector<std::unique_ptr<Module>> modules;
+  std::vector<std::string> names = {dev.name};
+  modules.push_back(std::move(*mod));
+  for (size_t d = 1; d < ordinals.size(); ++d) {
+    Expected<std::shared_ptr<Context>> c = Context::create(ordinals[d]);
+    if (!c)
+      statusError(c.status().withContext("--devices " +
+                                         std::to_string(ordinals[d])));
+    Expected<std::unique_ptr<Module>> m = Module::load(*c, o.manifest, lo);
+    if (!m)
+      statusError(m.status());
+    names.push_back((*c)->device().name);
+    modules.push_back(std::move(*m));
+  }
+  std::vector<std::vector<ArgSpec>> sets;
+  Harness h;
+  h.subject = "kernel " + plan.launchName;
+  h.kernel = plan.launchName;
+  h.searched = searched;
+  h.reference = reference;
+  h.metricName = eo.metric.name();
+  for (VerifySet &v : verify) {
+    h.verifyLabels.push_back(v.label);
+    sets.push_back(std::move(v.specs));
+  }
+  h.make = [&](size_t d, int set) {
+    return makeEvaluator(*modules[d], set < 0 ? std::move(train)
+                                              : std::move(sets[size_t(set)]));
+  };
+  h.ordinals = ordinals;
+  h.deviceNames = names;
+  h.device = dev;
+  h.grid = grid;
+  return searchAndReport(man, o, h);
+}
+
+int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
+  const Config &reference = h.reference;
+  const std::vector<std::string> &searched = h.searched;
+  const DeviceInfo &dev = h.device;
+  Expected<std::unique_ptr<ConfigEvaluator>> evx = h.make(0, -1);
+  if (!evx)
+    statusError(evx.status());
+  std::unique_ptr<ConfigEvaluator> ev = std::move(*evx);
+  auto launchesOf = [](ConfigEvaluator &e) -> uint64_t {
+    if (auto *k = dynamic_cast<KernelEvaluator *>(&e))
+      return k->launches();
+    if (auto *b = dynamic_cast<BuildSetEvaluator *>(&e))
+      return b->launches();
+    return 0;
+  };
+  JointOptions jo;
+  jo.qosBound = o.qos;
+  jo.knobs = searched;
+  jo.reference = reference;
+  jo.budget = o.budget;
+  jo.ordinalPoints = o.gridPoints;
+  jo.grid = h.grid;
   if (!o.quiet)
     jo.onTrial = [&](const JointTrial &t, int count) {
       std::fprintf(stderr, "  [%-9s] %3d/%d  T %9.4f ms  E %-10.4g %s  %s\n",
@@ -302,13 +379,6 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
                    shortText(man, t.config, reference).c_str());
     };
 
-  std::printf("device   %s (sm_%d%d, %d SMs), CUDA driver API %d.%d\n",
-              dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
-              dev.driverVersion / 1000, (dev.driverVersion % 1000) / 10);
-  std::printf("kernel   %s  grid %u,%u,%u  block %u,%u,%u\n",
-              plan.launchName.c_str(), plan.launch.grid.x, plan.launch.grid.y,
-              plan.launch.grid.z, plan.launch.block.x, plan.launch.block.y,
-              plan.launch.block.z);
   std::string knobList;
   for (const std::string &n : searched) {
     const KnobInfo *k = man.findKnob(n);
@@ -319,7 +389,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   std::printf("knobs    %s\n", knobList.c_str());
   std::printf("bound    %s <= %g; budget %d configurations; timing: %d "
               "warm-up + median of %d\n",
-              eo.metric.name().c_str(), o.qos, o.budget, o.warmup, o.reps);
+              h.metricName.c_str(), o.qos, o.budget, o.warmup, o.reps);
 
   Expected<JointResult> jr = tuneJoint(*ev, jo);
   if (!jr)
@@ -345,63 +415,41 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     double checkMs = 0, keptMs = 0;
     int device = 0;
   };
-  // Each verification set on one device: --devices spreads them (errors
-  // and the guard's cost ratio are measured within one device, so no time
-  // is compared across GPUs); the search above ran on the first.
+  const std::vector<std::string> &verify = h.verifyLabels;
   std::vector<GuardRun> guards(verify.size());
   std::vector<std::vector<VerifyRow>> perSet(verify.size());
   std::vector<Status> failures(verify.size());
   struct DeviceRun {
-    std::shared_ptr<Context> ctx;
-    std::unique_ptr<Module> extra; ///< the module on a device but the first
-    Module *module = nullptr;
     double wallMs = 0;
     int sets = 0;
   };
-  std::vector<int> ordinals = o.devices.empty() ? std::vector<int>{o.device}
-                                                : o.devices;
-  std::vector<DeviceRun> devices(std::min(ordinals.size(),
-                                          std::max<size_t>(1, verify.size())));
-  devices[0].ctx = *ctx;
-  devices[0].module = mod->get();
-  for (size_t d = 1; d < devices.size(); ++d) {
-    Expected<std::shared_ptr<Context>> c = Context::create(ordinals[d]);
-    if (!c)
-      statusError(c.status().withContext("--devices " +
-                                         std::to_string(ordinals[d])));
-    Expected<std::unique_ptr<Module>> m = Module::load(*c, o.manifest, lo);
-    if (!m)
-      statusError(m.status());
-    devices[d].ctx = *c;
-    devices[d].extra = std::move(*m);
-    devices[d].module = devices[d].extra.get();
-  }
+  const std::vector<int> &ordinals = h.ordinals;
+  std::vector<DeviceRun> devices(ordinals.size());
   auto verifyOn = [&](size_t d) {
     auto t0 = std::chrono::steady_clock::now();
     for (size_t i = d; i < verify.size(); i += devices.size()) {
-      VerifySet &v = verify[i];
+      const std::string &label = verify[i];
       ++devices[d].sets;
-      Expected<std::unique_ptr<ConfigEvaluator>> vev =
-          makeEvaluator(*devices[d].module, std::move(v.specs));
+      Expected<std::unique_ptr<ConfigEvaluator>> vev = h.make(d, int(i));
       if (!vev) {
-        failures[i] = vev.status().withContext("verification input " + v.label);
+        failures[i] = vev.status().withContext("verification input " + label);
         return;
       }
       Expected<std::vector<VerifyRow>> vr =
           verifyConfigs({vev->get()}, checked, o.qos);
       if (!vr) {
-        failures[i] = vr.status().withContext("verification input " + v.label);
+        failures[i] = vr.status().withContext("verification input " + label);
         return;
       }
       perSet[i] = std::move(*vr);
       // A fresh guard per input: the deployment's state is per program run.
       FallbackGuard g(r.ladder, o.qos, o.guardPeriod);
       GuardRun &gr = guards[i];
-      gr.label = v.label;
+      gr.label = label;
       for (int k = 0; k < o.guardInvocations; ++k) {
         Expected<Evaluation> e = g.invoke(**vev);
         if (!e) {
-          failures[i] = e.status().withContext("guard on " + v.label);
+          failures[i] = e.status().withContext("guard on " + label);
           return;
         }
         gr.errors.push_back(e->error);
@@ -442,7 +490,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
       std::fprintf(stderr,
                    "  [verify   ] %s (device %d): pick E %.4g%s, guard rung "
                    "%zu\n",
-                   verify[i].label.c_str(), guards[i].device,
+                   verify[i].c_str(), guards[i].device,
                    perSet[i][0].errors.front(),
                    perSet[i][0].errors.front() <= o.qos ? "" : " (violates)",
                    guards[i].rung);
@@ -525,9 +573,12 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
                  {"sm_count", dev.smCount},
                  {"driver_api_version", dev.driverVersion}};
   j["manifest"] = o.manifest;
-  j["kernel"] = plan.launchName;
+  if (!h.kernel.empty())
+    j["kernel"] = h.kernel;
+  else
+    j["program"] = h.subject;
   j["knobs"] = searched;
-  j["bound"] = {{"metric", eo.metric.name()}, {"value", o.qos}};
+  j["bound"] = {{"metric", h.metricName}, {"value", o.qos}};
   j["budget"] = o.budget;
   j["timing"] = {{"warmup", o.warmup}, {"reps", o.reps},
                  {"statistic", "median"}};
@@ -568,7 +619,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     j["ladder"].push_back(configText(man, c));
   j["verification"] = json::array();
   for (size_t i = 0; i < verify.size(); ++i) {
-    json v = {{"input", verify[i].label}, {"device", guards[i].device}};
+    json v = {{"input", verify[i]}, {"device", guards[i].device}};
     v["errors"] = json::array();
     for (const VerifyRow &row : rows)
       v["errors"].push_back(
@@ -590,7 +641,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   j["devices"] = json::array();
   for (size_t d = 0; d < devices.size(); ++d)
     j["devices"].push_back({{"ordinal", ordinals[d]},
-                            {"name", devices[d].ctx->device().name},
+                            {"name", h.deviceNames[d]},
                             {"role", d == 0 ? "search and verification"
                                             : "verification"},
                             {"verification_sets", devices[d].sets},
@@ -612,10 +663,10 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
 
   if (!o.reportPath.empty()) {
     plot::Figure f;
-    f.title = escapeBytes(man.module) + " / " + plan.launchName + " on " +
+    f.title = escapeBytes(man.module) + " / " + h.subject + " on " +
               dev.name + ": every trial, the front and the picks";
     f.x.label = "kernel time (ms, median)";
-    f.y.label = "error (" + eo.metric.name() + ")";
+    f.y.label = "error (" + h.metricName + ")";
     f.x.grid = f.y.grid = true;
     plot::Series all, front;
     all.join = false;
@@ -661,7 +712,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
         htmlEscape(o.command) + "</p>\n<p>" + htmlEscape(nowUtc()) + ", " +
         htmlEscape(dev.name) + ", CUDA driver API " +
         std::to_string(dev.driverVersion) + "; bound " +
-        htmlEscape(eo.metric.name()) + " &lt;= " + plot::tickText(o.qos) +
+        htmlEscape(h.metricName) + " &lt;= " + plot::tickText(o.qos) +
         "; " + std::to_string(r.measured) + " configurations measured of a "
         "budget of " + std::to_string(o.budget) + ".</p>\n" + f.svg() +
         "\n<h2>Picks</h2>\n<table><tr><th>what</th><th>T (ms)</th><th>speedup"
@@ -681,8 +732,8 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
     if (!verify.empty()) {
       html += "<h2>Verification inputs</h2>\n<table><tr><th>configuration"
               "</th><th>violations</th>";
-      for (const VerifySet &v : verify)
-        html += "<th>" + htmlEscape(v.label) + "</th>";
+      for (const std::string &v : verify)
+        html += "<th>" + htmlEscape(v) + "</th>";
       html += "</tr>\n";
       for (const VerifyRow &vr : rows) {
         html += "<tr><td class=l>" +
