@@ -127,6 +127,20 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
   --guard-invocations N  invocations per verification set (default 4)
   --report PATH          write a self-contained HTML report (front, trials,
                          pick, verification, guard)
+  -- PROGRAM ARGS...     tune a whole program instead of one kernel: each
+                         configuration reaches it as a knobs file
+                         (APPROX_CONFIG, applied when it loads MANIFEST's
+                         module through the runtime), its time is the
+                         program's wall time, and its outputs are the
+                         device-to-host copies it makes through the runtime
+                         (APPROX_CAPTURE) and the --exec-output files
+  --exec-output PATH:T   a file the program writes (raw values of float
+                         type T), compared too; repeatable
+  --no-capture           compare only the --exec-output files
+  --program-check M      respect (default: a run exiting non-zero fails the
+                         configuration) or ignore (judge it by its outputs)
+  --verify-arg I=V[;J=W] a verification run: program argument I (0-based)
+                         replaced by V; repeatable, one set each
   --devices A,B,...      the search times on device A alone; the
                          verification sets are spread over all of them
                          (errors only: no time is compared across GPUs)
@@ -245,6 +259,15 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   namespace cli = approx::cli;
   for (int i = 0; i < argc; ++i)
     o.command += (i ? " " : "") + std::string(argv[i]);
+  // `-- PROGRAM ARGS...`: a whole program to tune (joint tuning only).
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      for (int k = i + 1; k < argc; ++k)
+        o.execCommand.push_back(argv[k]);
+      o.execGiven = true;
+      argc = i;
+      break;
+    }
   cli::CommandLine cl{tool(), "tune an approximation knob on the GPU", kHelp};
   cl.required(cl.text("MANIFEST", o.manifest));
   cl.flag("--list", o.list);
@@ -313,6 +336,15 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.integer("--guard-invocations", o.guardInvocations, 1, 1000000);
   cl.text("--report", o.reportPath);
   cl.text("--cache", o.cacheDir);
+  std::vector<std::string> execOutputs, verifyArgs;
+  cl.list("--exec-output", execOutputs);
+  cl.list("--verify-arg", verifyArgs);
+  cl.flag("--no-capture", o.noCapture);
+  CLI::Option *programCheck = cl.value("--program-check", [&](const std::string &v) {
+    if (v != "respect" && v != "ignore")
+      usageError("--program-check expects respect or ignore, not " + quote(v));
+    o.respectProgramCheck = v == "respect";
+  });
   std::string devices;
   CLI::Option *devicesOpt = cl.text("--devices", devices);
   cl.check([&] {
@@ -322,6 +354,48 @@ int parseCommandLine(int argc, char **argv, Options &o) {
           usageError("--knobs expects A,B,... with no empty name");
         else
           o.jointKnobs.push_back(k);
+    bool programOnly = !execOutputs.empty() || !verifyArgs.empty() ||
+                       o.noCapture || programCheck->count();
+    if (programOnly && !o.execGiven)
+      usageError("--exec-output, --verify-arg, --no-capture and "
+                 "--program-check belong to tuning a whole program "
+                 "(approx tune MANIFEST ... -- PROGRAM ARGS...)");
+    if (o.execGiven) {
+      if (!o.joint)
+        usageError("a program after -- is tuned by approx tune (--joint)");
+      if (o.execCommand.empty())
+        usageError("-- must be followed by the program to run");
+      if (!o.inputs.empty() || !o.shapes.empty() || !o.scalars.empty() ||
+          !o.kernel.empty() || !o.verifyInputs.empty() ||
+          !o.verifySeeds.empty() || devicesOpt->count() ||
+          !o.cacheDir.empty())
+        usageError("--kernel, --input, --inout, --shape, --scalar, --verify, "
+                   "--verify-seed, --devices and --cache bind a kernel; a "
+                   "program (after --) binds its own arguments");
+      for (const std::string &v : execOutputs) {
+        size_t colon = v.rfind(':');
+        Expected<ValueType> t =
+            colon == std::string::npos
+                ? Expected<ValueType>(invalidArgument(""))
+                : parseValueType(v.substr(colon + 1));
+        if (colon == 0 || !t || t->isVector() || !isFloatType(t->scalar))
+          usageError("--exec-output expects PATH:TYPE with a float TYPE "
+                     "(f16, bf16, f32, f64), got " + quote(v));
+        o.execOutputs.push_back({v.substr(0, colon), t->scalar});
+      }
+      for (const std::string &v : verifyArgs) {
+        std::vector<std::pair<int, std::string>> set;
+        for (const std::string &part : split(v, ';')) {
+          auto [idx, value] = indexed(part, "--verify-arg");
+          if (size_t(idx) + 1 >= o.execCommand.size())
+            usageError("--verify-arg " + std::to_string(idx) + ": the program "
+                       "has " + std::to_string(o.execCommand.size() - 1) +
+                       " arguments (0-based index)");
+          set.push_back({idx, value});
+        }
+        o.verifyArgs.push_back(set);
+      }
+    }
     if (devicesOpt->count()) {
       if (!o.joint)
         usageError("--devices belongs to joint tuning (approx tune)");

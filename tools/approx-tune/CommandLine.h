@@ -112,6 +112,13 @@ struct Options {
   std::string reportPath;   ///< --report PATH.html
   std::string cacheDir;     ///< --cache DIR: build knobs from approx-build's cache
   std::vector<int> devices; ///< --devices A,B: search on A, verify on all
+  // A whole program (after --).
+  bool execGiven = false;
+  std::vector<std::string> execCommand; ///< PROGRAM ARGS...
+  std::vector<std::pair<std::string, approx::rt::ScalarType>> execOutputs;
+  bool noCapture = false;
+  bool respectProgramCheck = true;
+  std::vector<std::vector<std::pair<int, std::string>>> verifyArgs;
 };
 
 /// Parses argv into `o`: -1 to go on, else the exit status (0 after

@@ -14,6 +14,7 @@
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/BuildSetEvaluator.h"
+#include "approx/runtime/tune/ExecEvaluator.h"
 #include "approx/runtime/tune/JointTuner.h"
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/tune/Plot.h"
@@ -28,6 +29,7 @@
 #include <chrono>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 namespace approx::tune {
 
@@ -349,6 +351,89 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   return searchAndReport(man, o, h);
 }
 
+int runJointExec(const Manifest &man, const Options &o) {
+  // The knobs searched: the module's run-time knobs (a program loads one
+  // build; its build knobs stay as built).
+  std::vector<std::string> searched;
+  for (const std::string &n : o.jointKnobs) {
+    const KnobInfo *k = man.findKnob(n);
+    if (!k)
+      usageError("--knobs: unknown knob " + quote(n));
+    if (k->kind == KnobKind::Build)
+      usageError("--knobs: " + quote(n) + " is a build knob: a program "
+                 "runs the build it loads");
+    if (o.knobValues.count(n))
+      usageError("--knobs: knob " + quote(n) + " is also pinned by --knob " +
+                 quote(n) + "=VALUE");
+    searched.push_back(n);
+  }
+  if (o.jointKnobs.empty())
+    for (const KnobInfo &k : man.knobs)
+      if (k.kind != KnobKind::Build && k.kind != KnobKind::Host &&
+          k.max > k.min && !o.knobValues.count(k.name))
+        searched.push_back(k.name);
+  if (searched.empty())
+    usageError("module " + quote(man.module) + " has no run-time knob left "
+               "to search");
+  Config reference = preciseConfig(man);
+  for (const auto &[n, v] : o.knobValues)
+    reference.values[n] = v;
+  if (Status s = checkConfig(man, reference); !s.isOk())
+    usageError("--knob: " + s.message());
+  const std::string &program = o.execCommand.front();
+  if (::access(program.c_str(), X_OK) != 0)
+    usageError("-- " + quote(program) + ": not an executable file (give its "
+               "path; PATH is not searched)");
+  if (o.noCapture && o.execOutputs.empty())
+    usageError("--no-capture leaves nothing to compare: name the program's "
+               "outputs with --exec-output PATH:TYPE");
+
+  ExecOptions base;
+  base.program = program;
+  base.args.assign(o.execCommand.begin() + 1, o.execCommand.end());
+  base.outputFiles = o.execOutputs;
+  base.captureCopies = !o.noCapture;
+  base.respectExitStatus = o.respectProgramCheck;
+  base.warmups = o.warmup;
+  base.reps = o.reps;
+  base.metric = *parseMetric(o.metric);
+
+  Harness h;
+  h.subject = "program " + program;
+  h.searched = searched;
+  h.reference = reference;
+  h.metricName = base.metric.name();
+  std::vector<std::vector<std::string>> argSets;
+  for (const auto &set : o.verifyArgs) {
+    std::vector<std::string> args = base.args;
+    std::string label;
+    for (const auto &[idx, value] : set) {
+      args[size_t(idx)] = value;
+      label += (label.empty() ? "" : "; ") + std::to_string(idx) + "=" +
+               value.substr(value.rfind('/') + 1);
+    }
+    h.verifyLabels.push_back(label);
+    argSets.push_back(args);
+  }
+  h.make = [&](size_t, int set) -> Expected<std::unique_ptr<ConfigEvaluator>> {
+    ExecOptions e = base;
+    if (set >= 0)
+      e.args = argSets[size_t(set)];
+    return std::unique_ptr<ConfigEvaluator>(
+        std::make_unique<ExecEvaluator>(man, e, reference));
+  };
+  h.ordinals = {o.device};
+  // The device the program will use, when a driver is there to say.
+  if (Expected<std::shared_ptr<Context>> c = Context::create(o.device))
+    h.device = (*c)->device();
+  else
+    h.device.name = "(no CUDA driver in this process)";
+  h.deviceNames = {h.device.name};
+  std::printf("program  %s (%zu arguments), module %s\n", program.c_str(),
+              base.args.size(), man.module.c_str());
+  return searchAndReport(man, o, h);
+}
+
 int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   const Config &reference = h.reference;
   const std::vector<std::string> &searched = h.searched;
@@ -362,6 +447,8 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
       return k->launches();
     if (auto *b = dynamic_cast<BuildSetEvaluator *>(&e))
       return b->launches();
+    if (auto *x = dynamic_cast<ExecEvaluator *>(&e))
+      return uint64_t(x->runs());
     return 0;
   };
   JointOptions jo;
@@ -637,7 +724,7 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
                   {"kept_ms", g.keptMs}};
     j["verification"].push_back(v);
   }
-  j["kernel_launches"] = launchesOf(*ev);
+  j[h.kernel.empty() ? "program_runs" : "kernel_launches"] = launchesOf(*ev);
   j["devices"] = json::array();
   for (size_t d = 0; d < devices.size(); ++d)
     j["devices"].push_back({{"ordinal", ordinals[d]},

@@ -19,6 +19,10 @@ namespace approx::tune {
 int runJoint(const approx::rt::Manifest &man, const RunPlan &plan,
              const Options &o, const std::string &image);
 
+/// Runs joint tuning of the whole program after `--` (o.execCommand) over
+/// `man`'s run-time knobs: ExecEvaluator. Throws CliError.
+int runJointExec(const approx::rt::Manifest &man, const Options &o);
+
 } // namespace approx::tune
 
 #endif // APPROX_TUNE_JOINT_H

@@ -128,6 +128,8 @@ int run(int argc, char **argv) {
     printList(*man);
     return 0;
   }
+  if (o.execGiven)
+    return runJointExec(*man, o);
   // The image: --image as given, else the manifest's, kept inside the
   // manifest's directory unless allowed (checked in dry runs too).
   std::string image = o.image;

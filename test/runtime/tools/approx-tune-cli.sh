@@ -431,6 +431,69 @@ joint-devices-need-joint)
 joint-verify-set-twice)
   fails 1 '^approx-tune: --verify: argument 0 is given twice in one set' \
     "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --verify '0=uniform:0:1;0=uniform:1:2' ;;
+exec-joint)
+  # A whole program (a script standing in for one: it reads the knobs file
+  # APPROX_CONFIG names and writes out.bin), tuned end to end: lambda alone
+  # or rows1:nn alone, or both (rows1:nn and a small lambda), the fastest.
+  python3 - "$D/v3/cases.json" "$W/space.manifest.json" <<'EOF' || exit 2
+import json, sys
+for c in json.load(open(sys.argv[1])):
+    if c["name"] == "good":
+        json.dump(c["manifest"], open(sys.argv[2], "w"))
+EOF
+  cat >"$W/prog.sh" <<'EOF'
+#!/bin/sh
+# prog.sh OUT SCALE: T = 0.4 - 0.004 lambda - 0.2 [rows1:nn] s,
+# E = SCALE * (1e-4 lambda + 0.004 [rows1:nn]) on 4 outputs.
+exec python3 - "$@" <<'PY'
+import json, os, struct, sys, time
+k = json.load(open(os.environ["APPROX_CONFIG"]))["modules"]["space"]
+lam = int(k.get("lambda", "0")); rows = k.get("perforation") == "rows1:nn"
+e = float(sys.argv[2]) * (1e-4 * lam + 0.004 * rows)
+time.sleep(0.4 - 0.004 * lam - 0.2 * rows)
+open(sys.argv[1], "wb").write(struct.pack("<4d", *[v * (1 + e) for v in (1, 2, 3, 4)]))
+PY
+EOF
+  chmod +x "$W/prog.sh"
+  want "joint pick     T" >/dev/null
+  "$T" "$W/space.manifest.json" --joint --qos 0.005 --warmup 0 --reps 1 \
+    --knobs lambda,perforation --exec-output "$W/out.bin:f64" \
+    --verify-arg '1=3' --json "$W/r.json" -q -- "$W/prog.sh" "$W/out.bin" 1 >"$W/out" 2>"$W/err"
+  rc=$?
+  grep -q '^joint pick .*(.*x), E 0.0048  lambda=8,perforation=rows1:nn$' "$W/out" ||
+    { echo "FAIL: rc $rc, no joint pick of lambda=8,perforation=rows1:nn"; cat "$W/out" "$W/err"; exit 1; }
+  grep -q '^single pick .*perforation=rows1:nn$' "$W/out" ||
+    { echo "FAIL: the single pick is not rows1:nn"; cat "$W/out"; exit 1; }
+  # On the verification run (errors 3x) the pick violates; the guard
+  # falls back and keeps no violating output.
+  grep -q '^  lambda=8,perforation=rows1:nn  *violations 1/1' "$W/out" ||
+    { echo "FAIL: the pick does not violate on the verification run"; cat "$W/out"; exit 1; }
+  grep -q '^guard .*: 0 of 4 kept outputs violate; [1-9]' "$W/out" ||
+    { echo "FAIL: the guard did not fall back"; cat "$W/out"; exit 1; }
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['program'].endswith('prog.sh') and j['program_runs'] > 0" "$W/r.json" ||
+    { echo "FAIL: the JSON does not record the program"; exit 1; }
+  echo "ok: exit $rc" ;;
+exec-bad-program)
+  fails 1 "^approx-tune: -- '.*nope': not an executable file" \
+    "$T" "$SFU" --joint --qos 0.01 -- "$W/nope" ;;
+exec-kernel-options)
+  fails 1 '^approx-tune: --kernel, --input, --inout, --shape, --scalar, --verify, --verify-seed, --devices and --cache bind a kernel' \
+    "$T" "$SFU" --joint --qos 0.01 --kernel rounds_inplace -- /bin/true ;;
+exec-options-need-program)
+  fails 1 '^approx-tune: --exec-output, --verify-arg, --no-capture and --program-check belong to tuning a whole program' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --exec-output out.bin:f32 ;;
+exec-output-type)
+  fails 1 "^approx-tune: --exec-output expects PATH:TYPE with a float TYPE \(f16, bf16, f32, f64\), got 'out.bin:i32'" \
+    "$T" "$SFU" --joint --qos 0.01 --exec-output out.bin:i32 -- /bin/true ;;
+exec-verify-arg-index)
+  fails 1 '^approx-tune: --verify-arg 3: the program has 1 arguments' \
+    "$T" "$SFU" --joint --qos 0.01 --verify-arg 3=x -- /bin/echo a ;;
+exec-nothing-to-compare)
+  fails 1 '^approx-tune: --no-capture leaves nothing to compare' \
+    "$T" "$SFU" --joint --qos 0.01 --no-capture -- /bin/true ;;
+exec-needs-joint)
+  fails 1 '^approx-tune: a program after -- is tuned by approx tune' \
+    "$T" "$SFU" -- /bin/true ;;
 *)
   echo "unknown case $CASE"
   exit 2 ;;

@@ -1,0 +1,170 @@
+//===- ExecEvaluator.cpp - A whole program behind evaluate(Config) --------===//
+#include "approx/runtime/tune/ExecEvaluator.h"
+
+#include "approx/runtime/core/Config.h"
+#include "approx/runtime/core/FileIO.h"
+#include "approx/runtime/core/Process.h"
+#include "approx/runtime/core/Text.h"
+#include "approx/runtime/tune/KernelEvaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace approx::rt {
+
+namespace {
+
+/// The captured copies in `dir` (d2h-NNNNNN.TYPE.bin), in order.
+Expected<std::vector<double>> readCaptures(const std::string &dir) {
+  std::vector<std::string> names;
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *e = ::readdir(d)) {
+      std::string n = e->d_name;
+      if (n.rfind("d2h-", 0) == 0)
+        names.push_back(n);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<double> out;
+  for (const std::string &n : names) {
+    // d2h-000001.f32.bin: the type between the first and the last dot.
+    size_t a = n.find('.'), b = n.rfind('.');
+    Expected<ValueType> t = parseValueType(n.substr(a + 1, b - a - 1));
+    if (!t)
+      return invalidArgument("captured copy " + quote(n) +
+                             " has no element type in its name");
+    std::string path = dir + "/" + n;
+    APPROX_ASSIGN_OR_RETURN(uint64_t size, regularFileSize(path, "captured copy"));
+    APPROX_ASSIGN_OR_RETURN(std::string bytes,
+                            readRegularFile(path, size, "captured copy"));
+    appendAsDouble(std::vector<uint8_t>(bytes.begin(), bytes.end()), *t, out);
+  }
+  return out;
+}
+
+} // namespace
+
+ExecEvaluator::ExecEvaluator(Manifest space, ExecOptions opts,
+                             Config reference)
+    : space_(std::move(space)), opts_(std::move(opts)),
+      reference_(std::move(reference)) {}
+
+Expected<ExecEvaluator::Run> ExecEvaluator::runOnce(const Config &c) {
+  APPROX_ASSIGN_OR_RETURN(TempDir dir, TempDir::create("approx-tune"));
+  std::string knobs = dir.file("knobs.json"), capture = dir.file("capture");
+  {
+    std::ofstream f(knobs);
+    f << knobsFileText(space_, c);
+    if (!f)
+      return ioError("cannot write " + quote(knobs));
+  }
+  if (::mkdir(capture.c_str(), 0700) != 0)
+    return ioError("cannot create " + quote(capture));
+  for (const auto &[path, type] : opts_.outputFiles)
+    ::unlink(path.c_str()); // a stale output must not pass for this run's
+  APPROX_ASSIGN_OR_RETURN(
+      Exit x, runProgram(dir, opts_.program, opts_.args,
+                         {{"APPROX_CONFIG", knobs}, {"APPROX_CAPTURE", capture}},
+                         {"APPROX_CONFIG", "APPROX_CAPTURE"}));
+  ++runs_;
+  Run r;
+  r.seconds = x.seconds;
+  r.ok = x.ok;
+  if (!x.ok)
+    lastFailure_ = x.describe();
+  if (opts_.captureCopies) {
+    APPROX_ASSIGN_OR_RETURN(r.outputs, readCaptures(capture));
+  }
+  for (const auto &[path, type] : opts_.outputFiles) {
+    Expected<uint64_t> size = regularFileSize(path, "output file");
+    if (!size) {
+      if (!x.ok)
+        return r; // a failed run may well leave no output
+      return size.status().withContext("the program's output");
+    }
+    APPROX_ASSIGN_OR_RETURN(std::string bytes,
+                            readRegularFile(path, *size, "output file"));
+    if (bytes.size() % scalarTypeSize(type) != 0)
+      return invalidArgument("output file " + quote(path) + " has " +
+                             std::to_string(bytes.size()) +
+                             " bytes, not a whole number of " +
+                             scalarTypeName(type));
+    appendAsDouble(std::vector<uint8_t>(bytes.begin(), bytes.end()), type,
+                   r.outputs);
+  }
+  return r;
+}
+
+Expected<Evaluation> ExecEvaluator::measure(const Config &c,
+                                            bool withOutputs) {
+  APPROX_RETURN_IF_ERROR(checkConfig(space_, c));
+  if (!haveRef_ && configText(space_, c) != configText(space_, reference_)) {
+    APPROX_RETURN_IF_ERROR(measure(reference_, false).status());
+  }
+  std::vector<double> times;
+  Run last;
+  bool failed = false;
+  for (int i = 0; i < opts_.warmups + opts_.reps; ++i) {
+    APPROX_ASSIGN_OR_RETURN(Run r, runOnce(c));
+    failed |= !r.ok;
+    if (i >= opts_.warmups)
+      times.push_back(r.seconds * 1000);
+    last = std::move(r);
+    if (failed && opts_.respectExitStatus)
+      break; // one failing run fails the configuration
+  }
+  Evaluation e;
+  if (!times.empty()) {
+    std::vector<double> t = times;
+    std::sort(t.begin(), t.end());
+    e.timeMs = t.size() % 2 ? t[t.size() / 2]
+                            : (t[t.size() / 2 - 1] + t[t.size() / 2]) / 2;
+    std::tie(e.timeLoMs, e.timeHiMs) = medianInterval(times);
+  }
+  bool isRef = configText(space_, c) == configText(space_, reference_);
+  if (isRef && !haveRef_) {
+    if (failed && opts_.respectExitStatus)
+      return Status(StatusCode::InvalidArgument,
+                    "the reference configuration's run failed (" +
+                        lastFailure_ + "): nothing to compare against");
+    if (last.outputs.empty())
+      return invalidArgument(
+          "the reference run left no output to compare: no device-to-host "
+          "copy through the runtime was captured and no output file named");
+    ref_ = last.outputs;
+    haveRef_ = true;
+  }
+  if (failed && opts_.respectExitStatus) {
+    e.error = INFINITY;
+  } else if (last.outputs.size() != ref_.size()) {
+    e.error = INFINITY; // a different number of outputs: not comparable
+  } else {
+    APPROX_ASSIGN_OR_RETURN(e.error, opts_.metric(ref_, last.outputs));
+    if (std::isnan(e.error))
+      e.error = INFINITY;
+  }
+  cache_[configText(space_, c)] = e;
+  if (withOutputs)
+    e.outputs = std::move(last.outputs);
+  return e;
+}
+
+Expected<Evaluation> ExecEvaluator::evaluate(const Config &c,
+                                             bool withOutputs) {
+  auto it = cache_.find(configText(space_, c));
+  if (it != cache_.end() && !withOutputs)
+    return it->second;
+  return measure(c, withOutputs);
+}
+
+Expected<Evaluation> ExecEvaluator::remeasure(const Config &c) {
+  return measure(c, false);
+}
+
+} // namespace approx::rt
