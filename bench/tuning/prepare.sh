@@ -19,6 +19,13 @@ build=${2:-build}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out/bin" "$out/cache"
 cp "$build/bin/approx" "$build/bin/approx-tune" "$out/bin/"
+# A whole program for run.sh's `program`: examples/cuda/host.cpp over
+# approx-cc's box_muller (the runtime's C++ API, so APPROX_CONFIG and
+# APPROX_CAPTURE reach it).
+mkdir -p "$out/box_muller"
+cp "$build/test/runtime/box_muller_host" "$out/bin/"
+cp "$build/examples/cuda/box_muller.ptx" "$build/examples/cuda/box_muller.manifest.json" \
+  "$out/box_muller/"
 
 # app, options, storage values searched, then the storage knobs of the
 # tuned kernel (the others stay f64).

@@ -12,7 +12,8 @@
 # Each app is tuned once per bound of its list (environment, space-separated):
 # QOS_IMAGE (rmse; default "0.01"), QOS_BLUR (rmse of the blur alone, the
 # perforation-only stencil; "0.005 0.01"), QOS_OPTIONS (mre; "1e-3 5e-3"),
-# QOS_HMM (mre; "1e-4"); blur-scheme tunes the blur's perforation scheme
+# QOS_HMM (mre; "1e-4"), QOS_PROGRAM (mre of a whole program's outputs;
+# "1e-3"); blur-scheme tunes the blur's perforation scheme
 # alone (--knobs scheme), bounds QOS_BLUR_SCHEME ("0.02"), the guard's
 # demonstration: a scheme picked on one photograph meets other images.
 # Also OUT (default /tmp/tuning-out), BUDGET (64),
@@ -22,10 +23,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=$(cd "${1:?usage: run.sh PREPARED_DIR [APP...]}" && pwd); shift
 out=${OUT:-/tmp/tuning-out}
 mkdir -p "$out"
-apps=${*:-image image512 blur blur-scheme options hmm}
+apps=${*:-image image512 blur blur-scheme options hmm program}
 tune="$dir/bin/approx tune"
 budget=${BUDGET:-64}
-devices=${DEVICES:+--devices $DEVICES}
+devices=${DEVICES:+--devices $DEVICES} # kernel apps only
 data=$dir/data
 smi() {
   nvidia-smi --query-gpu=timestamp,index,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
@@ -39,8 +40,10 @@ run() { # name, then approx tune's arguments
   shift
   local t0=$SECONDS
   echo "== $name: $*" | tee "$out/$name.log"
-  $tune "$@" --budget "$budget" --reps "${REPS:-50}" $devices --json "$out/$name.json" \
-    --report "$out/$name.html" >>"$out/$name.log" 2>&1
+  # The common options first: an app's own (--reps) win, and a program's
+  # arguments after -- stay its own.
+  $tune --budget "$budget" --reps "${REPS:-50}" --json "$out/$name.json" \
+    --report "$out/$name.html" "$@" >>"$out/$name.log" 2>&1
   local rc=$?
   echo "== $name: exit $rc, $((SECONDS - t0)) s" | tee -a "$out/$name.log"
   sed -n '/^reference /,/^measured /p;/^verification took/,$p' "$out/$name.log"
@@ -55,7 +58,7 @@ image_args() { # size grid suffix qos
   echo --kernel blur_tonemap --input "0=file:$data/image/train-camera$suffix.src.f64" \
     --shape 0=$size --shape 1=$size --scalar 2=4.0 --scalar 3=1.0 --scalar 4=0.5 \
     --scalar 5=0.4545 --block 32,8 --grid $grid --metric rmse --qos "$qos" \
-    --allow-zero-inputs "${verify[@]}" --cache "$dir/cache/image_pipeline"
+    --allow-zero-inputs "${verify[@]}" --cache "$dir/cache/image_pipeline" $devices
 }
 for app in $apps; do
   case $app in
@@ -84,7 +87,7 @@ for app in $apps; do
       run $app-$q "$dir/$(cat "$dir/image_pipeline.base")" --kernel blur "${only[@]}" \
         --input "0=file:$data/image/train-camera.src.f64" --shape 0=2048x2048 \
         --shape 1=2048x2048 --block 32,8 --grid 64,256 --metric rmse --qos $q \
-        --allow-zero-inputs "${verify[@]}" --cache "$dir/cache/image_pipeline"
+        --allow-zero-inputs "${verify[@]}" --cache "$dir/cache/image_pipeline" $devices
     done ;;
   options)
     o=$data/options n=4000000 verify=()
@@ -97,7 +100,7 @@ for app in $apps; do
         --input "4=file:$o/train-uniform.years.f64" --shape 0=$n --shape 1=$n --shape 2=$n \
         --shape 3=$n --shape 4=$n --scalar 5=0.02 --scalar 6=0.3 --scalar 7=$n --block 128 \
         --grid 31250 --metric mre --qos $q "${verify[@]}" \
-        --cache "$dir/cache/option_pricing"
+        --cache "$dir/cache/option_pricing" $devices
     done ;;
   hmm)
     h=$data/hmm verify=()
@@ -110,10 +113,20 @@ for app in $apps; do
         --input "2=file:$h/train-cat128.lpi.f64" --input "3=file:$h/train-cat128.obs.i32" \
         --shape 0=128x128 --shape 1=128x16 --shape 2=128 --shape 3=1024x100 --shape 4=1024 \
         --block 128 --grid 1024 --metric mre --qos $q "${verify[@]}" \
-        --cache "$dir/cache/logsumexp"
+        --cache "$dir/cache/logsumexp" $devices
+    done ;;
+  program)
+    # A whole program (examples/cuda/host.cpp, box_muller by approx-cc):
+    # the knobs through APPROX_CONFIG, the outputs its device-to-host
+    # copies, the time its wall time; verified at two other sizes.
+    for q in ${QOS_PROGRAM:-1e-3}; do
+      run program-$q "$dir/box_muller/box_muller.manifest.json" --joint \
+        --metric mre --qos $q --warmup 1 --reps 5 --verify-arg 2=1048576 \
+        --verify-arg 2=16777216 -- "$dir/bin/box_muller_host" \
+        "$dir/box_muller/box_muller.manifest.json" 0 4194304
     done ;;
   *)
-    echo "run.sh: unknown app '$app' (image image512 blur blur-scheme options hmm)" >&2
+    echo "run.sh: unknown app '$app' (image image512 blur blur-scheme options hmm program)" >&2
     exit 2 ;;
   esac
 done
