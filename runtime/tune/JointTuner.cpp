@@ -465,6 +465,18 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
     r.pickError = singleError;
     r.pickInterval = r.singleInterval;
   }
+  // Never slower than precise: a pick that is not faster than the
+  // reference re-timed (noise made it look faster in the search) gives way
+  // to the reference.
+  if (configText(m, r.pick) != configText(m, r.reference) &&
+      !(r.pickTimeMs < r.baseTimeMs)) {
+    r.pick = r.reference;
+    r.pickTimeMs = r.baseTimeMs;
+    r.pickError = refError;
+    r.pickInterval = r.baseInterval;
+    r.jointWon = false;
+    r.noGain = true;
+  }
 
   // The front of the feasible trials, and the ladder below the pick.
   std::vector<size_t> feasible;

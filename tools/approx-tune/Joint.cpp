@@ -608,8 +608,10 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
               r.pickTimeMs, ci(r.pickInterval).c_str(), speedup(r.pickTimeMs),
               r.pickError,
               shortText(man, r.pick, reference).c_str(),
-              r.jointWon ? "" : "  (the single pick: no combination was "
-                                "faster re-timed)");
+              r.noGain     ? "  (the reference: no pick was faster re-timed)"
+              : r.jointWon ? ""
+                           : "  (the single pick: no combination was faster "
+                             "re-timed)");
   std::printf("measured       %d configurations (budget %d), %d descent "
               "rounds, %d excluded by constraints%s\n",
               r.measured, o.budget, r.rounds, r.excluded,
@@ -696,7 +698,8 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
                {"time_ci95_ms", interval(r.pickInterval)},
                {"error", finite(r.pickError)},
                {"speedup", speedup(r.pickTimeMs)},
-               {"joint_won", r.jointWon}};
+               {"joint_won", r.jointWon},
+               {"no_gain", r.noGain}};
   j["measured"] = r.measured;
   j["rounds"] = r.rounds;
   j["excluded"] = r.excluded;

@@ -434,7 +434,8 @@ joint-verify-set-twice)
 exec-joint)
   # A whole program (a script standing in for one: it reads the knobs file
   # APPROX_CONFIG names and writes out.bin), tuned end to end: lambda alone
-  # or rows1:nn alone, or both (rows1:nn and a small lambda), the fastest.
+  # or rows1:nn alone, or both (rows1:nn and a small lambda), the fastest:
+  # the separable model predicts the pair from either single pick.
   python3 - "$D/v3/cases.json" "$W/space.manifest.json" <<'EOF' || exit 2
 import json, sys
 for c in json.load(open(sys.argv[1])):
@@ -443,14 +444,15 @@ for c in json.load(open(sys.argv[1])):
 EOF
   cat >"$W/prog.sh" <<'EOF'
 #!/bin/sh
-# prog.sh OUT SCALE: T = 0.4 - 0.004 lambda - 0.2 [rows1:nn] s,
+# prog.sh OUT SCALE: T = 1 - 0.01 lambda - 0.5 [rows1:nn] s (gaps well
+# above the jitter of starting python),
 # E = SCALE * (1e-4 lambda + 0.004 [rows1:nn]) on 4 outputs.
 exec python3 - "$@" <<'PY'
 import json, os, struct, sys, time
 k = json.load(open(os.environ["APPROX_CONFIG"]))["modules"]["space"]
 lam = int(k.get("lambda", "0")); rows = k.get("perforation") == "rows1:nn"
 e = float(sys.argv[2]) * (1e-4 * lam + 0.004 * rows)
-time.sleep(0.4 - 0.004 * lam - 0.2 * rows)
+time.sleep(1.0 - 0.01 * lam - 0.5 * rows)
 open(sys.argv[1], "wb").write(struct.pack("<4d", *[v * (1 + e) for v in (1, 2, 3, 4)]))
 PY
 EOF
@@ -462,8 +464,9 @@ EOF
   rc=$?
   grep -q '^joint pick .*(.*x), E 0.0048  lambda=8,perforation=rows1:nn$' "$W/out" ||
     { echo "FAIL: rc $rc, no joint pick of lambda=8,perforation=rows1:nn"; cat "$W/out" "$W/err"; exit 1; }
-  grep -q '^single pick .*perforation=rows1:nn$' "$W/out" ||
-    { echo "FAIL: the single pick is not rows1:nn"; cat "$W/out"; exit 1; }
+  # Alone, rows1:nn (0.5 s) and lambda=48 (0.52 s) are within the jitter.
+  grep -Eq '^single pick .*(perforation=rows1:nn|lambda=48)$' "$W/out" ||
+    { echo "FAIL: the single pick is neither rows1:nn nor lambda=48"; cat "$W/out"; exit 1; }
   # On the verification run (errors 3x) the pick violates; the guard
   # falls back and keeps no violating output.
   grep -q '^  lambda=8,perforation=rows1:nn  *violations 1/1' "$W/out" ||
