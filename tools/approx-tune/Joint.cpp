@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Joint.h"
+#include "Output.h"
 
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/core/Text.h"
@@ -37,22 +38,6 @@ using namespace approx::rt;
 using json = nlohmann::json;
 
 namespace {
-
-std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return b;
-}
-
-void writeText(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f)
-    statusError(ioError("cannot write " + quote(path)));
-  std::printf("wrote %s\n", escapeBytes(path).c_str());
-}
 
 json finite(double v) { return std::isfinite(v) ? json(v) : json("inf"); }
 
@@ -749,7 +734,7 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   std::string jsonText =
       j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (!o.jsonPath.empty())
-    writeText(o.jsonPath, jsonText);
+    writeOutputFile(o.jsonPath, jsonText);
 
   if (!o.reportPath.empty()) {
     plot::Figure f;
@@ -865,7 +850,7 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
     }
     html += "</table>\n<h2>JSON</h2>\n<pre>" + htmlEscape(jsonText) +
             "</pre>\n</body></html>\n";
-    writeText(o.reportPath, html);
+    writeOutputFile(o.reportPath, html);
   }
   return guardViolations ? 3 : 0;
 }

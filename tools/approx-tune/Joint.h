@@ -1,9 +1,11 @@
 //===- Joint.h - approx tune: the joint search over a kernel's knobs -*- C++ -*-===//
 //
-// `approx tune` (approx-tune --joint): every knob of one kernel searched
-// together by the joint tuner (approx/runtime/tune/JointTuner.h) under an
-// absolute error bound, the pick verified on other inputs with and without
-// the run-time guard, and reported as a table, JSON and an HTML page.
+// `approx tune` (approx-tune --joint): every knob of one kernel (runJoint),
+// or of a whole program after `--` (runJointExec), searched together by the
+// joint tuner (approx/runtime/tune/JointTuner.h) under an absolute error
+// bound, the pick verified on other inputs with and without the run-time
+// guard, and reported as a table, JSON and an HTML page. Both front ends
+// hand one search-and-report routine a set of evaluator makers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef APPROX_TUNE_JOINT_H

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
+#include "Output.h"
 #include "Joint.h"
 #include "Plan.h"
 #include "Plot.h"
@@ -39,26 +40,9 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return b;
-}
-
 json pointJson(const TunePoint &p) {
   return {{"lambda", p.lambda}, {"time_ms", p.timeMs},
           {"error", std::isfinite(p.error) ? json(p.error) : json("inf")}};
-}
-
-/// Writes `text` to `path` or fails with a one-line error.
-void writeFile(const std::string &path, const std::string &text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f)
-    statusError(ioError("cannot write " + quote(path)));
-  std::printf("wrote %s\n", escapeBytes(path).c_str());
 }
 
 /// --run-once: one launch with the knobs as set, outputs written raw to
@@ -98,7 +82,7 @@ int runOnce(Module &mod, const RunPlan &plan, std::vector<ArgSpec> specs,
     Status st = buffers[i].copyToHost(bytes.data(), bytes.size());
     if (!st.isOk())
       statusError(st);
-    writeFile(prefix + ".arg" + std::to_string(i), bytes);
+    writeOutputFile(prefix + ".arg" + std::to_string(i), bytes);
   }
   return 0;
 }
@@ -386,7 +370,7 @@ int run(int argc, char **argv) {
     for (auto &[l, p] : all)
       j["points"].push_back(pointJson(p));
     j["kernel_launches"] = ev.launches();
-    writeFile(o.jsonPath,
+    writeOutputFile(o.jsonPath,
               j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   }
   if (!o.svgPath.empty()) {
@@ -403,7 +387,7 @@ int run(int argc, char **argv) {
                                 " λ*=" + std::to_string(r.lambda) + " (" +
                                 std::to_string(r.runs) + " runs)",
                             r.lambda, r.error});
-    writeFile(o.svgPath, approx::tune::renderTradeoffSvg(pd));
+    writeOutputFile(o.svgPath, approx::tune::renderTradeoffSvg(pd));
   }
   bool ok = true;
   for (const TuneResult &r : results)

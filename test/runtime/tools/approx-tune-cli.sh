@@ -458,7 +458,7 @@ PY
 EOF
   chmod +x "$W/prog.sh"
   want "joint pick     T" >/dev/null
-  "$T" "$W/space.manifest.json" --joint --qos 0.005 --warmup 0 --reps 1 \
+  "$T" "$W/space.manifest.json" --joint --qos 0.005 --warmup 0 --reps 3 \
     --knobs lambda,perforation --exec-output "$W/out.bin:f64" \
     --verify-arg '1=3' --json "$W/r.json" -q -- "$W/prog.sh" "$W/out.bin" 1 >"$W/out" 2>"$W/err"
   rc=$?

@@ -147,6 +147,23 @@ Synthetic separable(double noise = 0, unsigned seed = 1) {
       noise, seed);
 }
 
+/// Another input of the same space: `s`'s times, its errors times `factor`.
+Synthetic scaledErrors(const Synthetic &s, double factor) {
+  auto at = [&s](const std::map<std::string, int64_t> &v) {
+    Config c;
+    c.values = v;
+    return c;
+  };
+  return Synthetic(
+      s.m_.knobs,
+      [&s, at](const std::map<std::string, int64_t> &v) {
+        return s.trueTime(at(v));
+      },
+      [&s, at, factor](const std::map<std::string, int64_t> &v) {
+        return factor * s.trueError(at(v));
+      });
+}
+
 JointOptions options(double bound, int budget = 64) {
   JointOptions o;
   o.qosBound = bound;
@@ -342,18 +359,7 @@ TEST(JointTuner, VerifyCountsViolations) {
   ASSERT_TRUE(r.isOk());
   // Two other "inputs": one where every error is 1.5x larger.
   Synthetic same = separable();
-  Synthetic harder(
-      separable().m_.knobs,
-      [&](const std::map<std::string, int64_t> &v) {
-        Config c;
-        c.values = v;
-        return train.trueTime(c);
-      },
-      [&](const std::map<std::string, int64_t> &v) {
-        Config c;
-        c.values = v;
-        return 1.5 * train.trueError(c);
-      });
+  Synthetic harder = scaledErrors(train, 1.5);
   Expected<std::vector<VerifyRow>> rows =
       verifyConfigs({&same, &harder}, r->ladder, 0.035);
   ASSERT_TRUE(rows.isOk()) << rows.status().toString();
@@ -371,18 +377,7 @@ TEST(JointTuner, GuardFallsBackOnAViolatingInput) {
   ASSERT_TRUE(r.isOk());
   ASSERT_GE(r->ladder.size(), 2u);
   // An input on which every approximation is 3x worse.
-  Synthetic hostile(
-      separable().m_.knobs,
-      [&](const std::map<std::string, int64_t> &v) {
-        Config c;
-        c.values = v;
-        return train.trueTime(c);
-      },
-      [&](const std::map<std::string, int64_t> &v) {
-        Config c;
-        c.values = v;
-        return 3 * train.trueError(c);
-      });
+  Synthetic hostile = scaledErrors(train, 3);
   FallbackGuard g(r->ladder, 0.035, /*period=*/4);
   for (int i = 0; i < 8; ++i) {
     Expected<Evaluation> e = g.invoke(hostile);
