@@ -203,9 +203,7 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
     if (!widest)
       break;
     std::vector<int64_t> g = values[widest->name];
-    // Keep the max (reference excluded from the list; its ends are the
-    // grid's interior here): thin the whole list, ends kept.
-    std::vector<int64_t> t = thin(g);
+    std::vector<int64_t> t = thin(g); // both ends kept (the max among them)
     if (t.size() == g.size())
       break;
     screening -= g.size() - t.size();
@@ -223,6 +221,10 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
   APPROX_ASSIGN_OR_RETURN(
       const JointTrial *ref,
       s.measure(r.reference, JointTrial::Phase::Reference, ""));
+  if (!ref)
+    return notFound("the reference configuration " +
+                    quote(configText(m, r.reference)) +
+                    " cannot be measured: its build is not available");
   double refError = ref->error;
   bool refFeasible = ref->feasible;
   double baseTime = ref->timeMs;

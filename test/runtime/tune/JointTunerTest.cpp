@@ -528,3 +528,19 @@ TEST(JointTuner, NothingFasterGivesThePreciseConfiguration) {
     }
   }
 }
+
+TEST(JointTuner, AnUnbuiltReferenceIsOneLine) {
+  class NoBuilds : public Synthetic {
+  public:
+    NoBuilds() : Synthetic(separable()) {}
+    Expected<Evaluation> evaluate(const Config &, bool) override {
+      return notFound("no build");
+    }
+  } s;
+  Expected<JointResult> r = tuneJoint(s, options(0.05));
+  ASSERT_FALSE(r.isOk());
+  EXPECT_NE(r.status().message().find("cannot be measured: its build is not "
+                                      "available"),
+            std::string::npos)
+      << r.status().message();
+}
