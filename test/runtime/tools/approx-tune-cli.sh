@@ -457,19 +457,32 @@ open(sys.argv[1], "wb").write(struct.pack("<4d", *[v * (1 + e) for v in (1, 2, 3
 PY
 EOF
   chmod +x "$W/prog.sh"
-  want "joint pick     T" >/dev/null
-  "$T" "$W/space.manifest.json" --joint --qos 0.005 --warmup 0 --reps 3 \
+  "$T" "$W/space.manifest.json" --joint --qos 0.005 --warmup 0 --reps 1 \
     --knobs lambda,perforation --exec-output "$W/out.bin:f64" \
     --verify-arg '1=3' --json "$W/r.json" -q -- "$W/prog.sh" "$W/out.bin" 1 >"$W/out" 2>"$W/err"
   rc=$?
-  grep -q '^joint pick .*(.*x), E 0.0048  lambda=8,perforation=rows1:nn$' "$W/out" ||
-    { echo "FAIL: rc $rc, no joint pick of lambda=8,perforation=rows1:nn"; cat "$W/out" "$W/err"; exit 1; }
-  # Alone, rows1:nn (0.5 s) and lambda=48 (0.52 s) are within the jitter.
-  grep -Eq '^single pick .*(perforation=rows1:nn|lambda=48)$' "$W/out" ||
-    { echo "FAIL: the single pick is neither rows1:nn nor lambda=48"; cat "$W/out"; exit 1; }
+  # Which configuration wins depends on the timings of real processes
+  # (the unit tests check the search itself): here, that the program's
+  # knobs, outputs and errors went through, that the pick meets the bound
+  # and is no slower than the best single knob re-timed.
+  python3 - "$W/r.json" <<'EOF' || { echo "FAIL: rc $rc"; cat "$W/out" "$W/err"; exit 1; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+p, s = j["pick"], j["single_pick"]
+assert p["error"] <= 0.005, p
+assert p["time_ms"] <= s["time_ms"], (p, s)
+# Every trial's error is what the program computes for the knobs the
+# knobs file gave it (exact here): the configuration reached the program
+# and its outputs came back.
+for t in j["trials"]:
+    k = dict(kv.split("=") for kv in t["config"].split(","))
+    want = 1e-4 * int(k["lambda"]) + 0.004 * (k["perforation"] == "rows1:nn")
+    assert abs(t["error"] - want) < 1e-9, t
+assert len(j["trials"]) >= 12, len(j["trials"])
+EOF
   # On the verification run (errors 3x) the pick violates; the guard
   # falls back and keeps no violating output.
-  grep -q '^  lambda=8,perforation=rows1:nn  *violations 1/1' "$W/out" ||
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); v=j['verification'][0]; e=[x for x in v['errors'] if x['config']==j['pick']['config']][0]; assert e['violates'], e" "$W/r.json" ||
     { echo "FAIL: the pick does not violate on the verification run"; cat "$W/out"; exit 1; }
   grep -q '^guard .*: 0 of 4 kept outputs violate; [1-9]' "$W/out" ||
     { echo "FAIL: the guard did not fall back"; cat "$W/out"; exit 1; }
