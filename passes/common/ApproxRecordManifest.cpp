@@ -280,10 +280,10 @@ Attribute ModuleRecorder::recordKnob(Operation *op) {
                                               k.getMax() - k.getMin() + 1)
                           : b.getDictionaryAttr({b.getNamedAttr(
                                 "kind", b.getStringAttr("ordinal"))})));
+        // A λ takes its technique from the sites it governs (below): a
+        // warp split is the SFU's or an LNS split's.
         if (StringRef t = techniqueOf(k.getValuesAttr()); !t.empty())
           e.push_back(b.getNamedAttr("technique", b.getStringAttr(t)));
-        else if (k.getWarpSlot())
-          e.push_back(b.getNamedAttr("technique", b.getStringAttr("sfu")));
         return b.getDictionaryAttr(e);
       })
       .Case([&](VariantKnobOp k) {
@@ -731,13 +731,18 @@ FailureOr<DictionaryAttr> ModuleRecorder::record() {
                              b.getNamedAttr("sites", b.getArrayAttr(bySite))})));
     // A knob without values of its own takes its technique from the sites
     // it governs (λ of an LNS split, a scheme knob written by hand).
-    if (!dict.get("technique"))
+    bool hasTechnique = dict.get("technique") != nullptr;
+    if (!hasTechnique)
       for (SiteAttr s : sites)
         if (s.getKnob() && s.getKnob().getValue() == name) {
           e.push_back(
               b.getNamedAttr("technique", b.getStringAttr(s.getTechnique())));
+          hasTechnique = true;
           break;
         }
+    // A warp-split λ that governs no site is the SFU's (the default split).
+    if (!hasTechnique && dict.get("warp_slot"))
+      e.push_back(b.getNamedAttr("technique", b.getStringAttr("sfu")));
     governed.push_back(b.getDictionaryAttr(e));
   }
   // The value each build knob took in this build (docs/configurations.md).
