@@ -121,10 +121,7 @@ Expected<Evaluation> ExecEvaluator::measure(const Config &c,
   }
   Evaluation e;
   if (!times.empty()) {
-    std::vector<double> t = times;
-    std::sort(t.begin(), t.end());
-    e.timeMs = t.size() % 2 ? t[t.size() / 2]
-                            : (t[t.size() / 2 - 1] + t[t.size() / 2]) / 2;
+    e.timeMs = median(times);
     std::tie(e.timeLoMs, e.timeHiMs) = medianInterval(times);
   }
   bool isRef = configText(space_, c) == configText(space_, reference_);

@@ -130,6 +130,10 @@ static double medianOf(std::vector<double> &v) {
   return (lo + hi) / 2;
 }
 
+double median(std::vector<double> samples) {
+  return samples.empty() ? NAN : medianOf(samples);
+}
+
 std::pair<double, double> medianInterval(const std::vector<double> &samples,
                                          double confidence) {
   if (samples.empty())

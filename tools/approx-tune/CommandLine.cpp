@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <sys/stat.h>
 
 namespace approx::tune {
 
@@ -431,6 +432,11 @@ int parseCommandLine(int argc, char **argv, Options &o) {
     if (jointOnly && !o.joint)
       usageError("--knobs, --verify, --verify-seed, --report and --cache "
                  "belong to joint tuning (approx tune, or --joint)");
+    struct stat st;
+    if (!o.cacheDir.empty() &&
+        (::stat(o.cacheDir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)))
+      usageError("--cache " + quote(o.cacheDir) +
+                 " is not a directory (approx-build's cache)");
     if (o.joint && qosRatio->count())
       usageError("--qos-ratio is relative to the pure-SFU error; joint "
                  "tuning needs an absolute bound, --qos E");

@@ -510,6 +510,25 @@ exec-nothing-to-compare)
 exec-needs-joint)
   fails 1 '^approx-tune: a program after -- is tuned by approx tune' \
     "$T" "$SFU" -- /bin/true ;;
+joint-cache-missing)
+  fails 1 "^approx-tune: --cache '.*nocache' is not a directory" \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --cache "$W/nocache" ;;
+joint-budget-range)
+  fails 1 '^approx-tune: --budget' \
+    "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --budget 1 ;;
+exec-program-check)
+  fails 1 "^approx-tune: --program-check expects respect or ignore, not 'maybe'" \
+    "$T" "$SFU" --joint --qos 0.01 --program-check maybe -- /bin/true ;;
+exec-output-missing)
+  # The program exits 0 but never writes the output it is said to: exit 2
+  # and one line on stderr, at the first (reference) run; no record written.
+  "$T" "$SFU" --joint --qos 0.01 --exec-output "$W/never.bin:f32" \
+    --warmup 0 --reps 1 --json "$W/r.json" -- /bin/true >"$W/out" 2>"$W/err"
+  rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$W/err")" -eq 1 ] &&
+    grep -q "output file '.*never.bin'" "$W/err" && [ ! -e "$W/r.json" ] ||
+    { echo "FAIL: rc $rc"; cat "$W/err"; exit 1; }
+  echo "ok: $(cat "$W/err")" ;;
 *)
   echo "unknown case $CASE"
   exit 2 ;;

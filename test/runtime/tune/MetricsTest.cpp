@@ -146,3 +146,9 @@ TEST(Metrics, MedianIntervalCoversTheMedian) {
   // All samples equal: a point.
   EXPECT_EQ(medianInterval({2, 2, 2, 2}), std::make_pair(2.0, 2.0));
 }
+
+TEST(Metrics, Median) {
+  EXPECT_EQ(median({3, 1, 2}), 2);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_TRUE(std::isnan(median({})));
+}

@@ -105,6 +105,10 @@ struct Metric {
 /// Parses "mre" / "mean-relative", "maxabs" / "max-abs", "rmse".
 Expected<Metric> parseMetric(const std::string &name);
 
+/// The median of `samples` (the mean of the middle two for an even count);
+/// NaN for none.
+double median(std::vector<double> samples);
+
 /// The percentile bootstrap interval of the median of `samples` (2,000
 /// resamples, a fixed seed: the same samples give the same interval), at
 /// `confidence`; {NaN, NaN} for no samples, {x, x} for one.
