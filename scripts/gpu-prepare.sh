@@ -13,8 +13,10 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD_DIR:-build}
 rm -rf .carry/examples .carry/corpus .carry/accuracy .carry/cuda .carry/apps .carry/lns .carry/lns-examples .carry/lns-tune .carry/perforation .carry/polybench
 mkdir -p .carry/examples .carry/corpus .carry/cuda
-cmake --build "$BUILD" --target approx-examples >/dev/null
+cmake --build "$BUILD" --target approx-examples approx-combined-example >/dev/null
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
+mkdir -p .carry/examples/combined # gpu.approx-tune-joint's image pipeline
+cp "$BUILD"/examples/combined/image_pipeline.* .carry/examples/combined/
 APPROX_OPT=$PWD/$BUILD/bin/approx-opt bash test/Corpus/compare-upstream.sh prepare .carry/corpus \
   > .carry/corpus/prepare.log 2>&1 || true # a file upstream cannot compile is reported, not fatal
 grep -c prepared .carry/corpus/prepare.log | sed 's/^/corpus files prepared: /'

@@ -36,6 +36,9 @@ fi
 # where MLIR exists and carried here) when the build has none of its own.
 if [ -n "${EXAMPLES:-}" ] && [ ! -f "$BUILD/examples/box_muller.manifest.json" ]; then
   mkdir -p "$BUILD/examples" && cp "$EXAMPLES"/*.ptx "$EXAMPLES"/*.manifest.json "$BUILD/examples/"
+  if [ -d "$EXAMPLES/combined" ]; then # gpu.approx-tune-joint
+    mkdir -p "$BUILD/examples/combined" && cp "$EXAMPLES"/combined/* "$BUILD/examples/combined/"
+  fi
 fi
 
 step "ctest (all labels)"
