@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Text.h"
 
 #include <cerrno>
@@ -116,30 +117,6 @@ Status DeviceBuffer::copyFromHost(const void *host, size_t bytes,
   return Status::ok();
 }
 
-/// APPROX_CAPTURE=DIR: each device-to-host copy's bytes, in order, as
-/// DIR/d2h-NNNNNN.TYPE.bin, for a tuner comparing a program's outputs
-/// (docs/tuning.md). A copy that cannot be written fails the copy: a
-/// program must not pass for correct with its outputs missing.
-static Status captureCopy(const void *host, size_t bytes, const ValueType &elem) {
-  const char *dir = std::getenv("APPROX_CAPTURE");
-  if (!dir || !*dir)
-    return Status::ok();
-  static std::mutex mutex;
-  static unsigned sequence = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  char name[64];
-  std::snprintf(name, sizeof name, "/d2h-%06u.%s.bin", sequence++,
-                scalarTypeName(elem.scalar));
-  std::string path = std::string(dir) + name;
-  std::FILE *f = std::fopen(path.c_str(), "wb");
-  bool ok = f && std::fwrite(host, 1, bytes, f) == bytes;
-  ok = (f && std::fclose(f) == 0) && ok;
-  if (!ok)
-    return ioError("APPROX_CAPTURE: cannot write " + quote(path) + ": " +
-                   std::strerror(errno));
-  return Status::ok();
-}
-
 Status DeviceBuffer::copyToHost(void *host, size_t bytes,
                                 size_t offset) const {
   APPROX_RETURN_IF_ERROR(checkRange(offset, bytes, bytes_, "copyToHost"));
@@ -150,7 +127,8 @@ Status DeviceBuffer::copyToHost(void *host, size_t bytes,
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());
   APPROX_CU_RETURN_IF_ERROR(detail::driverOf(*ctx_), cuMemcpyDtoH, host, ptr_ + offset,
                             bytes);
-  return captureCopy(host, bytes, elem_);
+  // APPROX_CAPTURE: the outputs a tuner running this program compares.
+  return capture::deviceToHost(host, bytes, elem_.scalar);
 }
 
 Status DeviceBuffer::copyFrom(const DeviceBuffer &src) {

@@ -11,11 +11,13 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Text.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -487,6 +489,66 @@ static Status checkLaunchConfig(const std::string &kernel,
   return Status::ok();
 }
 
+/// APPROX_CAPTURE's argument requests (core/Capture.h) for a launch of
+/// `launched` (resolved to `k`): each requested argument's memory, from its
+/// address to the end of its allocation, once the launch has finished.
+static Status captureArgs(const Driver *drv, const std::string &launched,
+                          const KernelInfo &k, const std::vector<Arg> &args,
+                          CUstream stream) {
+  if (!capture::enabled())
+    return Status::ok();
+  // Read at each launch (a stat when there is no file): a test harness may
+  // change it between runs.
+  Expected<std::vector<capture::ArgRequest>> requests = capture::argRequests();
+  if (!requests)
+    return requests.status();
+  for (size_t slot = 0; slot < requests->size(); ++slot) {
+    const capture::ArgRequest &r = (*requests)[slot];
+    if (r.kernel != launched && r.kernel != k.name)
+      continue;
+    const std::string what = "APPROX_CAPTURE: argument " +
+                             std::to_string(r.index) + " of kernel " +
+                             quote(launched);
+    if (r.index >= args.size() || r.index >= k.args.size())
+      return invalidArgument(what + ": the kernel has " +
+                             std::to_string(k.args.size()) + " arguments");
+    const Arg &a = args[r.index];
+    uint64_t address = 0;
+    size_t bytes = 0;
+    std::optional<ScalarType> type = r.type;
+    if (a.kind() == Arg::Kind::Memref) {
+      address = a.buffer().ptr;
+      bytes = a.buffer().bytes;
+      if (!type)
+        type = a.buffer().elem.scalar;
+    } else if (a.kind() == Arg::Kind::Pointer && a.pointerValue() != 0) {
+      address = a.pointerValue();
+      CUdeviceptr base = 0;
+      size_t size = 0;
+      APPROX_CU_RETURN_IF_ERROR(drv, cuMemGetAddressRange, &base, &size,
+                                CUdeviceptr(address));
+      bytes = size_t(base + size - address);
+    } else {
+      return invalidArgument(what + " is not a buffer or a non-null pointer");
+    }
+    if (!type)
+      return invalidArgument(what + " is a pointer: its element type must be "
+                                    "given (--capture-arg KERNEL:INDEX:TYPE)");
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<uint8_t> host(bytes);
+    APPROX_CU_RETURN_IF_ERROR(drv, cuStreamSynchronize, stream);
+    APPROX_CU_RETURN_IF_ERROR(drv, cuMemcpyDtoH, host.data(),
+                              CUdeviceptr(address), bytes);
+    APPROX_RETURN_IF_ERROR(capture::addSeconds(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+            .count()));
+    APPROX_RETURN_IF_ERROR(capture::writeArg(slot, host.data(),
+                                             bytes - bytes % scalarTypeSize(*type),
+                                             *type));
+  }
+  return Status::ok();
+}
+
 Status Module::launch(const std::string &kernel, const LaunchConfig &cfg,
                       const std::vector<Arg> &args,
                       const LaunchOptions &opts) {
@@ -559,7 +621,7 @@ Status Module::launch(const std::string &kernel, const LaunchConfig &cfg,
                             cfg.grid.y, cfg.grid.z, cfg.block.x, cfg.block.y,
                             cfg.block.z, cfg.sharedMemBytes, stream,
                             packed.pointers(), nullptr);
-  return Status::ok();
+  return captureArgs(impl.drv, kernel, *k, args, stream);
 }
 
 Status Module::launchSync(const std::string &kernel, const LaunchConfig &cfg,

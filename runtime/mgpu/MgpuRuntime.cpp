@@ -13,7 +13,9 @@
 //
 // With APPROX_PRECISION=profile or scale, the memory, copy, module and launch
 // entry points go through PrecisionHooks.h (precision scaling of the
-// program's memory objects); without it nothing changes.
+// program's memory objects); without it nothing changes. With APPROX_CONFIG
+// or APPROX_CAPTURE, they also go through KnobHooks.h (the joint tuner's
+// knobs file and output capture).
 //
 // Signatures: as declared by MLIR 22's GPUToLLVMConversion / the LLVM IR
 // translation of gpu.binary (checked by lowering a sample with Debian's
@@ -23,6 +25,7 @@
 //   ptr  mgpuMemAlloc(i64, ptr, i8)       void mgpuMemset16(ptr, i16, i64, ptr)
 //
 //===----------------------------------------------------------------------===//
+#include "KnobHooks.h"
 #include "PrecisionHooks.h"
 #include "ScopedContext.h"
 
@@ -106,6 +109,12 @@ PrecisionHooks *hooks() {
   return PrecisionHooks::get(drv(), gDefaultDevice, &report);
 }
 
+/// The knob and capture hooks (KnobHooks.h), or nullptr without
+/// APPROX_CONFIG and APPROX_CAPTURE.
+approx::mgpu::KnobHooks *knobHooks() {
+  return approx::mgpu::KnobHooks::get(drv(), &report, hooks() != nullptr);
+}
+
 } // namespace
 
 void approx::mgpu::setDriverForTesting(const Driver *d) { gTestDriver = d; }
@@ -120,6 +129,8 @@ MGPU_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
   MGPU_CALL(cuModuleLoadDataEx, &module, data, 0, nullptr, nullptr);
   if (PrecisionHooks *h = module ? hooks() : nullptr)
     h->moduleLoaded(module);
+  if (approx::mgpu::KnobHooks *k = module ? knobHooks() : nullptr)
+    k->moduleLoaded(module);
   return module;
 }
 
@@ -140,6 +151,8 @@ MGPU_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   }
   if (PrecisionHooks *h = module ? hooks() : nullptr)
     h->moduleLoaded(module);
+  if (approx::mgpu::KnobHooks *k = module ? knobHooks() : nullptr)
+    k->moduleLoaded(module);
   return module;
 }
 
@@ -153,10 +166,15 @@ MGPU_EXPORT void mgpuModuleUnload(CUmodule module) {
 MGPU_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
                                              const char *name) {
   ScopedContext scope;
-  if (PrecisionHooks *h = hooks())
-    return h->getFunction(module, name);
+  approx::mgpu::KnobHooks *k = knobHooks();
+  const std::string entry = k ? k->entryFor(module, name) : name;
   CUfunction f = nullptr;
-  MGPU_CALL(cuModuleGetFunction, &f, module, name);
+  if (PrecisionHooks *h = hooks())
+    f = h->getFunction(module, entry.c_str());
+  else
+    MGPU_CALL(cuModuleGetFunction, &f, module, entry.c_str());
+  if (k)
+    k->gotFunction(f, module, entry);
   return f;
 }
 
@@ -167,6 +185,8 @@ MGPU_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                   CUstream stream, void **params,
                                   void **extra, size_t /*paramsCount*/) {
   ScopedContext scope;
+  if (approx::mgpu::KnobHooks *k = knobHooks())
+    k->launching(function, params);
   if (PrecisionHooks *h = hooks()) {
     const unsigned grid[3] = {unsigned(gridX), unsigned(gridY),
                               unsigned(gridZ)};
@@ -230,19 +250,27 @@ MGPU_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
   CUdeviceptr p = 0;
   if (sizeBytes == 0)
     return nullptr;
-  if (PrecisionHooks *h = hooks())
-    return h->alloc(sizeBytes, isHostShared);
-  if (isHostShared)
-    MGPU_CALL(cuMemAllocManaged, &p, sizeBytes, CU_MEM_ATTACH_GLOBAL);
-  else
-    MGPU_CALL(cuMemAlloc, &p, sizeBytes);
-  return reinterpret_cast<void *>(p);
+  void *ptr = nullptr;
+  if (PrecisionHooks *h = hooks()) {
+    ptr = h->alloc(sizeBytes, isHostShared);
+  } else {
+    if (isHostShared)
+      MGPU_CALL(cuMemAllocManaged, &p, sizeBytes, CU_MEM_ATTACH_GLOBAL);
+    else
+      MGPU_CALL(cuMemAlloc, &p, sizeBytes);
+    ptr = reinterpret_cast<void *>(p);
+  }
+  if (approx::mgpu::KnobHooks *k = knobHooks())
+    k->allocated(ptr, sizeBytes);
+  return ptr;
 }
 
 MGPU_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
   ScopedContext scope;
   if (PrecisionHooks *h = ptr ? hooks() : nullptr)
     h->freed(ptr);
+  if (approx::mgpu::KnobHooks *k = ptr ? knobHooks() : nullptr)
+    k->freed(ptr);
   if (ptr)
     MGPU_CALL(cuMemFree, reinterpret_cast<CUdeviceptr>(ptr));
 }
@@ -250,11 +278,12 @@ MGPU_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
 MGPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                             CUstream stream) {
   ScopedContext scope;
-  if (PrecisionHooks *h = hooks())
-    if (h->memcpy(dst, src, sizeBytes, stream))
-      return;
-  MGPU_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
-            reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream);
+  PrecisionHooks *h = hooks();
+  if (!h || !h->memcpy(dst, src, sizeBytes, stream))
+    MGPU_CALL(cuMemcpyAsync, reinterpret_cast<CUdeviceptr>(dst),
+              reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream);
+  if (approx::mgpu::KnobHooks *k = knobHooks())
+    k->copied(dst, src, sizeBytes, stream);
 }
 
 MGPU_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,

@@ -1,6 +1,7 @@
 //===- ExecEvaluator.cpp - A whole program behind evaluate(Config) --------===//
 #include "approx/runtime/tune/ExecEvaluator.h"
 
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/FileIO.h"
 #include "approx/runtime/core/Process.h"
@@ -19,18 +20,24 @@ namespace approx::rt {
 
 namespace {
 
-/// The captured copies in `dir` (d2h-NNNNNN.TYPE.bin), in order.
+/// The captured copies in `dir` (d2h-NNNNNN.TYPE.bin) in order, then the
+/// captured arguments (arg-NN.TYPE.bin) in request order (core/Capture.h).
 Expected<std::vector<double>> readCaptures(const std::string &dir) {
   std::vector<std::string> names;
   if (DIR *d = ::opendir(dir.c_str())) {
     while (dirent *e = ::readdir(d)) {
       std::string n = e->d_name;
-      if (n.rfind("d2h-", 0) == 0)
+      if (n.rfind("d2h-", 0) == 0 || n.rfind("arg-", 0) == 0)
         names.push_back(n);
     }
     ::closedir(d);
   }
-  std::sort(names.begin(), names.end());
+  // The copies first, then the arguments.
+  std::sort(names.begin(), names.end(), [](const std::string &a,
+                                           const std::string &b) {
+    bool ca = a.rfind("d2h-", 0) == 0, cb = b.rfind("d2h-", 0) == 0;
+    return ca != cb ? ca : a < b;
+  });
   std::vector<double> out;
   for (const std::string &n : names) {
     // d2h-000001.f32.bin: the type between the first and the last dot.
@@ -46,6 +53,13 @@ Expected<std::vector<double>> readCaptures(const std::string &dir) {
     appendAsDouble(std::vector<uint8_t>(bytes.begin(), bytes.end()), *t, out);
   }
   return out;
+}
+
+/// DIR/capture-seconds, 0 when absent.
+double captureSeconds(const std::string &dir) {
+  std::ifstream f(dir + "/capture-seconds");
+  double s = 0;
+  return f >> s && s > 0 ? s : 0;
 }
 
 } // namespace
@@ -66,15 +80,24 @@ Expected<ExecEvaluator::Run> ExecEvaluator::runOnce(const Config &c) {
   }
   if (::mkdir(capture.c_str(), 0700) != 0)
     return ioError("cannot create " + quote(capture));
+  if (!opts_.captureArgs.empty()) {
+    std::ofstream f(capture + "/capture.json");
+    f << capture::requestFileText(opts_.captureArgs);
+    if (!f)
+      return ioError("cannot write " + quote(capture + "/capture.json"));
+  }
   for (const auto &[path, type] : opts_.outputFiles)
     ::unlink(path.c_str()); // a stale output must not pass for this run's
   APPROX_ASSIGN_OR_RETURN(
       Exit x, runProgram(dir, opts_.program, opts_.args,
-                         {{"APPROX_CONFIG", knobs}, {"APPROX_CAPTURE", capture}},
-                         {"APPROX_CONFIG", "APPROX_CAPTURE"}));
+                         {{"APPROX_CONFIG", knobs},
+                          {"APPROX_CAPTURE", capture},
+                          {"APPROX_MANIFEST", opts_.manifestPath}},
+                         {"APPROX_CONFIG", "APPROX_CAPTURE", "APPROX_MANIFEST"}));
   ++runs_;
   Run r;
-  r.seconds = x.seconds;
+  // The capturing's own time is not the program's (core/Capture.h).
+  r.seconds = std::max(0.0, x.seconds - captureSeconds(capture));
   r.ok = x.ok;
   if (!x.ok)
     lastFailure_ = x.describe();
@@ -133,7 +156,8 @@ Expected<Evaluation> ExecEvaluator::measure(const Config &c,
     if (last.outputs.empty())
       return invalidArgument(
           "the reference run left no output to compare: no device-to-host "
-          "copy through the runtime was captured and no output file named");
+          "copy through the runtime or the mgpu library was captured, no "
+          "requested argument launched and no output file named");
     ref_ = last.outputs;
     haveRef_ = true;
   }

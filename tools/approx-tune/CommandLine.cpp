@@ -137,6 +137,12 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
                          (APPROX_CAPTURE) and the --exec-output files
   --exec-output PATH:T   a file the program writes (raw values of float
                          type T), compared too; repeatable
+  --capture-arg K:I[:T]  also compare kernel K's argument I after each
+                         launch through the runtime (its last launch's
+                         memory, to the end of its allocation; T, the
+                         element type, is needed for a pointer): how a
+                         program that copies with cudaMemcpy is judged;
+                         repeatable
   --no-capture           compare only the --exec-output files
   --program-check M      respect (default: a run exiting non-zero fails the
                          configuration) or ignore (judge it by its outputs)
@@ -337,8 +343,9 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.integer("--guard-invocations", o.guardInvocations, 1, 1000000);
   cl.text("--report", o.reportPath);
   cl.text("--cache", o.cacheDir);
-  std::vector<std::string> execOutputs, verifyArgs;
+  std::vector<std::string> execOutputs, verifyArgs, captureArgs;
   cl.list("--exec-output", execOutputs);
+  cl.list("--capture-arg", captureArgs);
   cl.list("--verify-arg", verifyArgs);
   cl.flag("--no-capture", o.noCapture);
   CLI::Option *programCheck = cl.value("--program-check", [&](const std::string &v) {
@@ -356,10 +363,11 @@ int parseCommandLine(int argc, char **argv, Options &o) {
         else
           o.jointKnobs.push_back(k);
     bool programOnly = !execOutputs.empty() || !verifyArgs.empty() ||
-                       o.noCapture || programCheck->count();
+                       !captureArgs.empty() || o.noCapture ||
+                       programCheck->count();
     if (programOnly && !o.execGiven)
-      usageError("--exec-output, --verify-arg, --no-capture and "
-                 "--program-check belong to tuning a whole program "
+      usageError("--exec-output, --capture-arg, --verify-arg, --no-capture "
+                 "and --program-check belong to tuning a whole program "
                  "(approx tune MANIFEST ... -- PROGRAM ARGS...)");
     if (o.execGiven) {
       if (!o.joint)
@@ -383,6 +391,30 @@ int parseCommandLine(int argc, char **argv, Options &o) {
           usageError("--exec-output expects PATH:TYPE with a float TYPE "
                      "(f16, bf16, f32, f64), got " + quote(v));
         o.execOutputs.push_back({v.substr(0, colon), t->scalar});
+      }
+      for (const std::string &v : captureArgs) {
+        // KERNEL:INDEX[:TYPE]; a kernel name has no ':' (PTX identifiers).
+        std::vector<std::string> parts = split(v, ':');
+        capture::ArgRequest r;
+        bool ok = (parts.size() == 2 || parts.size() == 3) &&
+                  !parts[0].empty() && !parts[1].empty() &&
+                  parts[1].find_first_not_of("0123456789") ==
+                      std::string::npos &&
+                  parts[1].size() < 7;
+        if (ok) {
+          r.kernel = parts[0];
+          r.index = size_t(std::stoul(parts[1]));
+          if (parts.size() == 3) {
+            Expected<ValueType> t = parseValueType(parts[2]);
+            ok = t && !t->isVector();
+            if (ok)
+              r.type = t->scalar;
+          }
+        }
+        if (!ok)
+          usageError("--capture-arg expects KERNEL:INDEX or "
+                     "KERNEL:INDEX:TYPE (a scalar type), got " + quote(v));
+        o.captureArgs.push_back(std::move(r));
       }
       for (const std::string &v : verifyArgs) {
         std::vector<std::pair<int, std::string>> set;

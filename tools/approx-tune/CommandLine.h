@@ -13,6 +13,7 @@
 #define APPROX_TUNE_COMMANDLINE_H
 
 #include "approx/Support/Cli.h"
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Runtime.h"
 
 #include <cstdint>
@@ -117,6 +118,9 @@ struct Options {
   std::vector<std::string> execCommand; ///< PROGRAM ARGS...
   std::vector<std::pair<std::string, approx::rt::ScalarType>> execOutputs;
   bool noCapture = false;
+  /// --capture-arg KERNEL:INDEX[:TYPE]: checked against the manifest by
+  /// runJointExec.
+  std::vector<approx::rt::capture::ArgRequest> captureArgs;
   bool respectProgramCheck = true;
   std::vector<std::vector<std::pair<int, std::string>>> verifyArgs;
 };

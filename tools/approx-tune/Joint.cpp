@@ -25,6 +25,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <climits>
 #include <ctime>
 #include <fstream>
 #include <chrono>
@@ -372,11 +374,38 @@ int runJointExec(const Manifest &man, const Options &o) {
   if (o.noCapture && o.execOutputs.empty())
     usageError("--no-capture leaves nothing to compare: name the program's "
                "outputs with --exec-output PATH:TYPE");
+  if (o.noCapture && !o.captureArgs.empty())
+    usageError("--no-capture turns capturing off; --capture-arg needs it");
+  for (const capture::ArgRequest &r : o.captureArgs) {
+    const KernelInfo *k = man.findKernel(r.kernel);
+    if (auto [knob, dispatch] = man.findDispatch(r.kernel); !k && dispatch)
+      k = man.findKernel(dispatch->variants.front());
+    const std::string what = "--capture-arg " + quote(r.kernel) + ":" +
+                             std::to_string(r.index);
+    if (!k)
+      usageError(what + ": module " + quote(man.module) + " has no kernel " +
+                 quote(r.kernel));
+    if (r.index >= k->args.size())
+      usageError(what + ": kernel " + quote(r.kernel) + " has " +
+                 std::to_string(k->args.size()) + " arguments (0-based index)");
+    const ArgInfo &a = k->args[r.index];
+    if (a.kind == ArgInfo::Kind::Scalar)
+      usageError(what + " is a scalar: only memory can be captured");
+    if (a.kind == ArgInfo::Kind::Pointer && !r.type)
+      usageError(what + " is a pointer: give its element type, " + what +
+                 ":f32");
+  }
 
   ExecOptions base;
   base.program = program;
   base.args.assign(o.execCommand.begin() + 1, o.execCommand.end());
   base.outputFiles = o.execOutputs;
+  base.captureArgs = o.captureArgs;
+  // Absolute: the program may change its directory.
+  if (char *abs = ::realpath(o.manifest.c_str(), nullptr)) {
+    base.manifestPath = abs;
+    std::free(abs);
+  }
   base.captureCopies = !o.noCapture;
   base.respectExitStatus = o.respectProgramCheck;
   base.warmups = o.warmup;

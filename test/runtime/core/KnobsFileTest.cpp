@@ -10,12 +10,14 @@
 #include "FakeDriver.h"
 #include "TestModule.h"
 
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Config.h"
 #include "approx/runtime/core/Runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -148,7 +150,7 @@ TEST_F(KnobsFileTest, CaptureWritesEachCopyInOrder) {
     EXPECT_STREQ(buf, "1\n") << pattern;
   }
   // Written in order: the f32 copy's number is below the f64 copy's.
-  std::FILE *p = ::popen(("ls " + cap).c_str(), "r");
+  std::FILE *p = ::popen(("ls " + cap + " | grep '^d2h-'").c_str(), "r");
   char first[64] = {}, second[64] = {};
   ASSERT_NE(std::fgets(first, sizeof first, p), nullptr);
   ASSERT_NE(std::fgets(second, sizeof second, p), nullptr);
@@ -161,9 +163,119 @@ TEST_F(KnobsFileTest, CaptureWritesEachCopyInOrder) {
   in.read(reinterpret_cast<char *>(got), 16);
   EXPECT_EQ(got[0], 4);
   EXPECT_EQ(got[1], 5);
+  // The time spent capturing, for the tuner to subtract.
+  double seconds = -1;
+  std::ifstream(cap + "/capture-seconds") >> seconds;
+  EXPECT_GE(seconds, 0);
   // An unwritable directory fails the copy, in one line.
   ::setenv("APPROX_CAPTURE", (dir + "/absent").c_str(), 1);
   Status s = da->copyToHost(ha.data(), 12);
   ASSERT_FALSE(s.isOk());
   EXPECT_NE(s.message().find("APPROX_CAPTURE: cannot write"), std::string::npos);
 }
+
+namespace {
+
+/// The test module with kernel `ptrk(ptr, i64)` added (an approx-cc
+/// kernel's shape: a raw pointer, as cudaMalloc gives).
+struct CaptureArgsTest : KnobsFileTest {
+  void SetUp() override {
+    KnobsFileTest::SetUp();
+    nlohmann::json m = fake::testManifest();
+    m["kernels"].push_back(
+        {{"name", "ptrk"},
+         {"knobs", nlohmann::json::array()},
+         {"args",
+          {{{"kind", "pointer"}, {"address_space", 1}, {"first_param", 0},
+            {"num_params", 1}},
+           {{"kind", "scalar"}, {"type", "i64"}, {"first_param", 1},
+            {"num_params", 1}}}},
+         {"params",
+          {{{"arg", 0}, {"field", "value"}, {"type", "ptr"}, {"size", 8}},
+           {{"arg", 1}, {"field", "value"}, {"type", "i64"}, {"size", 8}}}}});
+    std::ofstream(dir + "/fake.manifest.json") << m.dump();
+    std::ofstream(dir + "/fake.ptx")
+        << fake::kTestPtx
+        << ".visible .entry ptrk(\n\t.param .u64 ptrk_param_0,\n"
+           "\t.param .u64 ptrk_param_1\n)\n{\n\tret;\n}\n";
+    f.setKernel("ptrk", [](fake::LaunchRecord &r) {
+      float *p = r.ptr<float>(0);
+      for (int64_t i = 0; i < r.param<int64_t>(1); ++i)
+        p[i] = float(r.param<int64_t>(1) * 10 + i);
+      return CUDA_SUCCESS;
+    });
+    cap = dir + "/capture";
+    ASSERT_EQ(::mkdir(cap.c_str(), 0700), 0);
+    ::setenv("APPROX_CAPTURE", cap.c_str(), 1);
+  }
+  void request(const std::vector<capture::ArgRequest> &r) {
+    std::ofstream(cap + "/capture.json") << capture::requestFileText(r);
+  }
+  std::string read(const std::string &name) {
+    std::ifstream in(cap + "/" + name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  std::string cap;
+};
+
+TEST_F(CaptureArgsTest, RequestedPointerArgumentAfterItsLastLaunch) {
+  // Pointer arguments need their type; slot 0 is another kernel's.
+  request({{"scale", 0, std::nullopt}, {"ptrk", 0, ScalarType::F32}});
+  Expected<std::unique_ptr<Module>> m =
+      Module::load(ctx, dir + "/fake.manifest.json");
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  // A cudaMalloc'd block of 8 floats, passed 2 elements in: captured from
+  // there to the end of the block.
+  CUdeviceptr block = 0;
+  ASSERT_EQ(f.table()->cuMemAlloc(&block, 32), CUDA_SUCCESS);
+  std::vector<float> zeros(8, 0);
+  ASSERT_EQ(f.table()->cuMemcpyHtoD(block, zeros.data(), 32), CUDA_SUCCESS);
+  for (int64_t n : {3, 4}) // the second launch's values stay
+    ASSERT_TRUE((*m)->launch("ptrk", LaunchConfig{},
+                             {Arg::pointer(block + 8), Arg::integer(n)})
+                    .isOk());
+  std::string bytes = read("arg-01.f32.bin");
+  ASSERT_EQ(bytes.size(), 24u);
+  float got[6];
+  std::memcpy(got, bytes.data(), 24);
+  EXPECT_EQ(got[0], 40);
+  EXPECT_EQ(got[3], 43);
+  EXPECT_EQ(got[4], 0);
+  EXPECT_EQ(read("arg-00.f64.bin"), ""); // scale never launched
+  ASSERT_EQ(f.table()->cuMemFree(block), CUDA_SUCCESS);
+}
+
+TEST_F(CaptureArgsTest, RequestsThatCannotBeMetFailTheLaunch) {
+  Expected<std::unique_ptr<Module>> m =
+      Module::load(ctx, dir + "/fake.manifest.json");
+  ASSERT_TRUE(m.isOk());
+  CUdeviceptr block = 0;
+  ASSERT_EQ(f.table()->cuMemAlloc(&block, 32), CUDA_SUCCESS);
+  auto launchError = [&](const std::vector<capture::ArgRequest> &r) {
+    request(r);
+    Status s = (*m)->launch("ptrk", LaunchConfig{},
+                            {Arg::pointer(block), Arg::integer(1)});
+    return s.isOk() ? std::string("ok") : s.message();
+  };
+  EXPECT_EQ(launchError({{"ptrk", 0, std::nullopt}}),
+            "APPROX_CAPTURE: argument 0 of kernel 'ptrk' is a pointer: its "
+            "element type must be given (--capture-arg KERNEL:INDEX:TYPE)");
+  EXPECT_EQ(launchError({{"ptrk", 1, ScalarType::F32}}),
+            "APPROX_CAPTURE: argument 1 of kernel 'ptrk' is not a buffer or "
+            "a non-null pointer");
+  EXPECT_EQ(launchError({{"ptrk", 5, ScalarType::F32}}),
+            "APPROX_CAPTURE: argument 5 of kernel 'ptrk': the kernel has 2 "
+            "arguments");
+  std::ofstream(cap + "/capture.json") << "{\"format\": \"other\"}";
+  Status s = (*m)->launch("ptrk", LaunchConfig{},
+                          {Arg::pointer(block), Arg::integer(1)});
+  ASSERT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("not an approx-capture version 1 file"),
+            std::string::npos)
+      << s.message();
+  ASSERT_EQ(f.table()->cuMemFree(block), CUDA_SUCCESS);
+}
+
+} // namespace

@@ -467,6 +467,22 @@ CUresult cuMemGetInfo(size_t *freeBytes, size_t *total) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemGetAddressRange(CUdeviceptr *base, size_t *bytes,
+                              CUdeviceptr p) {
+  FAKE_ENTER("cuMemGetAddressRange");
+  auto it = F().allocations_.upper_bound(uintptr_t(p));
+  if (it == F().allocations_.begin())
+    return CUDA_ERROR_NOT_FOUND;
+  --it;
+  if (uintptr_t(p) >= it->first + it->second)
+    return CUDA_ERROR_NOT_FOUND;
+  if (base)
+    *base = CUdeviceptr(it->first);
+  if (bytes)
+    *bytes = it->second;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n) {
   FAKE_ENTER("cuMemcpyHtoD");
   if (!F().validRange(dst, n))
@@ -841,6 +857,7 @@ FakeDriver::FakeDriver() {
   FAKE_SET(cuMemAlloc)
   FAKE_SET(cuMemFree)
   FAKE_SET(cuMemGetInfo)
+  FAKE_SET(cuMemGetAddressRange)
   FAKE_SET(cuMemcpyHtoD)
   FAKE_SET(cuMemcpyDtoH)
   FAKE_SET(cuMemcpyDtoD)

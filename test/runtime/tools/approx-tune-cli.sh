@@ -489,6 +489,64 @@ EOF
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['program'].endswith('prog.sh') and j['program_runs'] > 0" "$W/r.json" ||
     { echo "FAIL: the JSON does not record the program"; exit 1; }
   echo "ok: exit $rc" ;;
+exec-capture-args)
+  # A program standing in for one linked with the runtime: it checks the
+  # request file the tuner wrote, writes the requested argument as the
+  # runtime would (arg-00.f32.bin, values off by 1e-4 lambda) and says it
+  # spent 0.5 s capturing, in a run of 0.6 s: the tuner compares the
+  # argument and subtracts the capture's time.
+  cat >"$W/prog.sh" <<'EOF'
+#!/bin/sh
+exec python3 - "$@" <<'PY'
+import json, os, struct, sys, time
+cap = os.environ["APPROX_CAPTURE"]
+req = json.load(open(cap + "/capture.json"))
+if req != {"format": "approx-capture", "version": 1,
+           "args": [{"kernel": "rounds_inplace", "index": 0}]}:
+    sys.exit("unexpected requests: %r" % req)
+k = json.load(open(os.environ["APPROX_CONFIG"]))["modules"]["sfu_test"]
+lam = int(k.get("lambda", "0"))
+vals = [v * (1 + 1e-4 * lam) for v in (1, 2, 3, 4)]
+open(cap + "/arg-00.f32.bin", "wb").write(struct.pack("<4f", *vals))
+open(cap + "/capture-seconds", "w").write("0.5\n")
+time.sleep(0.6)
+PY
+EOF
+  chmod +x "$W/prog.sh"
+  "$T" "$SFU" --joint --qos 0.003 --warmup 0 --reps 1 --grid-points 5 \
+    --capture-arg rounds_inplace:0 --json "$W/r.json" -q -- "$W/prog.sh" \
+    >"$W/out" 2>"$W/err"
+  rc=$?
+  python3 - "$W/r.json" <<'EOF' || { echo "FAIL: rc $rc"; cat "$W/out" "$W/err"; exit 1; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert len(j["trials"]) >= 3, j["trials"]
+for t in j["trials"]:
+    lam = int(dict(kv.split("=") for kv in t["config"].split(","))["lambda"])
+    # f32 outputs: the error is 1e-4 lambda to f32's rounding.
+    assert abs(t["error"] - 1e-4 * lam) < 1e-6, t
+    # 0.6 s of run, 0.5 s of it capturing: well under 0.5 s counted.
+    assert t["time_ms"] < 450, t
+EOF
+  echo "ok: exit $rc" ;;
+exec-capture-arg-form)
+  fails 1 "^approx-tune: --capture-arg expects KERNEL:INDEX or KERNEL:INDEX:TYPE \(a scalar type\), got 'rounds_inplace:x'" \
+    "$T" "$SFU" --joint --qos 0.01 --capture-arg rounds_inplace:x -- /bin/true ;;
+exec-capture-arg-kernel)
+  fails 1 "^approx-tune: --capture-arg 'nope':0: module 'sfu_test' has no kernel 'nope'" \
+    "$T" "$SFU" --joint --qos 0.01 --capture-arg nope:0 -- /bin/true ;;
+exec-capture-arg-index)
+  fails 1 "^approx-tune: --capture-arg 'rounds_inplace':2: kernel 'rounds_inplace' has 2 arguments" \
+    "$T" "$SFU" --joint --qos 0.01 --capture-arg rounds_inplace:2 -- /bin/true ;;
+exec-capture-arg-scalar)
+  fails 1 "^approx-tune: --capture-arg 'rounds_inplace':1 is a scalar: only memory can be captured" \
+    "$T" "$SFU" --joint --qos 0.01 --capture-arg rounds_inplace:1 -- /bin/true ;;
+exec-capture-arg-pointer-type)
+  fails 1 "^approx-tune: --capture-arg 'k':2 is a pointer: give its element type" \
+    "$T" "$KINDS" --joint --qos 0.01 --capture-arg k:2 -- /bin/true ;;
+exec-capture-arg-no-capture)
+  fails 1 '^approx-tune: --no-capture turns capturing off; --capture-arg needs it' \
+    "$T" "$SFU" --joint --qos 0.01 --no-capture --exec-output o.bin:f32 --capture-arg rounds_inplace:0 -- /bin/true ;;
 exec-bad-program)
   fails 1 "^approx-tune: -- '.*nope': not an executable file" \
     "$T" "$SFU" --joint --qos 0.01 -- "$W/nope" ;;
@@ -496,7 +554,7 @@ exec-kernel-options)
   fails 1 '^approx-tune: --kernel, --input, --inout, --shape, --scalar, --verify, --verify-seed, --devices and --cache bind a kernel' \
     "$T" "$SFU" --joint --qos 0.01 --kernel rounds_inplace -- /bin/true ;;
 exec-options-need-program)
-  fails 1 '^approx-tune: --exec-output, --verify-arg, --no-capture and --program-check belong to tuning a whole program' \
+  fails 1 '^approx-tune: --exec-output, --capture-arg, --verify-arg, --no-capture and --program-check belong to tuning a whole program' \
     "$T" "$SFU" "${ROUNDS[@]}" --joint --qos 0.01 --exec-output out.bin:f32 ;;
 exec-output-type)
   fails 1 "^approx-tune: --exec-output expects PATH:TYPE with a float TYPE \(f16, bf16, f32, f64\), got 'out.bin:i32'" \

@@ -7,11 +7,16 @@
 //   - APPROX_CONFIG naming a knobs file of the configuration (core's
 //     Module::load applies and pins it: the program's own setKnob on those
 //     knobs changes nothing), and
-//   - APPROX_CAPTURE naming an empty directory, where the runtime writes
-//     every device-to-host copy the program makes, in order;
-// the time is the program's wall time, spawn to exit (median over the
-// repetitions, with its interval); the outputs are the captured copies in
-// order, then the files the user names (read after each run, removed
+//   - APPROX_CAPTURE naming an empty directory, where the runtime (or
+//     libapprox_mgpu.so) writes every device-to-host copy the program makes,
+//     in order, and the kernel arguments asked for (core/Capture.h: how a
+//     program whose copies go through cudaMemcpy is judged by its outputs);
+//   - APPROX_MANIFEST naming the manifest, for an MLIR host program whose
+//     knobs libapprox_mgpu.so applies (mgpu/KnobHooks.h);
+// the time is the program's wall time, spawn to exit, less the time the
+// capturing took (median over the repetitions, with its interval); the
+// outputs are the captured copies in order, then the captured arguments,
+// then the files the user names (read after each run, removed
 // before it so that a stale one cannot pass), all as doubles; the error is
 // the metric against the reference configuration's outputs.
 // A run that exits non-zero is, by default, a configuration that fails the
@@ -23,6 +28,7 @@
 #ifndef APPROX_RUNTIME_TUNE_EXECEVALUATOR_H
 #define APPROX_RUNTIME_TUNE_EXECEVALUATOR_H
 
+#include "approx/runtime/core/Capture.h"
 #include "approx/runtime/core/Manifest.h"
 #include "approx/runtime/tune/ConfigEvaluator.h"
 #include "approx/runtime/tune/Metrics.h"
@@ -39,6 +45,13 @@ struct ExecOptions {
   std::vector<std::string> args; ///< its arguments
   /// Files the program writes, as raw little-endian values of the type.
   std::vector<std::pair<std::string, ScalarType>> outputFiles;
+  /// Kernel arguments the runtime captures after each launch
+  /// (core/Capture.h), compared after the copies.
+  std::vector<capture::ArgRequest> captureArgs;
+  /// The manifest's path, given to the program as APPROX_MANIFEST: what
+  /// libapprox_mgpu.so needs to apply the knobs file to the module an MLIR
+  /// host program loads (mgpu/KnobHooks.h).
+  std::string manifestPath;
   bool captureCopies = true;     ///< compare the captured copies
   /// A non-zero exit fails the configuration (true) or is ignored (false).
   bool respectExitStatus = true;
