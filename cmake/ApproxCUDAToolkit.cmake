@@ -5,6 +5,8 @@
 #   APPROX_LIBDEVICE      libdevice.10.bc, linked into every PTX module
 #   APPROX_PTXAS          ptxas, to assemble PTX in tests and to write cubins
 #   APPROX_CUDA_INCLUDE   directory holding cuda.h, for the runtime
+#   APPROX_CUDART_STATIC  libcudart_static.a, for the example that copies
+#                         through the CUDA runtime API (examples/cuda)
 if(DEFINED ENV{CUDA_PATH} AND NOT APPROX_CUDA_ROOT)
   set(APPROX_CUDA_ROOT "$ENV{CUDA_PATH}" CACHE PATH "CUDA toolkit root")
 endif()
@@ -14,8 +16,10 @@ find_file(APPROX_LIBDEVICE libdevice.10.bc
   HINTS ${APPROX_CUDA_ROOT}/nvvm/libdevice NO_DEFAULT_PATH)
 find_program(APPROX_PTXAS ptxas HINTS ${APPROX_CUDA_ROOT}/bin)
 find_path(APPROX_CUDA_INCLUDE cuda.h HINTS ${APPROX_CUDA_ROOT}/include)
+find_library(APPROX_CUDART_STATIC cudart_static
+  HINTS ${APPROX_CUDA_ROOT}/lib64 ${APPROX_CUDA_ROOT}/lib NO_DEFAULT_PATH)
 
-foreach(part LIBDEVICE PTXAS CUDA_INCLUDE)
+foreach(part LIBDEVICE PTXAS CUDA_INCLUDE CUDART_STATIC)
   if(APPROX_${part})
     message(STATUS "approx: CUDA ${part}: ${APPROX_${part}}")
   else()

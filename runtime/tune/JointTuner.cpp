@@ -469,9 +469,18 @@ Expected<JointResult> tuneJoint(ConfigEvaluator &eval,
   }
   // Never slower than precise: a pick that is not faster than the
   // reference re-timed (noise made it look faster in the search) gives way
-  // to the reference.
-  if (configText(m, r.pick) != configText(m, r.reference) &&
-      !(r.pickTimeMs < r.baseTimeMs)) {
+  // to the reference. Where both re-timings have intervals, faster means
+  // the pick's whole 95% interval below the reference's: a whole program's
+  // wall time (process start included) is noisy enough for a median to
+  // look faster by chance.
+  auto known = [](const std::pair<double, double> &i) {
+    return std::isfinite(i.first) && std::isfinite(i.second) && i.first > 0;
+  };
+  const bool faster =
+      known(r.pickInterval) && known(r.baseInterval)
+          ? r.pickInterval.second < r.baseInterval.first
+          : r.pickTimeMs < r.baseTimeMs;
+  if (configText(m, r.pick) != configText(m, r.reference) && !faster) {
     r.pick = r.reference;
     r.pickTimeMs = r.baseTimeMs;
     r.pickError = refError;

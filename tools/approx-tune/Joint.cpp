@@ -622,7 +622,7 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
               r.pickTimeMs, ci(r.pickInterval).c_str(), speedup(r.pickTimeMs),
               r.pickError,
               shortText(man, r.pick, reference).c_str(),
-              r.noGain     ? "  (the reference: no pick was faster re-timed)"
+              r.noGain     ? "  (the reference: no pick was faster re-timed, by its 95% interval)"
               : r.jointWon ? ""
                            : "  (the single pick: no combination was faster "
                              "re-timed)");

@@ -529,6 +529,38 @@ TEST(JointTuner, NothingFasterGivesThePreciseConfiguration) {
   }
 }
 
+TEST(JointTuner, AGainInsideTheNoiseGivesThePreciseConfiguration) {
+  // λ truly saves 3%, but each measurement's 95% interval is ±5%: the
+  // re-timed pick's interval overlaps the reference's, so the pick is the
+  // reference. With ±1% intervals the same gain stands.
+  for (double halfWidth : {0.05, 0.01}) {
+    class Banded : public Synthetic {
+    public:
+      explicit Banded(double w)
+          : Synthetic({ordinal("lambda", 64)},
+                      [](const std::map<std::string, int64_t> &v) {
+                        return v.at("lambda") > 0 ? 9.7 : 10.0;
+                      },
+                      [](const std::map<std::string, int64_t> &v) {
+                        return 1e-5 * double(v.at("lambda"));
+                      }),
+            w_(w) {}
+      Expected<Evaluation> evaluate(const Config &c, bool o) override {
+        APPROX_ASSIGN_OR_RETURN(Evaluation e, Synthetic::evaluate(c, o));
+        e.timeLoMs = e.timeMs * (1 - w_);
+        e.timeHiMs = e.timeMs * (1 + w_);
+        return e;
+      }
+      double w_;
+    } s(halfWidth);
+    Expected<JointResult> r = tuneJoint(s, options(0.01));
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    bool precise = configText(s.m_, r->pick) == configText(s.m_, r->reference);
+    EXPECT_EQ(precise, halfWidth == 0.05) << halfWidth;
+    EXPECT_EQ(r->noGain, halfWidth == 0.05) << halfWidth;
+  }
+}
+
 TEST(JointTuner, AnUnbuiltReferenceIsOneLine) {
   class NoBuilds : public Synthetic {
   public:

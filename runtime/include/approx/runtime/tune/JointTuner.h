@@ -130,8 +130,9 @@ struct JointResult {
   std::string singleKnob; ///< the knob of the single pick ("" if none)
   /// True when the descent's configuration was kept over the single pick.
   bool jointWon = false;
-  /// True when no pick was faster than the reference re-timed: the pick is
-  /// the reference (never slower than precise).
+  /// True when no pick was faster than the reference re-timed (with
+  /// intervals: the pick's 95% interval wholly below the reference's): the
+  /// pick is the reference (never slower than precise).
   bool noGain = false;
   std::vector<JointTrial> trials; ///< in measuring order
   /// Indices into trials of the Pareto front of the feasible trials
