@@ -36,9 +36,12 @@ fi
 # where MLIR exists and carried here) when the build has none of its own.
 if [ -n "${EXAMPLES:-}" ] && [ ! -f "$BUILD/examples/box_muller.manifest.json" ]; then
   mkdir -p "$BUILD/examples" && cp "$EXAMPLES"/*.ptx "$EXAMPLES"/*.manifest.json "$BUILD/examples/"
-  if [ -d "$EXAMPLES/combined" ]; then # gpu.approx-tune-joint
-    mkdir -p "$BUILD/examples/combined" && cp "$EXAMPLES"/combined/* "$BUILD/examples/combined/"
-  fi
+  # gpu.approx-tune-joint; gpu.approx-tune-programs (mgpu-sin, cuda)
+  for d in combined mgpu-sin cuda; do
+    if [ -d "$EXAMPLES/$d" ]; then
+      mkdir -p "$BUILD/examples/$d" && cp "$EXAMPLES/$d"/* "$BUILD/examples/$d/"
+    fi
+  done
 fi
 
 step "ctest (all labels)"
