@@ -125,6 +125,8 @@ TUNE_ARG_BAD = {
     "--seed": ["-1", str(1 << 64), "x"],
     "--image": ["@IN@", "@IN@/fifo.bin", "/dev/zero", "@IN@/sparse.bin", "@IN@/missing.ptx",
                 "/dev/null"],
+    "--capture-arg": ["k", "k:", ":0", "k:0:vector<4xf32>", "k:99999999", "k:0:f32:x",
+                      "\x1b[2J:0", "k:-1", "k:0:"],
     "--json": ["@IN@", "@OUT@/r.json", "@ROOT@/missing/r.json", "@OUT@/link.json"],
     "--svg": ["@IN@", "@OUT@/r.svg", "@OUT@/link.svg"],
 }
