@@ -249,8 +249,9 @@ Expected<Config> readKnobsFile(const std::string &path, const Manifest &m) {
 
 std::string knobsFileText(const Manifest &m, const Config &c) {
   nlohmann::json knobs = nlohmann::json::object();
+  // Host knobs are the host's business (a tuner's), not the module's.
   for (const auto &[name, value] : c.values)
-    if (const KnobInfo *k = m.findKnob(name))
+    if (const KnobInfo *k = m.findKnob(name); k && k->kind != KnobKind::Host)
       knobs[name] = k->valueId(value);
   nlohmann::json j = {{"format", "approx-knobs"},
                       {"version", 1},

@@ -28,6 +28,55 @@ bool hasEvents(const ObjectProfile &o, Direction d) {
 
 } // namespace
 
+KnobInfo storageKnobOf(const ObjectProfile &o, const std::string &name,
+                       const std::vector<ScalarType> &types) {
+  KnobInfo s;
+  s.name = name;
+  s.kind = KnobKind::Host;
+  s.technique = "precision";
+  s.domain.kind = DomainKind::Storage;
+  s.domain.objectName = o.name;
+  std::vector<ScalarType> choices{o.declared};
+  for (ScalarType t : types)
+    if (isFloatType(o.declared) && isFloatType(t) &&
+        scalarTypeSize(t) < scalarTypeSize(o.declared))
+      choices.push_back(t);
+  for (ScalarType t : choices) {
+    KnobValue v;
+    v.id = scalarTypeName(t);
+    v.payload.type = Payload::Type::Storage;
+    v.payload.storage = t;
+    s.domain.values.push_back(v);
+  }
+  s.max = int64_t(s.domain.values.size()) - 1;
+  return s;
+}
+
+Configuration deviceConvertedConfiguration(const AppProfile &app,
+                                           const Manifest &space,
+                                           const Config &c) {
+  std::vector<ObjectChoice> objects;
+  for (const ObjectProfile &o : app.objects) {
+    ObjectChoice ch{o.name, o.declared, o.declared, Method::none(),
+                    Method::none()};
+    for (const KnobInfo &k : space.knobs)
+      if (k.domain.kind == DomainKind::Storage && k.domain.objectName == o.name)
+        ch.storage = k.domain.values[size_t(c.valueOf(space, k.name) - k.min)]
+                         .payload.storage;
+    const bool scaled = ch.storage != o.declared;
+    const Method move = scaled ? Method::device() : Method::copy();
+    if (hasEvents(o, Direction::H2D))
+      ch.h2d = move;
+    if (hasEvents(o, Direction::D2H))
+      ch.d2h = move;
+    objects.push_back(ch);
+  }
+  Configuration cfg = configurationFor(app, std::move(objects));
+  cfg.toq = 1;
+  cfg.strategy = "joint";
+  return cfg;
+}
+
 ProgramEvaluator::ProgramEvaluator(AppProfile profile, ScaledProgram program,
                                    std::vector<std::vector<double>> reference,
                                    FailedRun failed,
@@ -38,26 +87,7 @@ ProgramEvaluator::ProgramEvaluator(AppProfile profile, ScaledProgram program,
   space_.module = "program";
   for (size_t i = 0; i < profile_.objects.size(); ++i) {
     const ObjectProfile &o = profile_.objects[i];
-    KnobInfo s;
-    s.name = storageKnob(i);
-    s.kind = KnobKind::Host;
-    s.technique = "precision";
-    s.domain.kind = DomainKind::Storage;
-    s.domain.objectName = o.name;
-    std::vector<ScalarType> choices{o.declared};
-    for (ScalarType t : types)
-      if (isFloatType(o.declared) && isFloatType(t) &&
-          scalarTypeSize(t) < scalarTypeSize(o.declared))
-        choices.push_back(t);
-    for (ScalarType t : choices) {
-      KnobValue v;
-      v.id = scalarTypeName(t);
-      v.payload.type = Payload::Type::Storage;
-      v.payload.storage = t;
-      s.domain.values.push_back(v);
-    }
-    s.max = int64_t(s.domain.values.size()) - 1;
-    space_.knobs.push_back(std::move(s));
+    space_.knobs.push_back(storageKnobOf(o, storageKnob(i), types));
     for (Direction d : {Direction::H2D, Direction::D2H}) {
       KnobInfo m;
       m.name = methodKnob(i, d);

@@ -88,12 +88,18 @@ Expected<ExecEvaluator::Run> ExecEvaluator::runOnce(const Config &c) {
   }
   for (const auto &[path, type] : opts_.outputFiles)
     ::unlink(path.c_str()); // a stale output must not pass for this run's
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"APPROX_CONFIG", knobs},
+      {"APPROX_CAPTURE", capture},
+      {"APPROX_MANIFEST", opts_.manifestPath}};
+  if (opts_.environment) {
+    APPROX_ASSIGN_OR_RETURN(auto more, opts_.environment(c, dir.path()));
+    env.insert(env.end(), more.begin(), more.end());
+  }
   APPROX_ASSIGN_OR_RETURN(
-      Exit x, runProgram(dir, opts_.program, opts_.args,
-                         {{"APPROX_CONFIG", knobs},
-                          {"APPROX_CAPTURE", capture},
-                          {"APPROX_MANIFEST", opts_.manifestPath}},
-                         {"APPROX_CONFIG", "APPROX_CAPTURE", "APPROX_MANIFEST"}));
+      Exit x, runProgram(dir, opts_.program, opts_.args, env,
+                         {"APPROX_CONFIG", "APPROX_CAPTURE", "APPROX_MANIFEST",
+                          "APPROX_PRECISION"}));
   ++runs_;
   Run r;
   // The capturing's own time is not the program's (core/Capture.h).

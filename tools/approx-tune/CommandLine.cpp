@@ -13,6 +13,7 @@
 #include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -143,6 +144,12 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
                          element type, is needed for a pointer): how a
                          program that copies with cudaMemcpy is judged;
                          repeatable
+  --storage T,T,...      also search each memory object's storage type
+                         among these (f32, f16, bf16) for an MLIR host
+                         program linked with libapprox_mgpu.so: a profile run
+                         names the objects, each trial runs under the
+                         precision hooks (the module needs the variants:
+                         approx-to-ptx precision-all=T,...)
   --no-capture           compare only the --exec-output files
   --program-check M      respect (default: a run exiting non-zero fails the
                          configuration) or ignore (judge it by its outputs)
@@ -344,6 +351,8 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.text("--report", o.reportPath);
   cl.text("--cache", o.cacheDir);
   std::vector<std::string> execOutputs, verifyArgs, captureArgs;
+  std::string storage;
+  CLI::Option *storageOpt = cl.text("--storage", storage);
   cl.list("--exec-output", execOutputs);
   cl.list("--capture-arg", captureArgs);
   cl.list("--verify-arg", verifyArgs);
@@ -364,10 +373,11 @@ int parseCommandLine(int argc, char **argv, Options &o) {
           o.jointKnobs.push_back(k);
     bool programOnly = !execOutputs.empty() || !verifyArgs.empty() ||
                        !captureArgs.empty() || o.noCapture ||
-                       programCheck->count();
+                       programCheck->count() || storageOpt->count();
     if (programOnly && !o.execGiven)
-      usageError("--exec-output, --capture-arg, --verify-arg, --no-capture "
-                 "and --program-check belong to tuning a whole program "
+      usageError("--exec-output, --capture-arg, --storage, --verify-arg, "
+                 "--no-capture and --program-check belong to tuning a whole "
+                 "program "
                  "(approx tune MANIFEST ... -- PROGRAM ARGS...)");
     if (o.execGiven) {
       if (!o.joint)
@@ -392,6 +402,17 @@ int parseCommandLine(int argc, char **argv, Options &o) {
                      "(f16, bf16, f32, f64), got " + quote(v));
         o.execOutputs.push_back({v.substr(0, colon), t->scalar});
       }
+      if (storageOpt->count())
+        for (const std::string &t : split(storage, ',')) {
+          Expected<ScalarType> st = parseScalarType(t);
+          if (!st || (*st != ScalarType::F32 && *st != ScalarType::F16 &&
+                      *st != ScalarType::BF16))
+            usageError("--storage expects a list of f32, f16, bf16, got " +
+                       quote(storage));
+          if (std::find(o.storageTypes.begin(), o.storageTypes.end(), *st) ==
+              o.storageTypes.end())
+            o.storageTypes.push_back(*st);
+        }
       for (const std::string &v : captureArgs) {
         // KERNEL:INDEX[:TYPE]; a kernel name has no ':' (PTX identifiers).
         std::vector<std::string> parts = split(v, ':');

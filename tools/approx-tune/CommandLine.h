@@ -121,6 +121,9 @@ struct Options {
   /// --capture-arg KERNEL:INDEX[:TYPE]: checked against the manifest by
   /// runJointExec.
   std::vector<approx::rt::capture::ArgRequest> captureArgs;
+  /// --storage TYPES: each memory object's storage type searched too, among
+  /// these (an MLIR host program through the precision hooks).
+  std::vector<approx::rt::ScalarType> storageTypes;
   bool respectProgramCheck = true;
   std::vector<std::vector<std::pair<int, std::string>>> verifyArgs;
 };

@@ -10,8 +10,10 @@
 #include "Joint.h"
 #include "Output.h"
 
+#include "approx/runtime/core/Process.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/core/Text.h"
+#include "approx/runtime/precision/ProgramEvaluator.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
 #include "approx/runtime/tune/BuildSetEvaluator.h"
@@ -341,6 +343,9 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
 int runJointExec(const Manifest &man, const Options &o) {
   // The knobs searched: the module's run-time knobs (a program loads one
   // build; its build knobs stay as built).
+  // With --storage the precision hooks choose each launch's variant by the
+  // objects' storage types, so no variant knob is searched.
+  const bool storage = !o.storageTypes.empty();
   std::vector<std::string> searched;
   for (const std::string &n : o.jointKnobs) {
     const KnobInfo *k = man.findKnob(n);
@@ -349,6 +354,9 @@ int runJointExec(const Manifest &man, const Options &o) {
     if (k->kind == KnobKind::Build)
       usageError("--knobs: " + quote(n) + " is a build knob: a program "
                  "runs the build it loads");
+    if (storage && k->kind == KnobKind::Variant)
+      usageError("--knobs: " + quote(n) + " is a variant knob: with "
+                 "--storage the precision hooks choose the variants");
     if (o.knobValues.count(n))
       usageError("--knobs: knob " + quote(n) + " is also pinned by --knob " +
                  quote(n) + "=VALUE");
@@ -357,9 +365,10 @@ int runJointExec(const Manifest &man, const Options &o) {
   if (o.jointKnobs.empty())
     for (const KnobInfo &k : man.knobs)
       if (k.kind != KnobKind::Build && k.kind != KnobKind::Host &&
-          k.max > k.min && !o.knobValues.count(k.name))
+          !(storage && k.kind == KnobKind::Variant) && k.max > k.min &&
+          !o.knobValues.count(k.name))
         searched.push_back(k.name);
-  if (searched.empty())
+  if (searched.empty() && !storage)
     usageError("module " + quote(man.module) + " has no run-time knob left "
                "to search");
   Config reference = preciseConfig(man);
@@ -396,16 +405,85 @@ int runJointExec(const Manifest &man, const Options &o) {
                  ":f32");
   }
 
+  // Absolute: the program may change its directory.
+  std::string manifestPath = o.manifest;
+  if (char *abs = ::realpath(o.manifest.c_str(), nullptr)) {
+    manifestPath = abs;
+    std::free(abs);
+  }
+  // --storage: a profile run names the program's memory objects (the n-th
+  // mgpuMemAlloc is obj<n>); each float one that can be narrower gets a
+  // storage knob, and a trial that narrows any runs under the precision
+  // hooks with every scaled transfer converted on the device.
+  Manifest space = man;
+  std::shared_ptr<precision::AppProfile> profile;
+  if (storage) {
+    Expected<TempDir> dir = TempDir::create("approx-tune-profile");
+    if (!dir)
+      statusError(dir.status());
+    const std::string out = dir->file("profile.json");
+    Expected<Exit> x = runProgram(
+        *dir, program,
+        std::vector<std::string>(o.execCommand.begin() + 1,
+                                 o.execCommand.end()),
+        {{"APPROX_PRECISION", "profile"},
+         {"APPROX_PRECISION_MANIFEST", manifestPath},
+         {"APPROX_PRECISION_OUT", out}},
+        {"APPROX_PRECISION", "APPROX_CONFIG", "APPROX_CAPTURE",
+         "APPROX_MANIFEST"});
+    if (!x)
+      statusError(x.status());
+    if (!x->ok)
+      statusError(Status(StatusCode::InvalidArgument,
+                         "--storage: the profile run of " + quote(program) +
+                             " failed (" + x->describe() +
+                             "): is it an MLIR host program linked with "
+                             "libapprox_mgpu.so?"));
+    Expected<precision::AppProfile> p = precision::loadAppProfile(out);
+    if (!p)
+      statusError(p.status().withContext("--storage: the profile run"));
+    profile = std::make_shared<precision::AppProfile>(std::move(*p));
+    for (const precision::ObjectProfile &obj : profile->objects) {
+      KnobInfo k = precision::storageKnobOf(obj, "storage__" + obj.name,
+                                            o.storageTypes);
+      if (k.max == 0)
+        continue; // not a float wider than every type asked for
+      searched.push_back(k.name);
+      space.knobs.push_back(std::move(k));
+    }
+    if (space.knobs.size() == man.knobs.size())
+      statusError(Status(StatusCode::InvalidArgument,
+                         "--storage: no memory object of " + quote(program) +
+                             " (" + std::to_string(profile->objects.size()) +
+                             " profiled) can be stored in a narrower type"));
+    for (size_t i = man.knobs.size(); i < space.knobs.size(); ++i)
+      reference.values[space.knobs[i].name] = 0; // the declared type
+    std::printf("profile  %zu memory objects, %zu with a storage knob\n",
+                profile->objects.size(),
+                space.knobs.size() - man.knobs.size());
+  }
+
   ExecOptions base;
   base.program = program;
   base.args.assign(o.execCommand.begin() + 1, o.execCommand.end());
   base.outputFiles = o.execOutputs;
   base.captureArgs = o.captureArgs;
-  // Absolute: the program may change its directory.
-  if (char *abs = ::realpath(o.manifest.c_str(), nullptr)) {
-    base.manifestPath = abs;
-    std::free(abs);
-  }
+  base.manifestPath = manifestPath;
+  if (profile)
+    base.environment =
+        [profile, space, manifestPath](const Config &c, const std::string &dir)
+        -> Expected<std::vector<std::pair<std::string, std::string>>> {
+      precision::Configuration cfg =
+          precision::deviceConvertedConfiguration(*profile, space, c);
+      if (cfg.changesNothing())
+        return std::vector<std::pair<std::string, std::string>>{};
+      const std::string path = dir + "/precision.config.json";
+      APPROX_RETURN_IF_ERROR(precision::saveConfiguration(cfg, path));
+      return std::vector<std::pair<std::string, std::string>>{
+          {"APPROX_PRECISION", "scale"},
+          {"APPROX_PRECISION_MANIFEST", manifestPath},
+          {"APPROX_PRECISION_CONFIG", path}};
+    };
   base.captureCopies = !o.noCapture;
   base.respectExitStatus = o.respectProgramCheck;
   base.warmups = o.warmup;
@@ -434,7 +512,7 @@ int runJointExec(const Manifest &man, const Options &o) {
     if (set >= 0)
       e.args = argSets[size_t(set)];
     return std::unique_ptr<ConfigEvaluator>(
-        std::make_unique<ExecEvaluator>(man, e, reference));
+        std::make_unique<ExecEvaluator>(space, e, reference));
   };
   h.ordinals = {o.device};
   // The device the program will use, when a driver is there to say.
@@ -445,7 +523,7 @@ int runJointExec(const Manifest &man, const Options &o) {
   h.deviceNames = {h.device.name};
   std::printf("program  %s (%zu arguments), module %s\n", program.c_str(),
               base.args.size(), man.module.c_str());
-  return searchAndReport(man, o, h);
+  return searchAndReport(space, o, h);
 }
 
 int searchAndReport(const Manifest &man, const Options &o, Harness &h) {

@@ -191,3 +191,43 @@ TEST(ProgramEvaluator, OutsideTheSpace) {
   unknown.values["lambda"] = 0;
   EXPECT_FALSE(ev.evaluate(unknown).isOk());
 }
+
+TEST(ProgramEvaluator, DeviceConvertedConfigurationOfTheJointTuner) {
+  // The joint tuner's space: a module's knob plus a storage knob for A only
+  // (f32 and f16 asked for); B keeps its type.
+  AppProfile p = profile();
+  Manifest space;
+  space.module = "m";
+  KnobInfo lambda;
+  lambda.name = "lambda";
+  lambda.max = 64;
+  space.knobs.push_back(lambda);
+  space.knobs.push_back(storageKnobOf(p.objects[0], "storage__A", {F32, F16}));
+  const KnobInfo &s = space.knobs.back();
+  ASSERT_EQ(s.domain.values.size(), 3u); // f64, f32, f16: bf16 not asked
+  EXPECT_EQ(s.domain.values[0].id, "f64");
+  EXPECT_EQ(s.max, 2);
+  // An object of a non-float or narrowest type has no choice.
+  ObjectProfile ints = p.objects[0];
+  ints.declared = ScalarType::I32;
+  EXPECT_EQ(storageKnobOf(ints, "storage__I", {F32, F16}).max, 0);
+
+  Config c;
+  c.values = {{"lambda", 8}, {"storage__A", 0}};
+  Configuration plain = deviceConvertedConfiguration(p, space, c);
+  EXPECT_TRUE(plain.changesNothing());
+  c.values["storage__A"] = 2;
+  Configuration f16 = deviceConvertedConfiguration(p, space, c);
+  EXPECT_FALSE(f16.changesNothing());
+  ASSERT_NE(f16.find("A"), nullptr);
+  EXPECT_EQ(f16.find("A")->storage, F16);
+  EXPECT_EQ(f16.find("A")->h2d, Method::device()); // converted on the GPU
+  EXPECT_EQ(f16.find("A")->d2h, Method::none());   // never copied back
+  EXPECT_EQ(f16.find("B")->storage, F64);
+  EXPECT_EQ(f16.find("B")->d2h, Method::copy());
+  // The kernel reading A runs the variant with A in f16.
+  ASSERT_EQ(f16.kernels.size(), 1u);
+  EXPECT_EQ(f16.kernels[0].storage,
+            (std::vector<std::pair<std::string, ScalarType>>{{"A", F16},
+                                                             {"B", F64}}));
+}

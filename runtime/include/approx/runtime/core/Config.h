@@ -72,7 +72,7 @@ bool isBuiltFor(const Manifest &m, const Config &c);
 /// JSON, another format, an unknown knob or value).
 Expected<Config> readKnobsFile(const std::string &path, const Manifest &m);
 /// The knobs file text that gives `m`'s module configuration `c` (every
-/// knob `c` names).
+/// knob `c` names but host knobs, which are a tuner's, not the module's).
 std::string knobsFileText(const Manifest &m, const Config &c);
 
 /// The builds of one source in a configuration cache (approx-build's

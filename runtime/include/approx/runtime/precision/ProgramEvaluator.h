@@ -44,6 +44,23 @@ namespace approx::rt::precision {
 using FailedRun = std::function<std::optional<TrialResult>(
     const Configuration &, const Status &)>;
 
+/// Object `o`'s storage knob, named `name`: a host knob whose storage domain
+/// holds its declared type first, then each narrower float type of `types`
+/// (in that order; the domain's objectName is the object's name).
+KnobInfo storageKnobOf(const ObjectProfile &o, const std::string &name,
+                       const std::vector<ScalarType> &types);
+
+/// The joint tuner's view of a whole program's storage (docs/tuning.md,
+/// "Whole programs"): the configuration that stores each object of `app` as
+/// the storage knob of `space` naming it (domain.objectName) says in `c`,
+/// objects without a knob or at their declared type unchanged, and every
+/// direction a scaled object is transferred in converted on the device
+/// (Method::device(): no host thread count to tune, the same on every
+/// machine). changesNothing() when no object is scaled.
+Configuration deviceConvertedConfiguration(const AppProfile &app,
+                                           const Manifest &space,
+                                           const Config &c);
+
 class ProgramEvaluator : public ConfigEvaluator {
 public:
   /// The space of `profile`'s objects, storage types among `types` (a

@@ -33,6 +33,7 @@
 #include "approx/runtime/tune/ConfigEvaluator.h"
 #include "approx/runtime/tune/Metrics.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -52,6 +53,14 @@ struct ExecOptions {
   /// libapprox_mgpu.so needs to apply the knobs file to the module an MLIR
   /// host program loads (mgpu/KnobHooks.h).
   std::string manifestPath;
+  /// More environment for a run in a configuration (a technique's host
+  /// knobs reach the program this way: whole-program storage types through
+  /// the precision hooks, docs/tuning.md); `dir` is the run's private
+  /// directory, for files the variables name. Variables starting with
+  /// APPROX_PRECISION are dropped from the program's inherited environment.
+  std::function<Expected<std::vector<std::pair<std::string, std::string>>>(
+      const Config &c, const std::string &dir)>
+      environment;
   bool captureCopies = true;     ///< compare the captured copies
   /// A non-zero exit fails the configuration (true) or is ignored (false).
   bool respectExitStatus = true;
