@@ -17,11 +17,12 @@ cmake --build "$BUILD" --target approx-examples approx-combined-example >/dev/nu
 cp "$BUILD"/examples/*.ptx "$BUILD"/examples/*.manifest.json .carry/examples/
 mkdir -p .carry/examples/combined # gpu.approx-tune-joint's image pipeline
 cp "$BUILD"/examples/combined/image_pipeline.* .carry/examples/combined/
-# gpu.approx-tune-programs: the MLIR host program (object, PTX, manifest)
+# gpu.approx-tune-programs: the MLIR host programs (objects, PTX, manifests)
 # and approx-cc's box_muller for the cudaMemcpy program.
 cmake --build "$BUILD" --target approx-mgpu-sin-example >/dev/null
-mkdir -p .carry/examples/mgpu-sin .carry/examples/cuda
+mkdir -p .carry/examples/mgpu-sin .carry/examples/mgpu-gauss .carry/examples/cuda
 cp "$BUILD"/examples/mgpu-sin/sin_host.* .carry/examples/mgpu-sin/
+cp "$BUILD"/examples/mgpu-gauss/gauss_host.* .carry/examples/mgpu-gauss/
 cp "$BUILD"/examples/cuda/box_muller.* .carry/examples/cuda/
 APPROX_OPT=$PWD/$BUILD/bin/approx-opt bash test/Corpus/compare-upstream.sh prepare .carry/corpus \
   > .carry/corpus/prepare.log 2>&1 || true # a file upstream cannot compile is reported, not fatal

@@ -52,9 +52,8 @@ KnobInfo storageKnobOf(const ObjectProfile &o, const std::string &name,
   return s;
 }
 
-Configuration deviceConvertedConfiguration(const AppProfile &app,
-                                           const Manifest &space,
-                                           const Config &c) {
+Configuration storageConfiguration(const AppProfile &app, const Manifest &space,
+                                   const Config &c, const Method &convert) {
   std::vector<ObjectChoice> objects;
   for (const ObjectProfile &o : app.objects) {
     ObjectChoice ch{o.name, o.declared, o.declared, Method::none(),
@@ -64,7 +63,7 @@ Configuration deviceConvertedConfiguration(const AppProfile &app,
         ch.storage = k.domain.values[size_t(c.valueOf(space, k.name) - k.min)]
                          .payload.storage;
     const bool scaled = ch.storage != o.declared;
-    const Method move = scaled ? Method::device() : Method::copy();
+    const Method move = scaled ? convert : Method::copy();
     if (hasEvents(o, Direction::H2D))
       ch.h2d = move;
     if (hasEvents(o, Direction::D2H))

@@ -36,8 +36,8 @@ fi
 # where MLIR exists and carried here) when the build has none of its own.
 if [ -n "${EXAMPLES:-}" ] && [ ! -f "$BUILD/examples/box_muller.manifest.json" ]; then
   mkdir -p "$BUILD/examples" && cp "$EXAMPLES"/*.ptx "$EXAMPLES"/*.manifest.json "$BUILD/examples/"
-  # gpu.approx-tune-joint; gpu.approx-tune-programs (mgpu-sin, cuda)
-  for d in combined mgpu-sin cuda; do
+  # gpu.approx-tune-joint; gpu.approx-tune-programs (mgpu-*, cuda)
+  for d in combined mgpu-sin mgpu-gauss cuda; do
     if [ -d "$EXAMPLES/$d" ]; then
       mkdir -p "$BUILD/examples/$d" && cp "$EXAMPLES/$d"/* "$BUILD/examples/$d/"
     fi

@@ -414,7 +414,7 @@ int runJointExec(const Manifest &man, const Options &o) {
   // --storage: a profile run names the program's memory objects (the n-th
   // mgpuMemAlloc is obj<n>); each float one that can be narrower gets a
   // storage knob, and a trial that narrows any runs under the precision
-  // hooks with every scaled transfer converted on the device.
+  // hooks with every scaled transfer converted on the host.
   Manifest space = man;
   std::shared_ptr<precision::AppProfile> profile;
   if (storage) {
@@ -473,8 +473,12 @@ int runJointExec(const Manifest &man, const Options &o) {
     base.environment =
         [profile, space, manifestPath](const Config &c, const std::string &dir)
         -> Expected<std::vector<std::pair<std::string, std::string>>> {
-      precision::Configuration cfg =
-          precision::deviceConvertedConfiguration(*profile, space, c);
+      // Converted on the host, every core: fewer bytes cross the bus (a
+      // conversion on the device moves the declared type's).
+      precision::Configuration cfg = precision::storageConfiguration(
+          *profile, space, c,
+          precision::Method::host(
+              std::max(1u, std::thread::hardware_concurrency())));
       if (cfg.changesNothing())
         return std::vector<std::pair<std::string, std::string>>{};
       const std::string path = dir + "/precision.config.json";

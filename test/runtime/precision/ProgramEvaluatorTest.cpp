@@ -192,7 +192,7 @@ TEST(ProgramEvaluator, OutsideTheSpace) {
   EXPECT_FALSE(ev.evaluate(unknown).isOk());
 }
 
-TEST(ProgramEvaluator, DeviceConvertedConfigurationOfTheJointTuner) {
+TEST(ProgramEvaluator, StorageConfigurationOfTheJointTuner) {
   // The joint tuner's space: a module's knob plus a storage knob for A only
   // (f32 and f16 asked for); B keeps its type.
   AppProfile p = profile();
@@ -214,14 +214,14 @@ TEST(ProgramEvaluator, DeviceConvertedConfigurationOfTheJointTuner) {
 
   Config c;
   c.values = {{"lambda", 8}, {"storage__A", 0}};
-  Configuration plain = deviceConvertedConfiguration(p, space, c);
+  Configuration plain = storageConfiguration(p, space, c, Method::host(8));
   EXPECT_TRUE(plain.changesNothing());
   c.values["storage__A"] = 2;
-  Configuration f16 = deviceConvertedConfiguration(p, space, c);
+  Configuration f16 = storageConfiguration(p, space, c, Method::host(8));
   EXPECT_FALSE(f16.changesNothing());
   ASSERT_NE(f16.find("A"), nullptr);
   EXPECT_EQ(f16.find("A")->storage, F16);
-  EXPECT_EQ(f16.find("A")->h2d, Method::device()); // converted on the GPU
+  EXPECT_EQ(f16.find("A")->h2d, Method::host(8)); // converted as asked
   EXPECT_EQ(f16.find("A")->d2h, Method::none());   // never copied back
   EXPECT_EQ(f16.find("B")->storage, F64);
   EXPECT_EQ(f16.find("B")->d2h, Method::copy());

@@ -582,8 +582,8 @@ if mode == "scale":
     for o in cfg["objects"]:
         st[o["name"]] = o["storage"]
         moved = o["h2d"] if o["name"] == "obj0" else o["d2h"]
-        if o["storage"] != o["declared"] and moved["kind"] != "device":
-            sys.exit("not converted on the device: %r" % o)
+        if o["storage"] != o["declared"] and moved["kind"] != "host":
+            sys.exit("not converted on the host: %r" % o)
     if st == {"obj0": "f64", "obj1": "f64"}:
         sys.exit("scale mode for a configuration that changes nothing")
 elif mode is not None:

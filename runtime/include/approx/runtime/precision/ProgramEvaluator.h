@@ -54,12 +54,11 @@ KnobInfo storageKnobOf(const ObjectProfile &o, const std::string &name,
 /// "Whole programs"): the configuration that stores each object of `app` as
 /// the storage knob of `space` naming it (domain.objectName) says in `c`,
 /// objects without a knob or at their declared type unchanged, and every
-/// direction a scaled object is transferred in converted on the device
-/// (Method::device(): no host thread count to tune, the same on every
-/// machine). changesNothing() when no object is scaled.
-Configuration deviceConvertedConfiguration(const AppProfile &app,
-                                           const Manifest &space,
-                                           const Config &c);
+/// direction a scaled object is transferred in converted by `convert` (a
+/// conversion method, not a plain copy). changesNothing() when no object is
+/// scaled.
+Configuration storageConfiguration(const AppProfile &app, const Manifest &space,
+                                   const Config &c, const Method &convert);
 
 class ProgramEvaluator : public ConfigEvaluator {
 public:
