@@ -7,7 +7,8 @@
 // precision hooks, the storage type of each array (precision-all=f32 gives
 // the kernel its variants). build.sh compiles it; `approx tune ... --storage
 // f32 -- gauss_host` tunes both together. n: GAUSS_N (default 2^24). The
-// program checks nothing (exit 0): the tuner judges it by its outputs.
+// program's own check is loose (exit 1 when a y is below 1e-4 or NaN): the
+// tuner judges it by its outputs.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @gauss(%x: memref<?xf64>, %y: memref<?xf64>, %n: index) kernel {
@@ -101,9 +102,20 @@ module attributes {gpu.container_module} {
     %t6 = gpu.dealloc async [%t5] %dx : memref<?xf64>
     %t7 = gpu.dealloc async [%t6] %dy : memref<?xf64>
     gpu.wait [%t7]
+    // The program's own check: every y finite and at least the smallest
+    // possible value (log 1 + pdf(4) > 1e-4); reading y back also keeps the
+    // copy from being removed as dead.
+    %floor = arith.constant 1.0e-4 : f64
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %fails = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+      %y = memref.load %hy[%i] : memref<?xf64>
+      %okv = arith.cmpf oge, %y, %floor : f64
+      %r = arith.select %okv, %acc, %one : i32
+      scf.yield %r : i32
+    }
     memref.dealloc %hx : memref<?xf64>
     memref.dealloc %hy : memref<?xf64>
-    %ok = arith.constant 0 : i32
-    return %ok : i32
+    return %fails : i32
   }
 }
