@@ -458,9 +458,22 @@ int runJointExec(const Manifest &man, const Options &o) {
                              " profiled) can be stored in a narrower type"));
     for (size_t i = man.knobs.size(); i < space.knobs.size(); ++i)
       reference.values[space.knobs[i].name] = 0; // the declared type
+    // The hooks choose the variants: variant knobs leave the space (and so
+    // the knobs file, where the mgpu library would refuse them).
+    for (const KnobInfo &k : man.knobs)
+      if (k.kind == KnobKind::Variant)
+        reference.values.erase(k.name);
+    space.knobs.erase(std::remove_if(space.knobs.begin(), space.knobs.end(),
+                                     [](const KnobInfo &k) {
+                                       return k.kind == KnobKind::Variant;
+                                     }),
+                      space.knobs.end());
+    size_t storageKnobs = 0;
+    for (const KnobInfo &k : space.knobs)
+      storageKnobs += k.domain.kind == DomainKind::Storage &&
+                      k.kind == KnobKind::Host;
     std::printf("profile  %zu memory objects, %zu with a storage knob\n",
-                profile->objects.size(),
-                space.knobs.size() - man.knobs.size());
+                profile->objects.size(), storageKnobs);
   }
 
   ExecOptions base;

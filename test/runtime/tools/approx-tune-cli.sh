@@ -553,7 +553,9 @@ exec-storage)
   # a profile when APPROX_PRECISION=profile (two f64 objects, one f16: no
   # narrower type), and
   # under APPROX_PRECISION=scale reads the configuration the tuner wrote;
-  # its output is off by 1e-5 lambda plus a share per narrowed object.
+  # its output is off by 1e-5 lambda plus a share per narrowed object. The
+  # module (kinds) has a variant knob, prec: with --storage the hooks choose
+  # the variants, so prec never reaches the knobs file.
   cat >"$W/prog.sh" <<'EOF'
 #!/bin/sh
 exec python3 - "$@" <<'PY'
@@ -565,10 +567,10 @@ if not os.path.isabs(os.environ.get("APPROX_PRECISION_MANIFEST" if mode else
 def obj(name, t, d):
     return {"name": name, "declared": t, "elements": 4, "host_memory": "pageable",
             "events": [{"direction": d, "elements": 4, "seconds": 1e-4}],
-            "read_by": ["rounds_inplace"], "written_by": ["rounds_inplace"]}
+            "read_by": ["k"], "written_by": ["k"]}
 if mode == "profile":
     json.dump({"format": "approx-precision-profile", "version": 1,
-               "kernels": [{"name": "rounds_inplace", "seconds": 1e-4,
+               "kernels": [{"name": "k", "seconds": 1e-4,
                             "can_compute_lower": False}],
                "objects": [obj("obj0", "f64", "h2d"), obj("obj1", "f64", "d2h"),
                            obj("obj2", "f16", "h2d")],
@@ -588,17 +590,17 @@ if mode == "scale":
         sys.exit("scale mode for a configuration that changes nothing")
 elif mode is not None:
     sys.exit("APPROX_PRECISION=%s" % mode)
-k = json.load(open(os.environ["APPROX_CONFIG"]))["modules"]["sfu_test"]
-if any(n.startswith("storage__") for n in k):
-    sys.exit("a host knob reached the knobs file: %r" % k)
+k = json.load(open(os.environ["APPROX_CONFIG"]))["modules"]["kinds"]
+if any(n.startswith("storage__") for n in k) or "prec" in k:
+    sys.exit("a host or variant knob reached the knobs file: %r" % k)
 e = 1e-5 * int(k.get("lambda", "0")) + rel[st["obj0"]] + rel[st["obj1"]]
 open(os.environ["APPROX_CAPTURE"] + "/d2h-000000.f64.bin", "wb").write(
     struct.pack("<4d", *[v * (1 + e) for v in (1, 2, 3, 4)]))
 PY
 EOF
   chmod +x "$W/prog.sh"
-  "$T" "$SFU" --joint --qos 1.5e-3 --warmup 0 --reps 1 --grid-points 3 \
-    --storage f32,f16,bf16 --json "$W/r.json" -q -- "$W/prog.sh" \
+  "$T" "$KINDS" --joint --qos 1.5e-3 --warmup 0 --reps 1 --grid-points 3 \
+    --knobs lambda --storage f32,f16,bf16 --json "$W/r.json" -q -- "$W/prog.sh" \
     >"$W/out" 2>"$W/err"
   rc=$?
   python3 - "$W/r.json" <<'EOF' || { echo "FAIL: rc $rc"; cat "$W/out" "$W/err"; exit 1; }
@@ -608,7 +610,8 @@ rel = {"f64": 0, "f32": 1e-4, "f16": 1e-3, "bf16": 2e-3}
 seen = set()
 for t in j["trials"]:
     k = dict(kv.split("=") for kv in t["config"].split(","))
-    assert set(k) == {"lambda", "storage__obj0", "storage__obj1"}, k
+    assert {"lambda", "storage__obj0", "storage__obj1"} <= set(k), k
+    assert "prec" not in k and "storage__obj2" not in k, k
     want = 1e-5 * int(k["lambda"]) + rel[k["storage__obj0"]] + rel[k["storage__obj1"]]
     assert abs(t["error"] - want) < 1e-9, (t, want)
     seen.add(k["storage__obj0"])
