@@ -169,6 +169,7 @@ Expected<Evaluation> ExecEvaluator::measure(const Config &c,
   }
   if (failed && opts_.respectExitStatus) {
     e.error = INFINITY;
+    e.failure = lastFailure_;
   } else if (last.outputs.size() != ref_.size()) {
     e.error = INFINITY; // a different number of outputs: not comparable
   } else {

@@ -104,6 +104,7 @@ public:
     t.error = e.error;
     t.feasible = std::isfinite(e.error) && e.error <= opts_.qosBound;
     t.knob = knob;
+    t.failure = e.failure;
     r_.trials.push_back(t);
     ++r_.measured;
     if (key)

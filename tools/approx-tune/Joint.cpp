@@ -696,11 +696,13 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   std::printf("\n%-10s %10s %9s %11s %4s  %s\n", "phase", "T (ms)", "speedup",
               "E", "QoS", "configuration (knobs off the reference)");
   for (const JointTrial &t : r.trials)
-    std::printf("%-10s %10.4f %8.3fx %11.4g %4s  %s\n",
+    std::printf("%-10s %10.4f %8.3fx %11.4g %4s  %s%s%s\n",
                 jointPhaseName(t.phase), t.timeMs,
                 t.timeMs > 0 ? r.baseTimeMs / t.timeMs : 0.0, t.error,
                 t.feasible ? "ok" : "--",
-                shortText(man, t.config, reference).c_str());
+                shortText(man, t.config, reference).c_str(),
+                t.failure.empty() ? "" : "  failed: ",
+                escapeBytes(t.failure).c_str());
   auto speedup = [&](double t) { return t > 0 ? r.baseTimeMs / t : 0.0; };
   auto ci = [](const std::pair<double, double> &i) {
     char b[64];
@@ -786,13 +788,16 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
                                   : json(nullptr);
   };
   j["trials"] = json::array();
-  for (const JointTrial &t : r.trials)
+  for (const JointTrial &t : r.trials) {
     j["trials"].push_back({{"phase", jointPhaseName(t.phase)},
                            {"config", configText(man, t.config)},
                            {"time_ms", t.timeMs},
                            {"time_ci95_ms", interval({t.timeLoMs, t.timeHiMs})},
                            {"error", finite(t.error)},
                            {"feasible", t.feasible}});
+    if (!t.failure.empty())
+      j["trials"].back()["failure"] = t.failure;
+  }
   j["front"] = r.front;
   j["base_time_ms"] = r.baseTimeMs;
   j["base_time_ci95_ms"] = interval(r.baseInterval);

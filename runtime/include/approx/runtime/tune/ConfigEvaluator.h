@@ -16,6 +16,7 @@
 #include "approx/runtime/core/Status.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace approx::rt {
@@ -30,6 +31,10 @@ struct Evaluation {
   /// evaluator has no samples to give one. Last, so that {time, error,
   /// outputs} initialisers keep their meaning.
   double timeLoMs = NAN, timeHiMs = NAN;
+  /// Why the configuration failed (error +inf because its run did not
+  /// finish: "exit status 134: <the program's last stderr line>"); empty
+  /// otherwise.
+  std::string failure;
 };
 
 class ConfigEvaluator {

@@ -78,6 +78,8 @@ struct JointTrial {
   bool feasible = false; ///< error <= the bound
   /// Screening: the knob varied (others precise); descent: the knob moved.
   std::string knob;
+  /// The evaluator's reason when the configuration failed (Evaluation).
+  std::string failure;
 };
 /// "reference", "screen", "model", "descent", "retime".
 const char *jointPhaseName(JointTrial::Phase p);
