@@ -172,10 +172,14 @@ Expected<Evaluation> ExecEvaluator::measure(const Config &c,
     e.failure = lastFailure_;
   } else if (last.outputs.size() != ref_.size()) {
     e.error = INFINITY; // a different number of outputs: not comparable
+    e.failure = "its outputs hold " + std::to_string(last.outputs.size()) +
+                " values, the reference's " + std::to_string(ref_.size());
   } else {
     APPROX_ASSIGN_OR_RETURN(e.error, opts_.metric(ref_, last.outputs));
-    if (std::isnan(e.error))
+    if (std::isnan(e.error)) {
       e.error = INFINITY;
+      e.failure = "the metric is NaN (a NaN among its outputs)";
+    }
   }
   cache_[configText(space_, c)] = e;
   if (withOutputs)
