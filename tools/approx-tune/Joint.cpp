@@ -364,9 +364,13 @@ int runJointExec(const Manifest &man, const Options &o) {
   }
   if (o.jointKnobs.empty())
     for (const KnobInfo &k : man.knobs)
+      // A storage variant changes a kernel's argument types under the
+      // program's buffers (their types are the host's): never searched by
+      // default, and with --storage the hooks choose the variants.
       if (k.kind != KnobKind::Build && k.kind != KnobKind::Host &&
-          !(storage && k.kind == KnobKind::Variant) && k.max > k.min &&
-          !o.knobValues.count(k.name))
+          !(k.kind == KnobKind::Variant &&
+            (storage || k.technique == "precision")) &&
+          k.max > k.min && !o.knobValues.count(k.name))
         searched.push_back(k.name);
   if (searched.empty() && !storage)
     usageError("module " + quote(man.module) + " has no run-time knob left "
