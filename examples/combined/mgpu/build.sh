@@ -18,17 +18,9 @@ mkdir -p "$out"
 case $mode in
 compile)
   [ $# -eq 2 ] || usage
-  OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
-  LLVM=${LLVM_BIN:-/usr/lib/llvm-22/bin}
-  "$OPT" "$here/gauss_host.mlir" \
-    --approx-to-ptx="chip=${CHIP:-sm_90} output-dir=$out name=gauss_host sfu.f64-demote precision-all=f32" \
-    -o "$out/gauss_host.dev.mlir"
-  "$LLVM/mlir-opt" "$out/gauss_host.dev.mlir" -o "$out/gauss_host.llvm.mlir" \
-    --pass-pipeline="builtin.module(convert-scf-to-cf,gpu-to-llvm,convert-to-llvm,reconcile-unrealized-casts)"
-  "$LLVM/mlir-translate" --mlir-to-llvmir "$out/gauss_host.llvm.mlir" -o "$out/gauss_host.ll"
-  "$LLVM/llc" -O2 -filetype=obj -relocation-model=pic "$out/gauss_host.ll" -o "$out/gauss_host.o"
-  rm -f "$out/gauss_host.dev.mlir" "$out/gauss_host.llvm.mlir" "$out/gauss_host.ll"
-  echo "wrote $out/gauss_host.o $out/gauss_host.ptx $out/gauss_host.manifest.json"
+  export APPROX_OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
+  bash "$here/../../mgpu-compile.sh" "$here/gauss_host.mlir" "$out" gauss_host \
+    "sfu.f64-demote precision-all=f32"
   ;;
 link)
   [ $# -eq 3 ] || usage

@@ -79,21 +79,11 @@ write_configs() {
 case $mode in
 compile)
   [ $# -eq 2 ] || usage
-  OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
-  LLVM=${LLVM_BIN:-/usr/lib/llvm-22/bin}
-  CHIP=${CHIP:-sm_90}
+  export APPROX_OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
   for name in gesummv gesummv_variants; do
     extra=
-    [ $name = gesummv_variants ] && extra=" precision-all=f32,f16,bf16"
-    "$OPT" "$here/gesummv_host.mlir" \
-      --approx-to-ptx="chip=$CHIP output-dir=$out name=$name$extra" \
-      -o "$out/$name.dev.mlir"
-    "$LLVM/mlir-opt" "$out/$name.dev.mlir" -o "$out/$name.llvm.mlir" \
-      --pass-pipeline="builtin.module(convert-scf-to-cf,gpu-to-llvm,convert-to-llvm,reconcile-unrealized-casts)"
-    "$LLVM/mlir-translate" --mlir-to-llvmir "$out/$name.llvm.mlir" -o "$out/$name.ll"
-    "$LLVM/llc" -O2 -filetype=obj -relocation-model=pic "$out/$name.ll" -o "$out/$name.o"
-    rm -f "$out/$name.dev.mlir" "$out/$name.llvm.mlir" "$out/$name.ll"
-    echo "wrote $out/$name.o $out/$name.ptx $out/$name.manifest.json"
+    [ $name = gesummv_variants ] && extra="precision-all=f32,f16,bf16"
+    bash "$here/../../mgpu-compile.sh" "$here/gesummv_host.mlir" "$out" $name "$extra"
   done
   ;;
 configs)

@@ -15,15 +15,8 @@ mode=$1 out=$2
 mkdir -p "$out"
 case $mode in
 compile)
-  OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
-  LLVM=${LLVM_BIN:-/usr/lib/llvm-22/bin}
-  "$OPT" "$here/sin_host.mlir" --approx-to-ptx="output-dir=$out name=sin_host" -o "$out/sin_host.dev.mlir"
-  "$LLVM/mlir-opt" "$out/sin_host.dev.mlir" -o "$out/sin_host.llvm.mlir" \
-    --pass-pipeline="builtin.module(convert-scf-to-cf,gpu-to-llvm,convert-to-llvm,reconcile-unrealized-casts)"
-  "$LLVM/mlir-translate" --mlir-to-llvmir "$out/sin_host.llvm.mlir" -o "$out/sin_host.ll"
-  "$LLVM/llc" -O2 -filetype=obj -relocation-model=pic "$out/sin_host.ll" -o "$out/sin_host.o"
-  rm -f "$out/sin_host.dev.mlir" "$out/sin_host.llvm.mlir" "$out/sin_host.ll"
-  echo "wrote $out/sin_host.o $out/sin_host.ptx $out/sin_host.manifest.json"
+  export APPROX_OPT=${APPROX_OPT:-$here/../../../build/bin/approx-opt}
+  bash "$here/../../../examples/mgpu-compile.sh" "$here/sin_host.mlir" "$out" sin_host ""
   ;;
 run)
   lib=$3

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "MgpuAbi.h"
 #include "PrecisionFake.h"
 #include "PrecisionHooks.h"
 
@@ -35,22 +36,6 @@
 #include <unistd.h>
 #include <vector>
 
-extern "C" {
-CUmodule mgpuModuleLoad(void *data, size_t size);
-void mgpuModuleUnload(CUmodule module);
-CUfunction mgpuModuleGetFunction(CUmodule module, const char *name);
-void mgpuLaunchKernel(CUfunction f, intptr_t gx, intptr_t gy, intptr_t gz,
-                      intptr_t bx, intptr_t by, intptr_t bz, int32_t smem,
-                      CUstream stream, void **params, void **extra,
-                      size_t count);
-CUstream mgpuStreamCreate();
-void mgpuStreamDestroy(CUstream s);
-void mgpuStreamSynchronize(CUstream s);
-void *mgpuMemAlloc(uint64_t bytes, CUstream s, bool hostShared);
-void mgpuMemFree(void *p, CUstream s);
-void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream s);
-void mgpuMemset32(void *dst, unsigned value, size_t count, CUstream s);
-}
 
 using namespace approx::rt;
 using namespace approx::rt::precision;
