@@ -22,7 +22,8 @@ int runJoint(const approx::rt::Manifest &man, const RunPlan &plan,
              const Options &o, const std::string &image);
 
 /// Runs joint tuning of the whole program after `--` (o.execCommand) over
-/// `man`'s run-time knobs: ExecEvaluator. Throws CliError.
+/// `man`'s run-time knobs (and, with --storage, its memory objects' storage
+/// types): ExecEvaluator (JointExec.cpp). Throws CliError.
 int runJointExec(const approx::rt::Manifest &man, const Options &o);
 
 } // namespace approx::tune
