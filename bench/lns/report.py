@@ -4,7 +4,9 @@
     bench/lns/report.py LNS_JSON [SVG_OUT]
 
 LNS_JSON is lns-bench's --json output (bench/lns/run-lns.sh). Prints the
-accuracy table and Table 1 as markdown; draws the worst-case error of sb
+accuracy table and Table 1 as markdown, each split's speedup S against the
+limit B as the captured share of the available gain (S-1)/(B-1) (S/B
+beside it: it scores the SFU alone at 1/B); draws the worst-case error of sb
 against the input precision f (the paper's Figure 3) for texture1, texture2
 and texture3, with the SFU, precise and Horner levels as flat lines, on a
 log scale, to SVG_OUT (default lns-figure3.svg), with bench/lib/svgplot.py
@@ -53,6 +55,14 @@ def svg_figure3(acc, path):
     fig.save(path)
 
 
+def share_text(s, b):
+    """The split's captured share of the gain the texture units can add,
+    (S-1)/(B-1), with S/B beside it: S/B scores the SFU alone (S = 1) at
+    1/B, so it flatters a split that gains little."""
+    return "%.1f%% of the available gain (S-1)/(B-1); S/B %.1f%% (the SFU alone: %.1f%%)" % (
+        100 * (s - 1) / (b - 1), 100 * s / b, 100 / b)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: report.py LNS_JSON [SVG_OUT]")
@@ -76,8 +86,18 @@ def main():
         for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split", "mix", "hw2"):
             if row in t:
                 print("- %s: %.2f (%.3f)" % (row, t[row], t[row] / hw))
-        print("- split lambda %s; limit 1 + r_TEX/r_SFU = %.3f; split speedup %.3f (%.1f%% of the limit)"
-              % (t["split_lambda"], t["limit"], t["split_speedup"], 100 * t["split_speedup"] / t["limit"]))
+        print("- split lambda %s; limit B = 1 + r_TEX/r_SFU = %.3f; split speedup S = %.3f: %s"
+              % (t["split_lambda"], t["limit"], t["split_speedup"],
+                 share_text(t["split_speedup"], t["limit"])))
+        if "versioned_speedup" in t:
+            print("- versioned by hand: S = %.3f: %s"
+                  % (t["versioned_speedup"], share_text(t["versioned_speedup"], t["limit"])))
+    # Dynamic work distribution (lns-bench --only dynamic).
+    for what, t in sorted(data.get("dynamic", {}).items()):
+        print("\n## dynamic distribution, %s: SFU %.3f ps, texture2 %.3f ps, split %.3f ps (lambda %s)"
+              % (what, t["hw"], t["order2"], t["split"], t["split_lambda"]))
+        print("- limit B = %.3f; split speedup S = %.3f: %s"
+              % (t["limit"], t["split_speedup"], share_text(t["split_speedup"], t["limit"])))
 
 
 if __name__ == "__main__":
