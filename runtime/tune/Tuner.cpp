@@ -122,6 +122,13 @@ std::vector<int64_t> searchGrid(int64_t lambdaMax, int step) {
   return g;
 }
 
+TuneOptions paperHeuOptions(TuneOptions o) {
+  o.heuSecant = false;
+  o.heuPredictStop = false;
+  o.heuTimeTolerance = 0;
+  return o;
+}
+
 Expected<TuneResult> tune(Evaluator &eval, TuneMethod method,
                           const TuneOptions &opts) {
   APPROX_RETURN_IF_ERROR(opts.qos.validate());

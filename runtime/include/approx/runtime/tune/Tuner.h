@@ -104,6 +104,15 @@ const char *tuneMethodName(TuneMethod m);
 /// "smp", "heu", "omg" (any case).
 Expected<TuneMethod> parseTuneMethod(const std::string &name);
 
+struct TuneOptions;
+/// `o` with HEU as the paper states it (§5.4): the line through the
+/// bracket's ends (regula falsi), a step at a time until E(λ) equals the
+/// QoS (within heuTolerance) or the bracket closes; without this
+/// implementation's three shortcuts (secant aim, predicted stop, the 1%
+/// time tolerance that stops an app with nothing to gain after two runs).
+/// The λ grid stays: it is a property of the GPU, not of the search.
+TuneOptions paperHeuOptions(TuneOptions o);
+
 /// How a search runs.
 struct TuneOptions {
   QoS qos; ///< the quality bound λ* must meet
