@@ -490,3 +490,35 @@ TEST(Tuner, HeuStopsWhenTheBracketHasNoTimeToGain) {
   ASSERT_TRUE(r.isOk());
   EXPECT_EQ(r->lambda, 32);
 }
+
+TEST(Tuner, PaperRuleTakesNoShortcut) {
+  // No time to gain (T flat within 0.5%): this implementation stops after
+  // λ = 0 and λmax on its 1% time tolerance; the paper's rule still walks
+  // the bracket until E reaches the QoS. Where there is a gain, both return
+  // a point that meets the QoS, the paper's rule in no fewer runs.
+  std::vector<double> t(65), e(65);
+  for (int l = 0; l <= 64; ++l) {
+    t[size_t(l)] = 1.0 - 0.005 * l / 64.0;
+    e[size_t(l)] = 1e-5 * std::pow(l / 64.0, 0.5); // concave
+  }
+  TuneOptions o;
+  o.qos = QoS::ratio(0.5);
+  o.lambdaStep = 4;
+  CurveEvaluator flat1(t, e), flat2(t, e);
+  Expected<TuneResult> ours = tune(flat1, TuneMethod::Heu, o);
+  Expected<TuneResult> paper =
+      tune(flat2, TuneMethod::Heu, paperHeuOptions(o));
+  ASSERT_TRUE(ours.isOk() && paper.isOk());
+  EXPECT_EQ(ours->runs, 2);
+  EXPECT_GT(paper->runs, 2);
+  EXPECT_LE(paper->error, paper->qosBound);
+  for (int l = 0; l <= 64; ++l)
+    t[size_t(l)] = 1.0 - 0.5 * l / 64.0; // 2x at λmax
+  CurveEvaluator gain1(t, e), gain2(t, e);
+  ours = tune(gain1, TuneMethod::Heu, o);
+  paper = tune(gain2, TuneMethod::Heu, paperHeuOptions(o));
+  ASSERT_TRUE(ours.isOk() && paper.isOk());
+  EXPECT_LE(ours->error, ours->qosBound);
+  EXPECT_LE(paper->error, paper->qosBound);
+  EXPECT_GE(paper->runs, ours->runs);
+}
