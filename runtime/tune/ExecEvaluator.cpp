@@ -139,7 +139,10 @@ Expected<Evaluation> ExecEvaluator::measure(const Config &c,
   std::vector<double> times;
   Run last;
   bool failed = false;
-  for (int i = 0; i < opts_.warmups + opts_.reps; ++i) {
+  for (int i = 0; i < opts_.warmups + opts_.reps ||
+                  (!opts_.tightness.reached(times) &&
+                   int(times.size()) < opts_.tightness.maxReps);
+       ++i) {
     APPROX_ASSIGN_OR_RETURN(Run r, runOnce(c));
     failed |= !r.ok;
     if (i >= opts_.warmups)

@@ -485,6 +485,20 @@ Expected<Evaluation> KernelEvaluator::evaluateImpl(const Config &c,
       Timing t, module_.time(opts_.kernel, cfg, args_, opts_.timing,
                              [this] { return prepare(); }, lo));
   launches_ += uint64_t(opts_.timing.warmup + opts_.timing.reps);
+  // Until the median's interval is tight: batches of 10 more, no warm-up.
+  while (!opts_.tightness.reached(t.samplesMs) &&
+         int(t.samplesMs.size()) < opts_.tightness.maxReps) {
+    TimingOptions more;
+    more.warmup = 0;
+    more.reps = std::min(10, opts_.tightness.maxReps - int(t.samplesMs.size()));
+    APPROX_ASSIGN_OR_RETURN(
+        Timing m, module_.time(opts_.kernel, cfg, args_, more,
+                               [this] { return prepare(); }, lo));
+    launches_ += uint64_t(more.reps);
+    t.samplesMs.insert(t.samplesMs.end(), m.samplesMs.begin(),
+                       m.samplesMs.end());
+    t.medianMs = median(t.samplesMs);
+  }
   // The last timed launch ran on restored inputs: its outputs are the
   // error's.
   APPROX_ASSIGN_OR_RETURN(std::vector<double> out, downloadOutputs());

@@ -158,4 +158,14 @@ std::pair<double, double> medianInterval(const std::vector<double> &samples,
   return {at(tail), at(1 - tail)};
 }
 
+bool Tightness::reached(const std::vector<double> &samples) const {
+  if (relHalfWidth <= 0)
+    return true;
+  if (samples.size() < 2)
+    return false;
+  const double m = median(samples);
+  const auto [lo, hi] = medianInterval(samples);
+  return m > 0 && lo >= m * (1 - relHalfWidth) && hi <= m * (1 + relHalfWidth);
+}
+
 } // namespace approx::rt

@@ -107,6 +107,9 @@ Search:
                          table and plot (what OMG measures)
   --warmup N             untimed launches before timing (default 3)
   --reps N               timed launches per point; median reported (default 20)
+  --until-ci R           then more, until the median's 95% bootstrap
+                         interval lies within +-R of it (e.g. 0.01), at
+                         most --max-reps in all (default 200)
 
 Joint tuning (approx tune, or --joint; docs/tuning.md):
   --joint                search every knob of the kernel together (lambda,
@@ -335,6 +338,8 @@ int parseCommandLine(int argc, char **argv, Options &o) {
   cl.flag("--sweep", o.sweep);
   cl.integer("--warmup", o.warmup, 0, kMaxReps);
   cl.integer("--reps", o.reps, 1, kMaxReps);
+  cl.number("--until-ci", o.untilCi, 1e-6, 0.5);
+  cl.integer("--max-reps", o.maxReps, 1, kMaxReps);
   cl.text("--json", o.jsonPath);
   cl.text("--svg", o.svgPath);
   cl.flag("-q,--quiet", o.quiet);

@@ -94,6 +94,10 @@ struct Options {
   /// --lambda-step: the λ grid SMP and HEU search; 0 = measure it (auto).
   int lambdaStep = 0;
   int warmup = 3, reps = 20;
+  /// --until-ci R / --max-reps N: more timed repetitions past --reps until
+  /// the median's 95% interval is within ±R of it (0: off).
+  double untilCi = 0;
+  int maxReps = 200;
   std::string jsonPath, svgPath;
   /// --run-once: launch once and dump the outputs to PREFIX.argI.
   std::string runOncePrefix;

@@ -200,6 +200,7 @@ int runJoint(const Manifest &man, const RunPlan &plan, const Options &o,
   eo.metric = *parseMetric(o.metric);
   eo.timing.warmup = o.warmup;
   eo.timing.reps = o.reps;
+  eo.tightness = {o.untilCi, o.maxReps};
   eo.allowZeroInputs = o.allowZero;
   // A block-shape value launches its own shape over the grid the default
   // shape covers (the threads of the default launch, re-tiled).
@@ -360,6 +361,10 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   std::printf("bound    %s <= %g; budget %d configurations; timing: %d "
               "warm-up + median of %d\n",
               h.metricName.c_str(), o.qos, o.budget, o.warmup, o.reps);
+  if (o.untilCi > 0)
+    std::printf("         then until the median's 95%% interval is within "
+                "+-%g of it, at most %d\n",
+                o.untilCi, o.maxReps);
 
   Expected<JointResult> jr = tuneJoint(*ev, jo);
   if (!jr)
@@ -555,6 +560,7 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   j["bound"] = {{"metric", h.metricName}, {"value", o.qos}};
   j["budget"] = o.budget;
   j["timing"] = {{"warmup", o.warmup}, {"reps", o.reps},
+                 {"until_ci", o.untilCi}, {"max_reps", o.maxReps},
                  {"statistic", "median"}};
   j["reference"] = configText(man, reference);
   auto interval = [](const std::pair<double, double> &i) {

@@ -196,6 +196,7 @@ int runJointExec(const Manifest &man, const Options &o) {
   base.respectExitStatus = o.respectProgramCheck;
   base.warmups = o.warmup;
   base.reps = o.reps;
+  base.tightness = {o.untilCi, o.maxReps};
   base.metric = *parseMetric(o.metric);
 
   Harness h;

@@ -197,6 +197,7 @@ int run(int argc, char **argv) {
   eo.metric = *parseMetric(o.metric);
   eo.timing.warmup = o.warmup;
   eo.timing.reps = o.reps;
+  eo.tightness = {o.untilCi, o.maxReps};
   eo.allowZeroInputs = o.allowZero;
   // λ's bound is the SFU's, from the launch's occupancy (printed below).
   OccupancyInfo occ;
@@ -226,6 +227,10 @@ int run(int argc, char **argv) {
               o.lambdaMax >= 0 ? " [overridden]" : "");
   std::printf("metric   %s; timing: %d warm-up + median of %d\n",
               eo.metric.name().c_str(), o.warmup, o.reps);
+  if (o.untilCi > 0)
+    std::printf("         then until the median's 95%% interval is within "
+                "+-%g of it, at most %d\n",
+                o.untilCi, o.maxReps);
 
   std::vector<TuneMethod> methods;
   if (o.method == "all")
@@ -335,6 +340,7 @@ int run(int argc, char **argv) {
     j["args"] = argsJson;
     j["metric"] = eo.metric.name();
     j["timing"] = {{"warmup", o.warmup}, {"reps", o.reps},
+                   {"until_ci", o.untilCi}, {"max_reps", o.maxReps},
                    {"statistic", "median"}};
     j["qos"] = {{"kind", o.qosAbs ? "absolute" : "ratio"},
                 {"value", o.qos},

@@ -645,6 +645,31 @@ exec-storage-variant)
 exec-storage-profile-fails)
   fails 2 "^approx-tune: error: InvalidArgument: --storage: the profile run of '/bin/false' failed \(exit status 1\): is it an MLIR host program linked with libapprox_mgpu.so\?" \
     "$T" "$SFU" --joint --qos 0.01 --storage f32 -- /bin/false ;;
+exec-until-ci)
+  # --until-ci: past --reps, runs repeat until the median's interval is
+  # within +-R, at most --max-reps: at R = 1e-6 a process's wall time never
+  # is, so every measurement takes exactly --max-reps runs.
+  cat >"$W/prog.sh" <<'EOF'
+#!/bin/sh
+printf '\000\000\200\077' > "$1"
+EOF
+  chmod +x "$W/prog.sh"
+  "$T" "$SFU" --joint --qos 0.5 --warmup 0 --reps 1 --until-ci 1e-6 --max-reps 4 \
+    --grid-points 3 --exec-output "$W/out.bin:f32" --no-capture --json "$W/r.json" -q \
+    -- "$W/prog.sh" "$W/out.bin" >"$W/out" 2>"$W/err"
+  rc=$?
+  python3 - "$W/r.json" <<'EOF' || { echo "FAIL: rc $rc"; cat "$W/out" "$W/err"; exit 1; }
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["timing"]["until_ci"] == 1e-6 and j["timing"]["max_reps"] == 4, j["timing"]
+assert j["program_runs"] == 4 * len(j["trials"]), (j["program_runs"], len(j["trials"]))
+EOF
+  grep -q "then until the median's 95% interval is within +-1e-06 of it, at most 4" "$W/out" ||
+    { echo "FAIL: the policy is not printed"; cat "$W/out"; exit 1; }
+  echo "ok: exit $rc" ;;
+exec-until-ci-range)
+  fails 1 "^approx-tune: --until-ci" \
+    "$T" "$SFU" --joint --qos 0.01 --until-ci 2 -- /bin/true ;;
 exec-bad-program)
   fails 1 "^approx-tune: -- '.*nope': not an executable file" \
     "$T" "$SFU" --joint --qos 0.01 -- "$W/nope" ;;

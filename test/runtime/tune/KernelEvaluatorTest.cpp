@@ -401,3 +401,38 @@ TEST_F(KernelEvaluatorTest, KnobsSetOnTheModuleStaySet) {
   ASSERT_TRUE(p.isOk()) << p.status().toString();
   EXPECT_EQ(p->error, 0.0); // the reference itself
 }
+
+TEST_F(KernelEvaluatorTest, RepeatsUntilTheMediansIntervalIsTight) {
+  // Launch times alternate 10 and 12 ms: 3 launches leave the median's
+  // interval wide; with --until-ci 0.01 the evaluator times 10 more at a
+  // time up to its cap (no tighter interval exists here), and the time is
+  // the median of all of them. Times of 10 ms flat stop at the first 3.
+  int calls = 0;
+  bool alternate = true;
+  f.setKernel("scale", [&](LaunchRecord &r) {
+    r.durationMs = alternate && (calls++ % 2) ? 12 : 10;
+    return CUDA_SUCCESS;
+  });
+  EvaluatorOptions o = options("scale");
+  o.tightness = {0.01, 23};
+  o.cache = false;
+  Expected<std::unique_ptr<KernelEvaluator>> ev = KernelEvaluator::create(
+      *mod,
+      {ArgSpec::inputOf(ScalarType::F32, {64}, inputs(64), true),
+       ArgSpec::value(Arg::integer(64))},
+      o);
+  ASSERT_TRUE(ev.isOk()) << ev.status().toString();
+  Config c = (*ev)->referenceConfig();
+  uint64_t before = (*ev)->launches();
+  Expected<Evaluation> e = (*ev)->evaluate(c, false);
+  ASSERT_TRUE(e.isOk()) << e.status().toString();
+  // The reference's outputs (once), the warm-up, then up to the cap.
+  EXPECT_EQ((*ev)->launches() - before, 1u + 1u + 23u);
+  EXPECT_GT(e->timeHiMs, e->timeLoMs);
+  alternate = false;
+  before = (*ev)->launches();
+  e = (*ev)->evaluate(c, false);
+  ASSERT_TRUE(e.isOk());
+  EXPECT_EQ((*ev)->launches() - before, 1u + 3u); // tight at once
+  EXPECT_DOUBLE_EQ(e->timeMs, 10);
+}

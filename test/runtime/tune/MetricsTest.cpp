@@ -152,3 +152,22 @@ TEST(Metrics, Median) {
   EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
   EXPECT_TRUE(std::isnan(median({})));
 }
+
+TEST(Metrics, TightnessOfTheMediansInterval) {
+  // Off: any samples will do.
+  EXPECT_TRUE(Tightness{}.reached({}));
+  Tightness t{0.01, 200};
+  EXPECT_FALSE(t.reached({}));
+  EXPECT_FALSE(t.reached({1.0}));
+  // 40 samples within ±0.2% of 1: the interval is too.
+  std::vector<double> steady;
+  for (int i = 0; i < 40; ++i)
+    steady.push_back(1.0 + 0.002 * ((i % 5) - 2) / 2.0);
+  EXPECT_TRUE(t.reached(steady));
+  // Half at 1, half at 1.2: the median's interval spans both.
+  std::vector<double> split;
+  for (int i = 0; i < 40; ++i)
+    split.push_back(i % 2 ? 1.2 : 1.0);
+  EXPECT_FALSE(t.reached(split));
+  EXPECT_TRUE((Tightness{0.5, 200}).reached(split));
+}

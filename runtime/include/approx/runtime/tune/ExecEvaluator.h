@@ -66,6 +66,9 @@ struct ExecOptions {
   bool respectExitStatus = true;
   int warmups = 1; ///< untimed runs first
   int reps = 5;    ///< timed runs; the median is the time
+  /// More timed runs past `reps` until the median's interval is tight
+  /// (Metrics.h); off by default.
+  Tightness tightness;
   Metric metric = Metric::meanRelative();
 };
 

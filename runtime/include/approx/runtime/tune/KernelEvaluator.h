@@ -115,6 +115,9 @@ struct EvaluatorOptions {
   std::optional<Config> reference;
   Metric metric = Metric::meanRelative();  ///< E(λ)
   TimingOptions timing;                    ///< T(λ): warm-up and repetitions
+  /// More timed launches past timing.reps until the median's interval is
+  /// tight (Metrics.h); off by default.
+  Tightness tightness;
   bool allowZeroInputs = false;            ///< permit all-zero inputs
   /// Fail when the λ=0 run leaves poisoned output elements (unwritten).
   bool requireAllWritten = true;

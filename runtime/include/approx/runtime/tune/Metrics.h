@@ -115,6 +115,17 @@ double median(std::vector<double> samples);
 std::pair<double, double> medianInterval(const std::vector<double> &samples,
                                          double confidence = 0.95);
 
+/// How long a timing repeats (issue 30, "Dispersion"): past its first
+/// repetitions, until the 95% interval of the median lies within
+/// ±relHalfWidth of the median, or maxReps repetitions in all.
+/// relHalfWidth 0: the first repetitions only.
+struct Tightness {
+  double relHalfWidth = 0;
+  int maxReps = 200;
+  /// Whether `samples` are tight enough (always, with relHalfWidth 0).
+  bool reached(const std::vector<double> &samples) const;
+};
+
 } // namespace approx::rt
 
 #endif // APPROX_RUNTIME_METRICS_H
