@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include <cstdio>
+
 namespace approx::rt {
 
 using detail::Driver;
@@ -24,6 +26,22 @@ Status probeDriver() {
     return unavailable("the CUDA driver reports no GPU");
   return Status::ok();
 }
+
+namespace {
+
+/// nvidia-smi's spelling of a device UUID: GPU-8-4-4-4-12 hex digits.
+std::string uuidText(const CUuuid &u) {
+  const auto *b = reinterpret_cast<const unsigned char *>(u.bytes);
+  char buf[64];
+  std::snprintf(buf, sizeof buf,
+                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                "%02x%02x%02x%02x%02x%02x",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
+                b[10], b[11], b[12], b[13], b[14], b[15]);
+  return buf;
+}
+
+} // namespace
 
 namespace detail {
 
@@ -69,6 +87,9 @@ Expected<std::shared_ptr<Context>> createContext(const Driver *drv,
                             CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);
   APPROX_CU_RETURN_IF_ERROR(drv, cuDriverGetVersion, &info.driverVersion);
   APPROX_CU_RETURN_IF_ERROR(drv, cuDeviceTotalMem, &info.totalMemBytes, dev);
+  CUuuid u;
+  if (drv->cuDeviceGetUuid && drv->cuDeviceGetUuid(&u, dev) == CUDA_SUCCESS)
+    info.uuid = uuidText(u);
   return c;
 }
 

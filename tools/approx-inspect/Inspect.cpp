@@ -180,22 +180,11 @@ GpuInfo gpuFingerprint(const Context &ctx, const LogFn &warn) {
   GpuInfo g;
   g.name = ctx.device().name.empty() ? "unknown" : ctx.device().name;
 
-  CUuuid u;
-  CUresult r = drv->cuDeviceGetUuid(&u, dev);
-  if (r == CUDA_SUCCESS) {
-    // nvidia-smi's spelling: GPU-8-4-4-4-12 hex digits.
-    char buf[64];
-    const auto *b = reinterpret_cast<const unsigned char *>(u.bytes);
-    std::snprintf(buf, sizeof buf,
-                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-                  "%02x%02x%02x%02x%02x%02x",
-                  b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
-                  b[10], b[11], b[12], b[13], b[14], b[15]);
-    g.uuid = buf;
-  } else {
+  g.uuid = ctx.device().uuid; // Context::create reads it
+  if (g.uuid.empty()) {
     g.uuid = "unknown";
-    warn("warning: " + drv->error(r, "cuDeviceGetUuid").message() +
-         "; the GPU's UUID is recorded as 'unknown'");
+    warn("warning: the CUDA driver did not give the GPU's UUID "
+         "(cuDeviceGetUuid); it is recorded as 'unknown'");
   }
 
   bool ok = false;

@@ -366,6 +366,8 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
                 "+-%g of it, at most %d\n",
                 o.untilCi, o.maxReps);
 
+  SessionReadings readings(dev.uuid);
+  std::printf("%s\n", readings.startLine().c_str());
   Expected<JointResult> jr = tuneJoint(*ev, jo);
   if (!jr)
     statusError(jr.status());
@@ -547,10 +549,14 @@ int searchAndReport(const Manifest &man, const Options &o, Harness &h) {
   j["date"] = nowUtc();
   j["command"] = o.command;
   j["device"] = {{"name", dev.name},
+                 {"uuid", dev.uuid},
                  {"compute_capability", std::to_string(dev.ccMajor) + "." +
                                             std::to_string(dev.ccMinor)},
                  {"sm_count", dev.smCount},
                  {"driver_api_version", dev.driverVersion}};
+  // Clocks, temperature, power at the start and now, and the energy the
+  // session (search and verification) took.
+  j["device_state"] = readings.finish();
   j["manifest"] = o.manifest;
   if (!h.kernel.empty())
     j["kernel"] = h.kernel;

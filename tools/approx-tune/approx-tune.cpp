@@ -260,6 +260,8 @@ int run(int argc, char **argv) {
                    p.error);
     };
 
+  SessionReadings readings(dev.uuid);
+  std::printf("%s\n", readings.startLine().c_str());
   std::vector<TuneResult> results;
   for (TuneMethod m : methods) {
     Expected<TuneResult> r = tune(ev, m, to);
@@ -324,11 +326,13 @@ int run(int argc, char **argv) {
     j["date"] = nowUtc();
     j["command"] = o.command;
     j["device"] = {{"name", dev.name},
+                   {"uuid", dev.uuid},
                    {"compute_capability",
                     std::to_string(dev.ccMajor) + "." +
                         std::to_string(dev.ccMinor)},
                    {"sm_count", dev.smCount},
                    {"driver_api_version", dev.driverVersion}};
+    j["device_state"] = readings.finish();
     j["manifest"] = o.manifest;
     j["kernel"] = plan.launchName;
     j["kernel_launched"] = plan.kernel->name;

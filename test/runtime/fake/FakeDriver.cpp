@@ -284,6 +284,13 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuDeviceGetUuid(CUuuid *u, CUdevice dev) {
+  FAKE_ENTER("cuDeviceGetUuid");
+  for (int i = 0; i < 16; ++i)
+    u->bytes[i] = char(0x10 * (dev + 1) + i);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice) {
   FAKE_ENTER("cuDeviceGetAttribute");
   switch (a) {
@@ -840,6 +847,7 @@ FakeDriver::FakeDriver() {
   FAKE_SET(cuDeviceGetCount)
   FAKE_SET(cuDeviceGet)
   FAKE_SET(cuDeviceGetName)
+  FAKE_SET(cuDeviceGetUuid)
   FAKE_SET(cuDeviceGetAttribute)
   FAKE_SET(cuDeviceTotalMem)
   FAKE_SET(cuDevicePrimaryCtxRetain)

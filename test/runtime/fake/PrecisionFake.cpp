@@ -52,11 +52,6 @@ CUresult fakeStreamWaitEvent(CUstream, CUevent e, unsigned int) {
                                             : CUDA_ERROR_INVALID_HANDLE;
 }
 
-CUresult fakeDeviceGetUuid(CUuuid *u, CUdevice) {
-  for (int i = 0; i < 16; ++i)
-    u->bytes[i] = char(0x10 + i);
-  return FakeDriver::get().enter("cuDeviceGetUuid");
-}
 
 } // namespace
 
@@ -66,7 +61,6 @@ const detail::Driver *precisionTable() {
     t.cuMemHostAlloc = &fakeMemHostAlloc;
     t.cuMemFreeHost = &fakeMemFreeHost;
     t.cuStreamWaitEvent = &fakeStreamWaitEvent;
-    t.cuDeviceGetUuid = &fakeDeviceGetUuid;
     return t;
   }();
   return &d;

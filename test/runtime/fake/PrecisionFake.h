@@ -2,8 +2,8 @@
 //
 // What the precision runtime (TransferEngine, Session, the system inspector)
 // needs of the fake driver beyond FakeDriver.h: pinned host memory
-// (cuMemHostAlloc, cuMemFreeHost), stream waits (cuStreamWaitEvent) and a
-// device UUID (cuDeviceGetUuid), added to a copy of the fake's table; and
+// (cuMemHostAlloc, cuMemFreeHost) and stream waits (cuStreamWaitEvent),
+// added to a copy of the fake's table; and
 // the device conversion kernels, run as the host's convert() with the
 // overflow, underflow and NaN counts added to the launch's counter block.
 //

@@ -630,6 +630,9 @@ for t in j["trials"]:
     assert abs(t["error"] - want) < 1e-9 and "failure" not in t, (t, want)
 assert {"f32", "f16", "bf16"} <= seen, seen
 assert j["pick"]["error"] <= 1.5e-3, j["pick"]
+# NVML's readings, or why there are none (no driver here).
+ds = j["device_state"]
+assert ("energy_j" in ds and "start" in ds) or "NVML" in ds["unavailable"], ds
 EOF
   grep -q '^profile  3 memory objects, 2 with a storage knob' "$W/out" ||
     { echo "FAIL: no profile line"; cat "$W/out"; exit 1; }

@@ -52,6 +52,9 @@ struct DeviceInfo {
   int warpSize = 32;            ///< threads per warp.
   int driverVersion = 0;        ///< e.g. 13000 for CUDA 13.0.
   size_t totalMemBytes = 0;     ///< device memory.
+  /// "GPU-8-4-4-4-12 hex digits", nvidia-smi's and NVML's spelling; empty
+  /// when the driver does not say.
+  std::string uuid;
 };
 
 /// The retained primary context of one device, made current on creation.
