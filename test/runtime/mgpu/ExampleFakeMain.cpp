@@ -15,15 +15,12 @@
 // transfers and kernel, and a scale report (APPROX_PRECISION_REPORT) names
 // that variant and the objects moved.
 //
-// The object's module load/unload are a constructor and destructor of
-// priority 123: they would run before the fake's statics exist and after
-// they are destroyed. The build moves them into sections approx_example_init
-// and approx_example_fini (objcopy), whose bounds the linker defines as
-// __start_/__stop_ symbols, and main calls them itself once the fake is set
-// up; the object's main is renamed approx_example_main.
+// The object runs through ObjectMain.h (its constructors moved by the
+// build).
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "ObjectMain.h"
 #include "PrecisionFake.h"
 #include "PrecisionHooks.h"
 
@@ -47,12 +44,6 @@ using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
 namespace precision = approx::rt::precision;
 
-using InitFn = void (*)();
-extern "C" {
-extern InitFn __start_approx_example_init[], __stop_approx_example_init[];
-extern InitFn __start_approx_example_fini[], __stop_approx_example_fini[];
-int approx_example_main();
-}
 
 namespace {
 
@@ -194,14 +185,7 @@ int main() {
     if (!registerGesummv(f, k))
       return fail("kernel " + k.name + " is not gesummv's shape");
 
-  for (InitFn *i = __start_approx_example_init; i != __stop_approx_example_init;
-       ++i)
-    (*i)();
-  int rc = approx_example_main();
-  std::fflush(stdout);
-  for (InitFn *i = __stop_approx_example_fini;
-       i != __start_approx_example_fini;)
-    (*--i)();
+  int rc = runObjectMain();
 
   // The kernel each mode must have launched.
   const std::string mode = env("APPROX_PRECISION") ? env("APPROX_PRECISION")

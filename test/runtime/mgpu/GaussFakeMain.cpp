@@ -6,11 +6,12 @@
 // mgpu.gauss.*): the knob and capture hooks with the precision hooks. Each
 // variant of the kernel runs as a host loop in the element types the
 // manifest gives it, so a wrong variant or conversion shows in the
-// program's own check (its exit status); the constructors move as in
-// ExampleFakeMain.cpp.
+// program's own check (its exit status); the object runs through
+// ObjectMain.h.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "ObjectMain.h"
 #include "KnobHooks.h"
 #include "PrecisionFake.h"
 #include "PrecisionHooks.h"
@@ -30,12 +31,6 @@ using approx::rt::fake::FakeDriver;
 using approx::rt::fake::LaunchRecord;
 namespace precision = approx::rt::precision;
 
-using InitFn = void (*)();
-extern "C" {
-extern InitFn __start_approx_example_init[], __stop_approx_example_init[];
-extern InitFn __start_approx_example_fini[], __stop_approx_example_fini[];
-int approx_example_main();
-}
 
 int main() {
   approx::rt::Expected<Manifest> m =
@@ -67,13 +62,7 @@ int main() {
                  : CUDA_ERROR_ILLEGAL_ADDRESS;
     });
   }
-  for (InitFn *i = __start_approx_example_init; i != __stop_approx_example_init;
-       ++i)
-    (*i)();
-  int rc = approx_example_main();
-  for (InitFn *i = __stop_approx_example_fini;
-       i != __start_approx_example_fini;)
-    (*--i)();
+  int rc = runObjectMain();
   std::vector<std::string> ran;
   for (const LaunchRecord &r : f.launches)
     if (r.kernel.rfind("gauss", 0) == 0)
