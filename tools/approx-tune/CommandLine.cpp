@@ -135,10 +135,11 @@ Joint tuning (approx tune, or --joint; docs/tuning.md):
   -- PROGRAM ARGS...     tune a whole program instead of one kernel: each
                          configuration reaches it as a knobs file
                          (APPROX_CONFIG, applied when it loads MANIFEST's
-                         module through the runtime), its time is the
-                         program's wall time, and its outputs are the
-                         device-to-host copies it makes through the runtime
-                         (APPROX_CAPTURE) and the --exec-output files
+                         module through the runtime or libapprox_mgpu.so),
+                         its time is the program's wall time, and its
+                         outputs are the device-to-host copies it makes
+                         through either (APPROX_CAPTURE), the --capture-arg
+                         arguments and the --exec-output files
   --exec-output PATH:T   a file the program writes (raw values of float
                          type T), compared too; repeatable
   --capture-arg K:I[:T]  also compare kernel K's argument I after each
