@@ -176,9 +176,22 @@ public:
   }
 
   void allocated(void *p, uint64_t bytes) override {
+    if (!p)
+      return;
+    // The allocation's real extent: under the precision hooks a scaled
+    // object is narrower than the program asked for, and the declared size
+    // would reach past it, over memory that is not the object's (host
+    // memory, where the CPU and GPU share an address space): a copy back
+    // into such memory would not be taken for a device-to-host one.
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (drv_->cuMemGetAddressRange &&
+        drv_->cuMemGetAddressRange(&base, &size, CUdeviceptr(uintptr_t(p))) ==
+            CUDA_SUCCESS &&
+        base == CUdeviceptr(uintptr_t(p)))
+      bytes = size;
     std::lock_guard<std::mutex> lock(mu_);
-    if (p)
-      allocations_[uint64_t(uintptr_t(p))] = {bytes, std::nullopt};
+    allocations_[uint64_t(uintptr_t(p))] = {bytes, std::nullopt};
   }
 
   void freed(void *p) override {
