@@ -28,6 +28,23 @@ bool hasEvents(const ObjectProfile &o, Direction d) {
 
 } // namespace
 
+std::vector<std::pair<std::string, std::string>>
+hookEnvironment(const std::string &mode, const HookFiles &f) {
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"APPROX_PRECISION", mode}};
+  for (const auto &[name, path] :
+       {std::pair<const char *, const std::string &>{
+            "APPROX_PRECISION_MANIFEST", f.manifest},
+        {"APPROX_PRECISION_OUT", f.profileOut},
+        {"APPROX_PRECISION_CONFIG", f.config},
+        {"APPROX_PRECISION_EXPECT", f.expect},
+        {"APPROX_PRECISION_REPORT", f.report},
+        {"APPROX_PRECISION_OUTPUTS", f.outputs}})
+    if (!path.empty())
+      env.push_back({name, path});
+  return env;
+}
+
 KnobInfo storageKnobOf(const ObjectProfile &o, const std::string &name,
                        const std::vector<ScalarType> &types) {
   KnobInfo s;

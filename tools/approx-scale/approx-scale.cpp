@@ -368,10 +368,11 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
   };
   const std::string outputs = dir.file("outputs.bin");
   auto profileEnv = [&](const std::string &prof) -> Env {
-    return {{"APPROX_PRECISION", "profile"},
-            {"APPROX_PRECISION_MANIFEST", o.manifest},
-            {"APPROX_PRECISION_OUT", prof},
-            {"APPROX_PRECISION_OUTPUTS", outputs}};
+    prec::HookFiles f;
+    f.manifest = o.manifest;
+    f.profileOut = prof;
+    f.outputs = outputs;
+    return prec::hookEnvironment("profile", f);
   };
 
   // The f64 profile: --warmups plain runs, then the median of --reps
@@ -447,12 +448,13 @@ int runExec(const Options &o, const std::vector<prec::StrategyKind> &kinds) {
       env = profileEnv(trialProfile);
     } else {
       APPROX_RETURN_IF_ERROR(prec::saveConfiguration(c, config));
-      env = {{"APPROX_PRECISION", "scale"},
-             {"APPROX_PRECISION_MANIFEST", o.manifest},
-             {"APPROX_PRECISION_CONFIG", config},
-             {"APPROX_PRECISION_EXPECT", profilePath},
-             {"APPROX_PRECISION_REPORT", report},
-             {"APPROX_PRECISION_OUTPUTS", outputs}};
+      prec::HookFiles f;
+      f.manifest = o.manifest;
+      f.config = config;
+      f.expect = profilePath;
+      f.report = report;
+      f.outputs = outputs;
+      env = prec::hookEnvironment("scale", f);
     }
     APPROX_ASSIGN_OR_RETURN(approx::scale::Exit x, run(env));
     rt::Expected<prec::ProgramRun> r = rt::internalError("not run");

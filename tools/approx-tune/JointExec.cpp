@@ -117,9 +117,7 @@ int runJointExec(const Manifest &man, const Options &o) {
         *dir, program,
         std::vector<std::string>(o.execCommand.begin() + 1,
                                  o.execCommand.end()),
-        {{"APPROX_PRECISION", "profile"},
-         {"APPROX_PRECISION_MANIFEST", manifestPath},
-         {"APPROX_PRECISION_OUT", out}},
+        precision::hookEnvironment("profile", {manifestPath, out}),
         {"APPROX_PRECISION", "APPROX_CONFIG", "APPROX_CAPTURE",
          "APPROX_MANIFEST"});
     if (!x)
@@ -187,10 +185,10 @@ int runJointExec(const Manifest &man, const Options &o) {
         return std::vector<std::pair<std::string, std::string>>{};
       const std::string path = dir + "/precision.config.json";
       APPROX_RETURN_IF_ERROR(precision::saveConfiguration(cfg, path));
-      return std::vector<std::pair<std::string, std::string>>{
-          {"APPROX_PRECISION", "scale"},
-          {"APPROX_PRECISION_MANIFEST", manifestPath},
-          {"APPROX_PRECISION_CONFIG", path}};
+      precision::HookFiles files;
+      files.manifest = manifestPath;
+      files.config = path;
+      return precision::hookEnvironment("scale", files);
     };
   base.captureCopies = !o.noCapture;
   base.respectExitStatus = o.respectProgramCheck;

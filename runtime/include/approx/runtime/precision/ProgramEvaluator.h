@@ -35,6 +35,9 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace approx::rt::precision {
 
@@ -43,6 +46,22 @@ namespace approx::rt::precision {
 /// the run's Status.
 using FailedRun = std::function<std::optional<TrialResult>(
     const Configuration &, const Status &)>;
+
+/// The files a run under the mgpu precision hooks names
+/// (runtime/mgpu/PrecisionHooks.h); an empty one is left out.
+struct HookFiles {
+  std::string manifest;   ///< APPROX_PRECISION_MANIFEST
+  std::string profileOut; ///< APPROX_PRECISION_OUT (profile)
+  std::string config;     ///< APPROX_PRECISION_CONFIG (scale)
+  std::string expect;     ///< APPROX_PRECISION_EXPECT (scale)
+  std::string report;     ///< APPROX_PRECISION_REPORT (scale)
+  std::string outputs;    ///< APPROX_PRECISION_OUTPUTS
+};
+/// The environment of such a run: APPROX_PRECISION=`mode` ("profile" or
+/// "scale") and the files: what approx-scale and approx tune --storage
+/// give a program.
+std::vector<std::pair<std::string, std::string>>
+hookEnvironment(const std::string &mode, const HookFiles &files);
 
 /// Object `o`'s storage knob, named `name`: a host knob whose storage domain
 /// holds its declared type first, then each narrower float type of `types`
