@@ -670,6 +670,9 @@ EOF
   grep -q "then until the median's 95% interval is within +-1e-06 of it, at most 4" "$W/out" ||
     { echo "FAIL: the policy is not printed"; cat "$W/out"; exit 1; }
   echo "ok: exit $rc" ;;
+max-reps-range)
+  fails 1 "^approx-tune: --max-reps" \
+    "$T" "$SFU" "${ROUNDS[@]}" --until-ci 0.01 --max-reps 0 ;;
 exec-until-ci-range)
   fails 1 "^approx-tune: --until-ci" \
     "$T" "$SFU" --joint --qos 0.01 --until-ci 2 -- /bin/true ;;
