@@ -19,8 +19,7 @@
 //
 // usage: run-apps --set LABEL=DIR [--set ...] [--apps a,b] [--reps N]
 //                 [--qos-ratio R] [--json PATH]
-#include "App.h"
-#include "../BenchCommon.cuh"
+#include "Harness.cuh"
 
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
@@ -53,116 +52,10 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-/// One problem's device buffers: working copies and pristine inputs.
-struct DeviceProblem {
-  apps::Problem p;
-  std::vector<void *> work, pristine;
-  explicit DeviceProblem(apps::Problem prob) : p(std::move(prob)) {
-    for (const apps::Buffer &b : p.buffers) {
-      void *w = nullptr, *q = nullptr;
-      CK(cudaMalloc(&w, b.bytes));
-      if (!b.host.empty()) {
-        CK(cudaMalloc(&q, b.bytes));
-        CK(cudaMemcpy(q, b.host.data(), b.bytes, cudaMemcpyHostToDevice));
-      }
-      work.push_back(w);
-      pristine.push_back(q);
-    }
-    p.buffers.shrink_to_fit();
-  }
-  ~DeviceProblem() {
-    for (size_t i = 0; i < work.size(); ++i) {
-      cudaFree(work[i]);
-      cudaFree(pristine[i]);
-    }
-  }
-  void restore() {
-    for (size_t i = 0; i < work.size(); ++i) {
-      if (pristine[i])
-        CK(cudaMemcpyAsync(work[i], pristine[i], p.buffers[i].bytes,
-                           cudaMemcpyDeviceToDevice));
-      else
-        CK(cudaMemsetAsync(work[i], 0xff, p.buffers[i].bytes));
-    }
-  }
-  apps::Outputs outputs() {
-    CK(cudaDeviceSynchronize());
-    apps::Outputs o;
-    for (size_t i = 0; i < work.size(); ++i)
-      if (p.buffers[i].output) {
-        o.emplace_back(p.buffers[i].bytes);
-        CK(cudaMemcpy(o.back().data(), work[i], p.buffers[i].bytes,
-                      cudaMemcpyDeviceToHost));
-      }
-    return o;
-  }
-  std::vector<Arg> runtimeArgs() const {
-    std::vector<Arg> a;
-    for (const apps::Arg &x : p.args)
-      switch (x.kind) {
-      case apps::Arg::Kind::Buffer:
-        a.push_back(Arg::pointer(uint64_t(uintptr_t(work[size_t(x.buffer)]))));
-        break;
-      case apps::Arg::Kind::I32:
-      case apps::Arg::Kind::I64:
-        a.push_back(Arg::integer(x.i));
-        break;
-      case apps::Arg::Kind::F32:
-      case apps::Arg::Kind::F64:
-        a.push_back(Arg::floating(x.f));
-        break;
-      }
-    return a;
-  }
-  LaunchConfig config() const {
-    LaunchConfig c{{p.grid[0], p.grid[1], p.grid[2]},
-                   {p.block[0], p.block[1], p.block[2]}};
-    c.sharedMemBytes = p.sharedBytes;
-    return c;
-  }
-  /// The hand-written kernel's launch with the same arguments.
-  void launchHand(const apps::App &app) {
-    std::vector<int32_t> i32(p.args.size());
-    std::vector<int64_t> i64(p.args.size());
-    std::vector<float> f32(p.args.size());
-    std::vector<double> f64(p.args.size());
-    std::vector<void *> ptrs(p.args.size());
-    std::vector<void *> params(p.args.size());
-    for (size_t k = 0; k < p.args.size(); ++k) {
-      const apps::Arg &x = p.args[k];
-      switch (x.kind) {
-      case apps::Arg::Kind::Buffer:
-        ptrs[k] = work[size_t(x.buffer)];
-        params[k] = &ptrs[k];
-        break;
-      case apps::Arg::Kind::I32:
-        i32[k] = int32_t(x.i);
-        params[k] = &i32[k];
-        break;
-      case apps::Arg::Kind::I64:
-        i64[k] = x.i;
-        params[k] = &i64[k];
-        break;
-      case apps::Arg::Kind::F32:
-        f32[k] = float(x.f);
-        params[k] = &f32[k];
-        break;
-      case apps::Arg::Kind::F64:
-        f64[k] = x.f;
-        params[k] = &f64[k];
-        break;
-      }
-    }
-    CK(cudaLaunchKernel(app.handKernel, dim3(p.grid[0], p.grid[1], p.grid[2]),
-                        dim3(p.block[0], p.block[1], p.block[2]),
-                        params.data(), p.sharedBytes, 0));
-  }
-};
-
 /// Times `launches` interleaved: sample i of each in turn, each after a
 /// restore, events around the launch only. Returns medians in ms.
 std::vector<double> timeInterleaved(
-    DeviceProblem &d, const std::vector<std::function<void()>> &launches) {
+    apps::DeviceProblem &d, const std::vector<std::function<void()>> &launches) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
@@ -291,7 +184,7 @@ int main(int argc, char **argv) {
     if (!only.empty() &&
         std::find(only.begin(), only.end(), app.abbr) == only.end())
       continue;
-    DeviceProblem tuneIn(app.make(1)), heldIn(app.make(2));
+    apps::DeviceProblem tuneIn(app.make(1)), heldIn(app.make(2));
     js << (firstApp ? "" : ",") << "{\"abbr\":\"" << app.abbr
        << "\",\"name\":\"" << app.name << "\",\"domain\":\"" << app.domain
        << "\",\"description\":\"" << app.description << "\",\"functions\":\""
@@ -313,7 +206,7 @@ int main(int argc, char **argv) {
       const WarpSlot slot = knob ? knob->warpSlot : WarpSlot::Hw;
       const int step = gridStep.count(slot) ? gridStep[slot] : 1;
 
-      auto oursOn = [&](DeviceProblem &d, int64_t lambda) {
+      auto oursOn = [&](apps::DeviceProblem &d, int64_t lambda) {
         std::vector<Arg> args = d.runtimeArgs();
         LaunchConfig c = d.config();
         return [&m, kernel, args, c, lambda]() {
@@ -322,7 +215,7 @@ int main(int argc, char **argv) {
           check(m.launch(kernel, c, args, o), "launch");
         };
       };
-      auto outputsAt = [&](DeviceProblem &d, int64_t lambda) {
+      auto outputsAt = [&](apps::DeviceProblem &d, int64_t lambda) {
         d.restore();
         oursOn(d, lambda)();
         return d.outputs();

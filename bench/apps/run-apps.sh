@@ -15,7 +15,7 @@ bash bench/build-runtime.sh "$BUILD" || exit 2
 # One object per app, compiled in parallel, then linked with the runner.
 mkdir -p "$BUILD/apps"
 NVCC="nvcc -O3 -std=c++17 -arch=sm_90 -DAX_LISTING3 -diag-suppress 2810 -Xcompiler -fopenmp -Iruntime/include"
-ls bench/apps/[a-z]*.cu | xargs -P "$(nproc)" -I{} sh -c \
+ls bench/apps/[a-z]*.cu | grep -v run-baselines.cu | xargs -P "$(nproc)" -I{} sh -c \
   "$NVCC -c {} -o $BUILD/apps/\$(basename {} .cu).o" || exit 2
 $NVCC "$BUILD"/apps/*.o "$BUILD/runtime/libapprox_runtime.a" -ldl \
   -o "$BUILD/run-apps" || exit 2

@@ -26,7 +26,7 @@ obj=$(mktemp -d); trap 'rm -rf "$obj"' EXIT
 # Every app's object in its own folder (s3d's name has a digit).
 mkdir -p "$obj/apps"
 for f in bench/apps/[a-z]*.cu; do
-  [ "$(basename "$f")" = run-apps.cu ] || $APPS -c "$f" -o "$obj/apps/$(basename "$f" .cu).o"
+  case $(basename "$f") in run-*) ;; *) $APPS -c "$f" -o "$obj/apps/$(basename "$f" .cu).o" ;; esac # not the runners
 done
 for side in before after; do
   tree=$([ $side = before ] && echo "$WT" || echo "$ROOT")
@@ -36,8 +36,8 @@ for side in before after; do
       "--approx-to-ptx=chip=sm_90 output-dir=$V/ex-$side name=$e" -o /dev/null
   done
   (cd "$ROOT/bench/apps" && for f in [a-z]*.cu; do
-     [ "$f" = run-apps.cu ] || "$tree/build/bin/approx-cc" "$f" -o "$V/apps-$side/hw" \
-       --approx-options="slot=hw" >/dev/null
+     case $f in run-*) ;; *) "$tree/build/bin/approx-cc" "$f" -o "$V/apps-$side/hw" \
+       --approx-options="slot=hw" >/dev/null ;; esac
    done)
   (cd "$tree" && $NV bench/approx-bench.cu -Iruntime/include build/runtime/libapprox_runtime.a \
      -ldl -o "$V/approx-bench-$side" &&
