@@ -331,6 +331,19 @@ int main(int argc, char **argv) {
      << ",\"max_reps\":" << o.maxReps << ",\"tight\":" << o.tight
      << ",\"app_seconds\":" << o.appSeconds
      << ",\"energy_seconds\":" << o.energySeconds << ",\"apps\":[";
+  // The JSON so far, rewritten after every app: a run cut short keeps the
+  // apps it finished.
+  auto save = [&]() {
+    if (o.json.empty())
+      return true;
+    FILE *f = std::fopen(o.json.c_str(), "w");
+    if (!f) {
+      std::perror(o.json.c_str());
+      return false;
+    }
+    std::fputs((js.str() + "]}\n").c_str(), f);
+    return std::fclose(f) == 0;
+  };
   bool first = true;
   for (const apps::App &app : apps::registry()) {
     if (!o.only.empty() &&
@@ -500,16 +513,8 @@ int main(int argc, char **argv) {
        << ",\"fast\":" << num(eFast) << ",\"oursmax\":" << num(eOursMax)
        << "},\"state_start\":" << stateStart << ",\"state_end\":" << stateEnd
        << "}";
-  }
-  js << "]}\n";
-  if (!o.json.empty()) {
-    FILE *f = std::fopen(o.json.c_str(), "w");
-    if (!f) {
-      std::perror(o.json.c_str());
+    if (!save())
       return 2;
-    }
-    std::fputs(js.str().c_str(), f);
-    std::fclose(f);
   }
-  return 0;
+  return save() ? 0 : 2;
 }
