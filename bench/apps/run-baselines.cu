@@ -17,9 +17,12 @@
 //   agreement     ours(λ=0) against O3 and ours(λmax) against fast-math:
 //                 output elements that differ bit for bit, the largest ulp
 //                 distance, and the app's own metric against O3's output;
-//   energy        NVML's energy counter around batches of application runs
-//                 (each batch at least --energy-seconds), per run: median
-//                 of --energy-batches batches per build, interleaved;
+//   energy        NVML's energy counter around batches of application runs,
+//                 per run: median of --energy-batches batches per build,
+//                 interleaved. The counter moves in steps (its period is
+//                 measured first and recorded); a batch lasts at least
+//                 --energy-seconds and 20 periods, so the step costs at
+//                 most 5% of a batch;
 //   device state  SM and memory clocks, temperature and power at the
 //                 start and end of each app (clocks are not locked: the
 //                 device tool does not allow it, so they are logged).
@@ -50,6 +53,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace approx::rt;
@@ -66,8 +70,8 @@ struct Options {
   std::string ours, plain, json;
   std::vector<std::string> only;
   int minReps = 30, maxReps = 300;
-  double tight = 0.01, appSeconds = 10, energySeconds = 0.3;
-  int energyBatches = 3;
+  double tight = 0.01, appSeconds = 10, energySeconds = 1;
+  int energyBatches = 2;
 };
 
 #define CU(x)                                                                  \
@@ -239,6 +243,31 @@ std::string stateJson(const DeviceMonitor *mon) {
          "}";
 }
 
+/// How often NVML's energy counter moves: the median time between changes
+/// over up to 2 s of polling; NaN when it moved fewer than 3 times.
+double counterPeriod(const DeviceMonitor &mon) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  std::vector<double> at;
+  double last = NAN;
+  while (std::chrono::duration<double>(clock::now() - t0).count() < 2 &&
+         at.size() < 12) {
+    auto s = mon.read();
+    if (!s.isOk() || !std::isfinite(s->energyJ))
+      return NAN;
+    if (std::isfinite(last) && s->energyJ != last)
+      at.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    last = s->energyJ;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  if (at.size() < 3)
+    return NAN;
+  std::vector<double> gaps;
+  for (size_t i = 1; i < at.size(); ++i)
+    gaps.push_back(at[i] - at[i - 1]);
+  return approx::rt::median(gaps);
+}
+
 Options parse(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -316,6 +345,13 @@ int main(int argc, char **argv) {
     mon = std::move(*m);
   else
     std::printf("# no NVML readings: %s\n", m.status().toString().c_str());
+  const double period = mon ? counterPeriod(*mon) : NAN;
+  const double batchSeconds =
+      std::isfinite(period) ? std::max(o.energySeconds, 20 * period)
+                            : o.energySeconds;
+  if (mon)
+    std::printf("# NVML energy counter period %.3g s: batches of %.3g s\n",
+                period, batchSeconds);
   std::printf("# %s, driver %d, rounds %d..%d until ±%.1f%%, at most %.0f s "
               "per measurement\n",
               dev.name.c_str(), dev.driverVersion, o.minReps, o.maxReps,
@@ -330,7 +366,8 @@ int main(int argc, char **argv) {
      << ",\"uuid\":\"" << dev.uuid << "\",\"min_reps\":" << o.minReps
      << ",\"max_reps\":" << o.maxReps << ",\"tight\":" << o.tight
      << ",\"app_seconds\":" << o.appSeconds
-     << ",\"energy_seconds\":" << o.energySeconds << ",\"apps\":[";
+     << ",\"energy_counter_period_s\":" << num(period)
+     << ",\"energy_batch_seconds\":" << batchSeconds << ",\"apps\":[";
   // The JSON so far, rewritten after every app: a run cut short keeps the
   // apps it finished.
   auto save = [&]() {
@@ -437,7 +474,7 @@ int main(int argc, char **argv) {
             ++runs;
           } while (std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - t0)
-                       .count() < o.energySeconds);
+                       .count() < batchSeconds);
           CK(cudaDeviceSynchronize());
           auto e1 = mon->read();
           if (e0.isOk() && e1.isOk() && std::isfinite(e0->energyJ) &&
