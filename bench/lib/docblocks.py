@@ -10,6 +10,7 @@ report.py: TAG report). main() gives a generator script its command line:
 block that differs or is missing; with neither, the blocks are printed.
 """
 import argparse
+import difflib
 import re
 import sys
 
@@ -23,16 +24,22 @@ def update(text, tag, blocks, names, source):
         if name not in blocks:
             bad.append(f"{name}: {source} has no block '{name}'")
             continue
-        pat = re.compile(r"(<!-- %s:%s -->\n)(.*?)(<!-- /%s:%s -->)" %
-                         (tag, re.escape(name), tag, re.escape(name)), re.S)
+        # A block inside a list item is indented as its opening marker.
+        pat = re.compile(r"^([ \t]*)<!-- %s:%s -->\n(.*?)^\1<!-- /%s:%s -->" %
+                         (tag, re.escape(name), tag, re.escape(name)), re.S | re.M)
         m = pat.search(new)
         if not m:
             bad.append(f"{name}: no '<!-- {tag}:{name} -->' ... "
                        f"'<!-- /{tag}:{name} -->' block")
             continue
-        if m.group(2) != blocks[name]:
-            bad.append(f"{name}: the table differs from {source}")
-        new = new[:m.start(2)] + blocks[name] + new[m.end(2):]
+        want = "".join(m.group(1) + line if line.strip() else line
+                       for line in blocks[name].splitlines(True))
+        if m.group(2) != want:
+            diff = difflib.unified_diff(m.group(2).splitlines(True), want.splitlines(True),
+                                        "page", source, n=0)
+            bad.append(f"{name}: the table differs from {source}:\n"
+                       + "".join(diff).rstrip("\n"))
+        new = new[:m.start(2)] + want + new[m.end(2):]
     return new, bad
 
 

@@ -25,15 +25,26 @@ Errors at a size come from the JSON's "errors_by_size" (benches from
 2026-11-26 on); older JSON has only "errors" (the native set), used for
 every size. An output left unwritten (NaN) or not finite counts as an
 infinite error. Standard library only: it also runs on the GPU machine.
+
+    python3 bench/perforation/report.py [--write | --check] [--docs docs/perforation.md]
+
+gives docs/perforation.md's measured tables from the committed runs in
+bench/results/perforation-*/: the blocks between '<!-- report:NAME -->'
+and '<!-- /report:NAME -->' (bench/lib/docblocks.py); --check (CI) fails,
+naming the table, where the page differs.
 """
+import gzip
 import json
 import math
 import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
+import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
 from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
+RESULTS = os.path.join(ROOT, "bench", "results")
 
 BOUNDS = [0.01, 0.05, 0.10]  # QoS: primary error at most 1%, 5%, 10%
 
@@ -141,9 +152,9 @@ def summary(data):
     input- and output-perforated versions (speedup over the baseline, the
     primary error's median over that size's input set)."""
     copy = data["copy_gbs"]
-    print("| example | size | direct GB/s (% of copy) | best accurate tiling / direct "
-          "| best input perforation | best output perforation |")
-    print("|---|---|---|---|---|---|")
+    out = ["| example | size | direct GB/s (% of copy) | best accurate tiling / direct "
+           "| best input perforation | best output perforation |",
+           "|---|---|---|---|---|---|"]
     for ex in data["examples"]:
         vs = ex["versions"]
         for size in sorted(vs[0]["ms"], key=int):
@@ -160,11 +171,12 @@ def summary(data):
                         f"{pct(primary(v, ex['metric'], size), 3)}")
 
             accs = f"{direct / acc['ms'][size]:.2f} ({acc['label']})" if acc else "none"
-            print(f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
-                  f"| {accs} "
-                  f"| {best(lambda v: v['scheme'] not in ('', 'accurate') and not v['label'].startswith('out:'))} "
-                  f"| {best(lambda v: v['label'].startswith('out:'))} |")
-    print()
+            out.append(
+                f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
+                f"| {accs} "
+                f"| {best(lambda v: v['scheme'] not in ('', 'accurate') and not v['label'].startswith('out:'))} "
+                f"| {best(lambda v: v['label'].startswith('out:'))} |")
+    return "\n".join(out) + "\n"
 
 
 def size_tables(data):
@@ -218,8 +230,154 @@ def set_tables(data):
             print(f"| {v['label']} | " + " | ".join(cells) + " |")
         print()
 
+# --- docs/perforation.md's tables (docblocks mode) -------------------------
+
+NAMES = {"gaussian3_plain": "Gaussian", "sobel3": "Sobel 3x3", "sobel5": "Sobel 5x5",
+         "median3": "median", "inversion": "inversion", "hotspot": "HotSpot"}
+# Kernels whose accurate tiling stays short of the copy's bandwidth on its
+# arithmetic (docs/perforation.md, "What the numbers say").
+COMPUTE_BOUND = {"sobel5", "median3"}
+SCHEMES = ["rows1:nn", "rows2:nn", "stencil:nn"]
+
+
+def load(path):
+    """A run's perforation.json (gzipped in the larger runs)."""
+    path = os.path.join(RESULTS, path)
+    if os.path.exists(path + ".gz"):
+        with gzip.open(path + ".gz", "rt") as f:
+            return json.load(f)
+    with open(path) as f:
+        return json.load(f)
+
+
+def shape(v):
+    return v["label"].split(" ")[-1]
+
+
+def best_accurate_cell(ex, data, size):
+    """'shape, ms, GB/s (% of the copy)' of the fastest accurate tiling."""
+    _, acc, _ = baseline(ex["versions"], size)
+    gbs = acc["gbs"][size]
+    note = ", compute-bound" if ex["name"] in COMPUTE_BOUND else ""
+    return (f"{shape(acc)}, {acc['ms'][size]:.3f} ms, "
+            f"{gbs:.0f} ({100 * gbs / data['copy_gbs']:.0f}%{note})")
+
+
+def best_table(runs, size="16384"):
+    """At `size`, per example and GPU: the best accurate tiling, with the
+    scalar fetch where the run has one, then the fastest shape of each
+    perforated scheme: speedup over the baseline, % of the byte-ratio
+    bound, median error. runs: (GPU, data, scalar data or None)."""
+    scalar = any(r[2] for r in runs)
+    out = ["| example | GPU | accurate: shape, ms, GB/s (% of copy) | "
+           + ("accurate, scalar fetch: GB/s (% of copy) | " if scalar else "")
+           + " | ".join(SCHEMES) + " |",
+           "|---|---|---|" + ("---|" if scalar else "") + "---|" * len(SCHEMES)]
+    n = int(size)
+    for i, name in enumerate(NAMES):
+        for gpu, data, sdata in runs:
+            ex = next(e for e in data["examples"] if e["name"] == name)
+            vs = ex["versions"]
+            _, _, base = baseline(vs, size)
+            cells = [NAMES[name], gpu, best_accurate_cell(ex, data, size)]
+            if scalar:
+                sex = next(e for e in sdata["examples"] if e["name"] == name)
+                _, acc, _ = baseline(sex["versions"], size)
+                cells.append(f"{acc['gbs'][size]:.0f} "
+                             f"({100 * acc['gbs'][size] / sdata['copy_gbs']:.0f}%)")
+            for scheme in SCHEMES:
+                c = [v for v in vs if v["scheme"] == scheme]
+                if not c:  # no halo: the raise pass writes stencil as accurate
+                    cells.append("(= accurate)")
+                    continue
+                v = min(c, key=lambda v: v["ms"][size])
+                t = v["ms"][size]
+                _, bound = moved_bytes(ex, v, n)
+                cells.append(f"{shape(v)}: {base / t:.2f}x, {100 * base / t / bound:.0f}%, "
+                             f"{100 * primary(v, ex['metric'], size):.2f}%")
+            out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def errors_table(data, size="16384"):
+    """Median [max] error per size of the versions on the Pareto front at
+    `size` (the baselines left out) and of the fastest output perforation,
+    with the median SSIM at `size`."""
+    sets = data["error_sets"]
+    out = ["| example (metric) | version | "
+           + " | ".join(s if s == "native" else f"{s}^2" for s in sets)
+           + f" | SSIM at {size}^2 (median) |",
+           "|---|---|" + "---|" * (len(sets) + 1)]
+    for ex in data["examples"]:
+        vs, metric = ex["versions"], ex["metric"]
+        _, _, base = baseline(vs, size)
+        front = {p[2] for p in pareto([(base / v["ms"][size], primary(v, metric, size), v["label"])
+                                       for v in vs])}
+        outs = [v for v in vs if v["label"].startswith("out:")]
+        fastest_out = min(outs, key=lambda v: v["ms"][size])["label"] if outs else None
+        for v in vs:
+            if v["scheme"] in ("", "accurate") or (
+                    v["label"] not in front and v["label"] != fastest_out):
+                continue
+            # The bench's own statistics (perforation.md's), where the run
+            # has them: the JSON's per-input values are rounded.
+            st = v.get("error_stats", {})
+            cells = []
+            for s in sets:
+                med, _, hi = ((st[s]["median"], None, st[s]["max"]) if s in st
+                              else spread(v, metric, s))
+                cells.append(f"{pct(med)} [{pct(hi)}]")
+            ssim = st[size].get("ssim_median")
+            out.append(f"| {ex['name']} ({metric}) | {v['label']} | " + " | ".join(cells)
+                       + f" | {'-' if ssim is None else f'{ssim:.4f}'} |")
+    return "\n".join(out) + "\n"
+
+
+# Block shapes of the front door's runs: perforate-blocks= of
+# scripts/gpu-prepare.sh (the tuner's JSON gives only the block).
+FRONT_DOOR_SHAPES = {(32, 8): "32x8", (16, 16): "16x16r3", (64, 4): "64x4r2"}
+
+
+def tune_cuda_table(run_dir, kernels):
+    """approx-perforation-tune's pick per kernel against its best accurate
+    tiling."""
+    out = ["| kernel | best accurate tiling | pick | speedup over it | mean error |",
+           "|---|---|---|---|---|"]
+    for k in kernels:
+        with open(os.path.join(RESULTS, run_dir, f"tune-cuda-{k}-4096.json")) as f:
+            t = json.load(f)
+        pts = t["points"]
+        acc = min((p for p in pts if p["scheme"] == "accurate"), key=lambda p: p["ms"])
+        pick = next(p for p in pts if f"{p['scheme']} {FRONT_DOOR_SHAPES[tuple(p['block'])]}"
+                    == t["pick"])
+        out.append(f"| {k} | {FRONT_DOOR_SHAPES[tuple(acc['block'])]}, {acc['ms']:.4f} ms "
+                   f"| {t['pick']}, {pick['ms']:.4f} ms | {acc['ms'] / pick['ms']:.2f}x "
+                   f"| {100 * pick['error']:.2g}% |")
+    return "\n".join(out) + "\n"
+
+
+def doc_blocks():
+    h100g = "perforation-h100-2026-11-26-g/"
+    h200g = "perforation-h200-2026-11-26-g/"
+    d = load("perforation-h100-2026-11-25-d/perforation.json")
+    return {
+        "best-g": best_table([
+            ("H100", load(h100g + "perforation.json"), load(h100g + "scalar-16384/perforation.json")),
+            ("H200", load(h200g + "perforation.json"), load(h200g + "scalar-16384/perforation.json"))]),
+        "best-f-e": best_table([
+            ("H100", load("perforation-h100-2026-11-25-f/perforation.json"), None),
+            ("H200", load("perforation-h200-2026-11-25-e/perforation.json"), None)]),
+        "summary-d": summary(d),
+        "best-d": best_table([("H100", d, None)]),
+        "errors-d": errors_table(d),
+        "tune-cuda": tune_cuda_table("perforation-h100-2026-11-25-d", ["gaussian3", "sobel3"]),
+    }
+
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("--"):
+        return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "perforation.md"),
+                              doc_blocks, "bench/results/perforation-*", names_from_page=True)
     if len(sys.argv) != 3:
         sys.exit("usage: report.py perforation.json OUT_DIR")
     with open(sys.argv[1]) as f:
@@ -232,7 +390,7 @@ def main():
     if "photo_tiling" in data:
         print(f"photographs: {data['photo_tiling']}; SSIM: {data.get('ssim', '?')}")
         print()
-    summary(data)
+    print(summary(data))
     size_tables(data)
     set_tables(data)
     for ex in data["examples"]:

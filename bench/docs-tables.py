@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""docs-tables.py - regenerate or check every generated table of the docs.
+
+    bench/docs-tables.py [--write | --check] [--root DIR]
+
+Each measured table of docs/*.md and README.md sits between
+'<!-- report:NAME -->' and '<!-- /report:NAME -->' and is made from the raw
+files in bench/results/ by its suite's generator (bench/lib/docblocks.py
+gives each the same command line). This runs every generator of GENERATORS
+on its page: --write replaces the blocks, --check (CI) prints each block
+that differs and exits 1. --root DIR reads the pages from DIR (a copy of
+the tree's docs/ and README.md) instead of the tree: the tests edit such a
+copy to show that a hand-edited number fails. Standard library only; the
+generators read only committed files (no GPU).
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+# (generator and its arguments, page it writes): one line per suite. A
+# generator takes [--write | --check] --docs PAGE and updates the blocks
+# that the page marks.
+GENERATORS = [
+    (["bench/hrcs/report.py"], "docs/hrcs.md"),
+    (["bench/lns/report.py"], "docs/lns.md"),
+    (["bench/perforation/report.py"], "docs/perforation.md"),
+    (["bench/apps/baselines-report.py"], "docs/benchmarks.md"),
+    (["bench/apps/baselines-report.py"], "README.md"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="docs-tables.py")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true")
+    g.add_argument("--check", action="store_true")
+    ap.add_argument("--root", default=ROOT,
+                    help="where docs/ and README.md are (default: this tree)")
+    a = ap.parse_args()
+    failed = []
+    for command, page in GENERATORS:
+        path = os.path.join(a.root, page)
+        if not os.path.exists(path):
+            print(f"docs-tables.py: {page}: no such page under {a.root}", file=sys.stderr)
+            failed.append(page)
+            continue
+        # The generators always read the results of this tree.
+        run = subprocess.run([sys.executable, os.path.join(ROOT, command[0])] + command[1:]
+                             + ["--write" if a.write else "--check", "--docs", path])
+        if run.returncode != 0:
+            failed.append(page)
+    if failed:
+        print("docs-tables.py: failed on %s (the generator's messages above; "
+              "--write rewrites the tables from bench/results)" % ", ".join(failed),
+              file=sys.stderr)
+        sys.exit(1)
+    if a.check:
+        print(f"docs-tables.py: the generated tables of {len(GENERATORS)} pages "
+              "match bench/results")
+
+
+if __name__ == "__main__":
+    main()
