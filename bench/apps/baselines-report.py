@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""baselines-report.py - the Table-6 suite against nvcc -O3 and nvcc -O3
+-use_fast_math (bench/apps/run-baselines.sh), as docs/benchmarks.md's and
+README.md's generated blocks (bench/lib/docblocks.py).
+
+  baselines-report.py [--write | --check] [--docs PAGE] [--readme PAGE]
+
+The blocks come from the raw run named in RUN below (its README.md says
+date, GPU, driver, commit and command). Every ratio is the median of
+per-round ratios (paired, interleaved samples) with its 95% bootstrap
+interval; a ratio whose interval lies wholly above 1 is a miss, and the
+tables say by how much.
+"""
+import argparse
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
+import docblocks  # noqa: E402
+
+RUN = os.path.join(ROOT, "bench", "results", "sfu-baselines-h200-2026-11-29")
+
+
+def load(run=RUN):
+    with open(os.path.join(run, "baselines.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def ci(r, digits=3):
+    return f"{r['median']:.{digits}f} [{r['lo']:.{digits}f}, {r['hi']:.{digits}f}]"
+
+
+def verdict(r):
+    """Slower / faster / same, from the ratio's interval (ours / theirs)."""
+    if r["lo"] > 1:
+        return f"**slower by {100 * (r['median'] - 1):.1f}%**"
+    if r["hi"] < 1:
+        return f"faster by {100 * (1 - r['median']):.1f}%"
+    return "same (interval holds 1)"
+
+
+def ms(s):
+    return f"{s['median']:.4g} [{s['lo']:.4g}, {s['hi']:.4g}]"
+
+
+def ulp(a):
+    u = a["max_ulp"]
+    u = "inf" if u == "inf" else f"{float(u):.3g}"
+    return f"{a['differ']:,}/{a['compared']:,} ({u})"
+
+
+def err(x):
+    return "inf" if x == "inf" else f"{float(x):.3g}"
+
+
+def energy(e):
+    """Per build: the median of its batches, and their range."""
+    cells = []
+    for k in ("o3", "ours0", "fast", "oursmax"):
+        v = sorted(float(x) for x in e[k])
+        if not v:
+            return "n/a"
+        mid = len(v) // 2
+        m = v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+        cells.append(f"{m:.3g} ({v[0]:.3g}–{v[-1]:.3g})")
+    return " / ".join(cells)
+
+
+def clocks(a):
+    s, e = a.get("state_start"), a.get("state_end")
+    if not s or not e:
+        return "n/a"
+    return (f"{s['sm_mhz']}→{e['sm_mhz']} / {s['mem_mhz']} MHz, "
+            f"{s['temp_c']}→{e['temp_c']} °C")
+
+
+def kernel_table(d):
+    out = ["| app | functions | λmax | nvcc -O3 ms | ours λ=0 / -O3 | ours λ=0 against -O3 "
+           "| -use_fast_math ms | ours λmax / fast | ours λmax against fast | rounds |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for a in d["apps"]:
+        k, r = a["kernel_ms"], a["ratios"]
+        out.append(f"| {a['abbr'].upper()} | {a['functions']} | {a['lambda_max']} "
+                   f"| {ms(k['o3'])} | {ci(r['kernel_ours0_o3'])} "
+                   f"| {verdict(r['kernel_ours0_o3'])} | {ms(k['fast'])} "
+                   f"| {ci(r['kernel_oursmax_fast'])} | {verdict(r['kernel_oursmax_fast'])} "
+                   f"| {k['o3']['reps']} |")
+    return "\n".join(out) + "\n"
+
+
+def app_table(d):
+    out = ["| app | app time -O3 ms | ours λ=0 / -O3, app | app time fast ms "
+           "| ours λmax / fast, app | -O3 / ours λmax, app | energy J/run: -O3 / ours λ=0 "
+           "/ fast / ours λmax | rounds | SM / memory clock, temperature (start→end) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for a in d["apps"]:
+        t, r = a["app_ms"], a["ratios"]
+        gain = t["o3"]["median"] / t["oursmax"]["median"]
+        out.append(f"| {a['abbr'].upper()} | {ms(t['o3'])} | {ci(r['app_ours0_o3'])} "
+                   f"| {ms(t['fast'])} | {ci(r['app_oursmax_fast'])} | {gain:.3f}x "
+                   f"| {energy(a['energy_j'])} | {t['o3']['reps']} | {clocks(a)} |")
+    return "\n".join(out) + "\n"
+
+
+def agreement_table(d):
+    out = ["| app | metric | λ=0 vs -O3: differ (max ulp) | λmax vs fast: differ (max ulp) "
+           "| E(fast) vs -O3 | E(ours λmax) vs -O3 |",
+           "|---|---|---|---|---|---|"]
+    for a in d["apps"]:
+        g, e = a["agreement"], a["error_vs_o3"]
+        out.append(f"| {a['abbr'].upper()} | {a['metric']} | {ulp(g['ours0_o3'])} "
+                   f"| {ulp(g['oursmax_fast'])} | {err(e['fast'])} | {err(e['oursmax'])} |")
+    return "\n".join(out) + "\n"
+
+
+def counts(d, key):
+    """(slower, faster, same) over the apps for ratio `key`."""
+    s = f = same = 0
+    for a in d["apps"]:
+        r = a["ratios"][key]
+        if r["lo"] > 1:
+            s += 1
+        elif r["hi"] < 1:
+            f += 1
+        else:
+            same += 1
+    return s, f, same
+
+
+def worst(d, key):
+    a = max(d["apps"], key=lambda a: a["ratios"][key]["median"])
+    return a["abbr"].upper(), a["ratios"][key]["median"]
+
+
+def summary(d):
+    n = len(d["apps"])
+    lines = []
+    for key, what in (("kernel_ours0_o3", "ours at λ = 0 against nvcc -O3, kernel"),
+                      ("kernel_oursmax_fast", "ours at λmax against nvcc -O3 -use_fast_math, kernel"),
+                      ("app_ours0_o3", "ours at λ = 0 against nvcc -O3, application"),
+                      ("app_oursmax_fast", "ours at λmax against -use_fast_math, application")):
+        s, f, same = counts(d, key)
+        w, r = worst(d, key)
+        lines.append(f"- {what}: slower on {s} of {n} apps, faster on {f}, "
+                     f"indistinguishable on {same} (95% intervals); worst {w} {r:.3f}.")
+    gains = sorted(a["app_ms"]["o3"]["median"] / a["app_ms"]["oursmax"]["median"]
+                   for a in d["apps"])
+    kg = sorted(a["kernel_ms"]["o3"]["median"] / a["kernel_ms"]["oursmax"]["median"]
+                for a in d["apps"])
+    lines.append(f"- Pure SFU (ours at λmax) over nvcc -O3: kernel {kg[0]:.2f}x to "
+                 f"{kg[-1]:.2f}x (median {kg[len(kg) // 2]:.2f}x); application, "
+                 f"transfers included, {gains[0]:.2f}x to {gains[-1]:.2f}x "
+                 f"(median {gains[len(gains) // 2]:.2f}x).")
+    return "\n".join(lines) + "\n"
+
+
+def blocks():
+    d = load()
+    return {"sfu-baselines-summary": summary(d), "sfu-baselines-kernel": kernel_table(d),
+            "sfu-baselines-app": app_table(d), "sfu-baselines-agreement": agreement_table(d)}
+
+
+if __name__ == "__main__":
+    docblocks.main("baselines-report.py", "report",
+                   os.path.join(ROOT, "docs", "benchmarks.md"), blocks, "bench/results",
+                   names_from_page=True)
