@@ -42,6 +42,10 @@
 #   SKIP [corr/16x covar/16x] APP/SIZE pairs not run, listed as skipped:
 #     at 16x each dimension is 4x, so their O(n^3) kernels would take
 #     about 64 x 1.4 s per run
+#   HOLDOUT [1] 0: no held-out input (saves its f64 runs and one run of
+#     each pick; the held-out goal is then not evaluated), for short runs
+#     such as one measuring the pinned f64 control (approx-scale measures
+#     it in every call)
 #   QUICK [0] 1: approx-inspect --quick
 #   DRY_RUN [0] 1: print the plan (the approx-scale calls) and stop
 #   INSPECT_ARGS [--max-bytes 256M --max-seconds 120] (full inspection:
@@ -71,6 +75,7 @@ SLOW_ARGS=${SLOW_ARGS:---warmups 0 --reps 1}
 SKIP=${SKIP-corr/16x covar/16x}
 MIN_CALL=${MIN_CALL:-5}
 QUICK=${QUICK:-0}
+HOLDOUT=${HOLDOUT:-1}
 INSPECT_ARGS=${INSPECT_ARGS:---max-bytes 256M --max-seconds 120}
 BIN=$BUILD/bin
 DB=$OUT/precision-db.json
@@ -99,7 +104,10 @@ fi
 
 if [ "${DRY_RUN:-0}" = 1 ]; then
   echo "plan: ${#work[@]} approx-scale calls, TOQs $TOQS, budget $BUDGET s"
-  printf '  %s\n' "${work[@]}"
+  for w in "${work[@]}"; do
+    read -r app _ size <<<"$w"
+    if [[ " $SKIP " == *" $app/$size "* ]]; then echo "  $w (SKIP)"; else echo "  $w"; fi
+  done
   exit 0
 fi
 for w in "${work[@]}"; do
@@ -163,8 +171,10 @@ for w in "${work[@]}"; do
   fi
   case $input in
     default) ;;
-    random) args+=(--input random --seed "$SEED" --holdout-seed "$HOLDOUT_SEED") ;;
-    image) args+=(--input "image:$IMAGES/$IMAGE.npy" --holdout-image "$IMAGES/$HOLDOUT_IMAGE.npy") ;;
+    random) args+=(--input random --seed "$SEED")
+            [ "$HOLDOUT" = 0 ] || args+=(--holdout-seed "$HOLDOUT_SEED") ;;
+    image) args+=(--input "image:$IMAGES/$IMAGE.npy")
+           [ "$HOLDOUT" = 0 ] || args+=(--holdout-image "$IMAGES/$HOLDOUT_IMAGE.npy") ;;
     *) failed+=("$app $input $size (unknown input set)"); continue ;;
   esac
   s0=$(date +%s)
@@ -181,7 +191,7 @@ done
 
 total=$(elapsed)
 python3 - "$OUT/run.json" "$total" "$BUDGET" "$0 $*" \
-  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS QUICK=$QUICK${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\" SKIP=\"$SKIP\"" \
+  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS QUICK=$QUICK HOLDOUT=$HOLDOUT${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\" SKIP=\"$SKIP\"" \
   "${#skipped[@]}" "${skipped[@]}" "${failed[@]}" <<'EOF'
 import datetime, json, os, sys
 path, secs, budget, cmd, env, nskip = sys.argv[1:7]

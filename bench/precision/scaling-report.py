@@ -23,7 +23,15 @@ prints markdown:
       error|;
   (c) ours at TOQ 0.9: storage type and methods per object;
   (d) the goals, met or missed, with their numbers;
-  (e) the machine (database: GPU, driver, PCIe link, CPU) and the run.
+  (e) the machine (database: GPU, driver, PCIe link, CPU) and the run;
+  (f) where the reports have it (approx-scale's "pinned_f64", issue 30):
+      the staging control, the f64 program moved through the scaled
+      trials' pinned staging by the same host threads (a staged copy),
+      measured as a trial; per app x input x TOQ each strategy's speedup
+      over it, and the split of its speedup over the pageable f64 profile
+      into staging (pageable f64 / pinned f64) times precision (pinned f64
+      / pick); means per TOQ and strategy. Reports without it (before
+      2026-12) are listed as such.
 
 and writes a bar chart of the speedups at TOQ 0.9 (four strategies per app
 and input) to --svg (default OUT_DIR/speedup-toq0.9.svg) with
@@ -419,6 +427,92 @@ def machine(out_dir, db_path, reports):
     print()
 
 
+def control(report):
+    """The report's staging control ("pinned_f64") when it was measured: its
+    entry, else None (older reports have none; a failed one has "error")."""
+    c = report.get("pinned_f64")
+    if c is None or c.get("total_seconds") is None:
+        return None
+    return c
+
+
+def over_pinned(report, s):
+    """(vs pageable, vs pinned, staging, precision) of a strategy entry, from
+    its fields or, where a report lacks them, its times."""
+    c = control(report)
+    pick = s["verified"]["total_seconds"]
+    base = report["profile"]["total_seconds"]
+    pinned = c["total_seconds"]
+    return (s.get("speedup", base / pick),
+            s.get("speedup_pinned_f64", pinned / pick),
+            s.get("gain_staging", base / pinned),
+            s.get("gain_precision", pinned / pick))
+
+
+def table_control(reports):
+    with_control = [r for r in reports if control(r) is not None]
+    if not with_control and not any("pinned_f64" in r for r in reports):
+        return  # no report has the control: older runs
+    print("## (f) The staging control: pageable f64, pinned f64 and the picks")
+    print()
+    print("Pinned f64: every object in its declared type, every transfer a "
+          "staged copy (the host threads copy it through the trials' pinned "
+          "staging, then across the bus), measured as a trial. Each cell: "
+          "speedup over pinned f64 (= the precision part); staging = pageable "
+          "f64 / pinned f64, so speedup over f64 (a) = staging x precision.")
+    print()
+    print("| app | input | TOQ | f64 ms | pinned f64 ms | staging | in-kernel "
+          "| PFP | PreScaler | ours | ours: vs f64 = staging x precision |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    missing = []
+    for r in reports:
+        app, inp = row_label(r)
+        c = control(r)
+        if c is None:
+            err = (r.get("pinned_f64") or {}).get("error")
+            missing.append(f"{app}/{inp}" + (f" (not measured: {err})" if err
+                                              else " (no control in the report)"))
+            continue
+        f64 = r["profile"]["total_seconds"] * 1e3
+        pinned = c["total_seconds"] * 1e3
+        for q in toqs_of(r):
+            cells = []
+            for k in STRATEGIES:
+                e = entry(r, k, q)
+                cells.append("—" if e is None else f"{over_pinned(r, e)[1]:.2f}x")
+            ours = entry(r, "ours", q)
+            split = "—"
+            if ours is not None:
+                sp, _, st, pr = over_pinned(r, ours)
+                split = f"{sp:.2f}x = {st:.2f}x x {pr:.2f}x"
+            print(f"| {app} | {inp} | {q:g} | {f64:.3f} | {pinned:.3f} "
+                  f"| {f64 / pinned:.2f}x | " + " | ".join(cells) + f" | {split} |")
+    print()
+    if with_control:
+        print("Means over the app x input runs with the control (geometric "
+              "means multiply: speedup = staging x precision).")
+        print()
+        print("| TOQ | strategy | n | vs f64 (arith. / geom.) | vs pinned f64 "
+              "(arith. / geom.) | staging (geom.) | precision (geom.) |")
+        print("|---|---|---|---|---|---|---|")
+        qs = sorted({q for r in with_control for q in toqs_of(r)})
+        for q in qs:
+            for k in STRATEGIES:
+                rows = [over_pinned(r, e) for r in with_control
+                        for e in [entry(r, k, q)] if e is not None]
+                if not rows:
+                    continue
+                sp, vp, st, pr = (list(col) for col in zip(*rows))
+                print(f"| {q:g} | {LABELS[k]} | {len(rows)} "
+                      f"| {statistics.mean(sp):.3f}x / {geomean(sp):.3f}x "
+                      f"| {statistics.mean(vp):.3f}x / {geomean(vp):.3f}x "
+                      f"| {geomean(st):.3f}x | {geomean(pr):.3f}x |")
+        print()
+    if missing:
+        print("Without the control: " + "; ".join(missing))
+        print()
+
+
 def svg_bars(path, reports, toq):
     """Speedups at `toq`: one group of bars per app x input, one bar per
     strategy (its value as the tooltip); the dashed line is f64's 1x."""
@@ -467,6 +561,7 @@ def main():
     table_choices(reports)
     goals(reports)
     machine(a.out_dir, a.db or os.path.join(a.out_dir, "precision-db.json"), reports)
+    table_control(reports)
     svg = a.svg or os.path.join(a.out_dir, f"speedup-toq{HEADLINE_TOQ:g}.svg")
     n = svg_bars(svg, reports, HEADLINE_TOQ)
     print(f"bar chart: {svg} ({n} app x input groups)")

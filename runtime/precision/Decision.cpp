@@ -269,8 +269,12 @@ std::string Configuration::key() const {
 }
 
 bool Configuration::changesNothing() const {
+  // A staged copy (host between equal types) keeps the values but not the
+  // program's way of moving them.
   for (const ObjectChoice &o : objects)
-    if (o.storage != o.declared)
+    if (o.storage != o.declared ||
+        (o.h2d.kind != Method::Copy && o.h2d.kind != Method::None) ||
+        (o.d2h.kind != Method::Copy && o.d2h.kind != Method::None))
       return false;
   for (const KernelChoice &kc : kernels)
     if (kc.compute)
@@ -377,7 +381,9 @@ Method methodAt(const json &o, const std::string &path, const char *key,
   if (m.kind == Method::Copy && A != B)
     fail(p, std::string("copy cannot move ") + scalarTypeName(A) +
                 " stored as " + scalarTypeName(B));
-  if (m.kind != Method::Copy && m.kind != Method::None && A == B)
+  // Host between equal types is a staged copy (stagedCopyConfiguration).
+  if (m.kind != Method::Copy && m.kind != Method::None &&
+      m.kind != Method::Host && A == B)
     fail(p, std::string("method ") + kind +
                 " converts, but storage is the "
                 "declared type " +
@@ -473,6 +479,22 @@ Configuration configurationFor(const AppProfile &app,
     }
     c.kernels.push_back(std::move(kc));
   }
+  return c;
+}
+
+Configuration stagedCopyConfiguration(const AppProfile &app, unsigned threads) {
+  const Method staged = Method::host(std::max(1u, threads));
+  std::vector<ObjectChoice> objects;
+  for (const ObjectProfile &o : app.objects) {
+    ObjectChoice ch{o.name, o.declared, o.declared, Method::none(),
+                    Method::none()};
+    for (const TransferEvent &e : o.events)
+      (e.direction == Direction::H2D ? ch.h2d : ch.d2h) = staged;
+    objects.push_back(std::move(ch));
+  }
+  Configuration c = configurationFor(app, std::move(objects));
+  c.toq = 1;
+  c.strategy = "staged-copy";
   return c;
 }
 

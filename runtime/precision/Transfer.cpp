@@ -113,6 +113,18 @@ template <typename F> struct OnExit {
 };
 template <typename F> OnExit(F) -> OnExit<F>;
 
+/// The method a transfer runs: the plan's, but between equal types a plain
+/// copy, except for the host methods, which then copy through their staging
+/// buffer (a staged copy: the control that measures what pinned staging
+/// alone gains, with no narrowing).
+TransferMethod methodRun(const TransferPlan &plan, ScalarType hostType,
+                         ScalarType deviceType) {
+  if (hostType != deviceType || plan.method == TransferMethod::HostSingle ||
+      plan.method == TransferMethod::HostMulti)
+    return plan.method;
+  return TransferMethod::Copy;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -366,10 +378,11 @@ Status TransferEngine::reserve(ScalarType hostType, ScalarType deviceType,
   if (n > size_t(std::numeric_limits<int64_t>::max()) / 8)
     return invalidArgument("reserve: " + std::to_string(n) +
                            " elements exceed 2^63 / 8");
-  if (n == 0 || hostType == deviceType)
+  const TransferMethod method = methodRun(plan, hostType, deviceType);
+  if (n == 0 || method == TransferMethod::Copy)
     return Status::ok(); // a plain copy: nothing to allocate
   const size_t hs = scalarTypeSize(hostType), ds = scalarTypeSize(deviceType);
-  switch (plan.method) {
+  switch (method) {
   case TransferMethod::Copy:
     return Status::ok();
   case TransferMethod::HostSingle:
@@ -528,7 +541,7 @@ Status TransferEngine::run(bool toDevice, const void *hostIn, void *hostOut,
                            const TransferPlan &plan, TransferResult *result) {
   const Clock::time_point t0 = Clock::now();
   TransferResult r;
-  r.method = hostType == deviceType ? TransferMethod::Copy : plan.method;
+  r.method = methodRun(plan, hostType, deviceType);
   if (n == 0) {
     r.totalMs = msSince(t0);
     if (result)
@@ -544,7 +557,8 @@ Status TransferEngine::run(bool toDevice, const void *hostIn, void *hostOut,
   ConvertOptions opt;
   opt.isa = plan.isa;
   opt.threads = plan.method == TransferMethod::HostSingle ? 1 : plan.threads;
-  const bool wantStats = plan.stats;
+  // A staged copy converts nothing: no counts, as for a plain copy.
+  const bool wantStats = plan.stats && hostType != deviceType;
   // Host conversion, timed and counted.
   auto hostConvert = [&](const void *src, ScalarType from, void *dst,
                          ScalarType to, size_t len, ConvertStats &acc,

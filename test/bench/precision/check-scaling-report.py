@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """check-scaling-report.py - runs bench/precision/scaling-report.py on the
 fake approx-scale reports of Inputs/ (hand-written in approx-scale's -o
-schema: ATAX random at three TOQs with a held-out seed, 2DCONV image in the
-one-TOQ format with a held-out photograph, GEMM default without one) and
-checks its tables, goal lines and bar chart. No GPU needed.
+schema: ATAX random at three TOQs with a held-out seed and the pinned f64
+control, 2DCONV image in the one-TOQ format with a held-out photograph and
+no control (an older report), GEMM default without a held-out input and a
+control that failed) and checks its tables, goal lines and bar chart. No
+GPU needed.
 
     python3 check-scaling-report.py SRC_ROOT
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,8 +49,20 @@ EXPECT = [
     r"- date \(invocation 2 of 2\): 2026-11-26T10:08:00Z",
     r"- failed: covar random paper \(timeout after 60 s\)",
     r"- 3 reports, 18 distinct configurations run",
+    # (f) the pinned f64 control: per row, speedup over it, and the split.
+    r"\| ATAX \| random \| 0\.9 \| 20\.000 \| 12\.500 \| 1\.60x \| 1\.03x \| 1\.00x "
+    r"\| 1\.06x \| 1\.14x \| 1\.82x = 1\.60x x 1\.14x \|",
+    r"\| ATAX \| random \| 0\.99 \| 20\.000 \| 12\.500 \| 1\.60x \| 0\.79x .* "
+    r"\| 1\.38x = 1\.60x x 0\.86x \|",
+    r"\| 0\.9 \| ours \| 1 \| 1\.818x / 1\.818x \| 1\.136x / 1\.136x \| 1\.600x "
+    r"\| 1\.136x \|",
+    r"Without the control: 2DCONV/image \(no control in the report\); GEMM/default "
+    r"\(not measured: object 'A': pinned staging buffer of 2 MiB: .*\)$",
 ]
-ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback"]
+ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback",
+          # no control rows for the reports without one
+          r"\| (2DCONV|GEMM) \| \w+ \| 0\.9 \| [\d.]+ \| [\d.]+ \| [\d.]+x \| "
+          r"[\d.]+x \| [\d.]+x \| [\d.]+x \| [\d.]+x \| [\d.]+x ="]
 
 
 def main():
@@ -76,11 +91,23 @@ def main():
                 bad.append(f"svg: {len(bars)} bars, expected 12")
         except (OSError, ET.ParseError) as e:
             bad.append(f"svg: {e}")
+        # Only reports older than the control: no section (f), no error.
+        old = os.path.join(tmp, "old")
+        os.mkdir(old)
+        shutil.copy(os.path.join(src, "test/bench/precision/Inputs",
+                                 "scale-2dconv-image-paper.json"), old)
+        q = subprocess.run(
+            [sys.executable, os.path.join(src, "bench/precision/scaling-report.py"),
+             old, "--svg", os.path.join(tmp, "old.svg")],
+            capture_output=True, text=True)
+        if q.returncode != 0 or "## (f)" in q.stdout or "Traceback" in q.stderr:
+            bad.append(f"old reports: exit {q.returncode}, section (f) or a "
+                       f"traceback:\n{q.stdout}{q.stderr}")
     if bad:
         print(out)
         print("\n".join(bad))
         sys.exit(1)
-    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok")
+    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok, old reports ok")
 
 
 if __name__ == "__main__":

@@ -768,3 +768,36 @@ TEST(Decision, BadConfigurationFiles) {
   Expected<Configuration> f = loadConfiguration("/nonexistent/cfg.json");
   EXPECT_FALSE(f.isOk());
 }
+
+TEST(Decision, StagedCopyConfigurationIsTheStagingControl) {
+  AppProfile app;
+  app.objects = {object("A", 1000, 0.01), object("y", 10, 0.001, 0.001),
+                 object("out", 10, -1, 0.001)};
+  app.kernels = {{"k", 0.002, false}};
+  app.totalSeconds = 0.02;
+  Configuration c = stagedCopyConfiguration(app, 16);
+  ASSERT_EQ(c.objects.size(), 3u);
+  // Every object in its declared type; each profiled direction a staged
+  // copy by 16 threads, the others none.
+  EXPECT_EQ(c.key(), "A=f64[h2d:host(t=16),d2h:none] "
+                     "y=f64[h2d:host(t=16),d2h:host(t=16)] "
+                     "out=f64[h2d:none,d2h:host(t=16)]");
+  ASSERT_EQ(c.kernels.size(), 1u);
+  EXPECT_EQ(c.kernels[0].storage.size(), 3u);
+  EXPECT_EQ(c.strategy, "staged-copy");
+  EXPECT_EQ(c.toq, 1);
+  // Not the program itself: its moves differ.
+  EXPECT_FALSE(c.changesNothing());
+  // A configuration file may say so (host between equal types), and it
+  // round-trips; the other conversions between equal types stay refused.
+  Expected<Configuration> back = parseConfiguration(configurationToJson(c));
+  ASSERT_TRUE(back.isOk()) << back.status().toString();
+  EXPECT_EQ(back->key(), c.key());
+  EXPECT_EQ(
+      cfgError(withObject(
+          R"({"name": "A", "declared": "f64", "storage": "f64", "h2d": {"kind": "pipelined", "where": "host", "threads": 2, "chunk": 8}, "d2h": {"kind": "none"}})")),
+      "precision config: objects[0].h2d: method pipelined converts, but "
+      "storage is the declared type f64 (use copy)");
+  // 0 threads is taken as 1.
+  EXPECT_EQ(stagedCopyConfiguration(app, 0).objects[0].h2d, Method::host(1));
+}

@@ -10,7 +10,8 @@
 // variant selection by the objects' storage types; the one-line missing
 // variant and differing-transfers errors; conversion overflow reaching the
 // report and the trial; the Trial adapter's quality; memoised trials;
-// pipelined chunk sizes.
+// pipelined chunk sizes; the staging control (every object f64, staged
+// copies through the engine's pinned staging, reserved before the clock).
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -347,6 +348,92 @@ TEST_F(SessionTest, OverflowReachesTheReportAndTheTrial) {
   EXPECT_EQ(t.quality, 0);
   EXPECT_EQ(t.totalSeconds, r->wallSeconds);
   EXPECT_EQ(t.kernelSeconds, r->kernelSeconds);
+}
+
+TEST_F(SessionTest, StagedCopyControlMovesF64ThroughPinnedStaging) {
+  // The f64 profile, whose objects and transfers the control repeats.
+  SessionOptions po;
+  po.mode = SessionMode::Profile;
+  Expected<std::unique_ptr<Session>> ps = Session::create(ctx, po);
+  ASSERT_TRUE(ps.isOk());
+  const std::vector<double> x = {1, 2, 3, 4}, y0 = {10, 20, 30, 40};
+  std::vector<double> y = y0;
+  ASSERT_TRUE(program(**ps, x, y).isOk());
+  ASSERT_TRUE((*ps)->finish().isOk());
+  Expected<AppProfile> prof = (*ps)->profile();
+  ASSERT_TRUE(prof.isOk());
+  const std::vector<double> ref = y;
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], 0); // plain copies: no staging
+
+  // The control: every object f64, every transfer a staged copy by two
+  // threads, through one engine shared by the runs, as approx-scale's
+  // trials share theirs; its staging reserved before any run.
+  Configuration c = stagedCopyConfiguration(*prof, 2);
+  Expected<std::unique_ptr<TransferEngine>> eng = TransferEngine::create(ctx);
+  ASSERT_TRUE(eng.isOk());
+  std::shared_ptr<TransferEngine> engine = eng.take();
+  for (const ObjectProfile &o : prof->objects)
+    ASSERT_TRUE(engine
+                    ->reserve(o.declared, o.declared, size_t(o.elements),
+                              TransferPlan::hostMulti(2))
+                    .isOk());
+  EXPECT_EQ(engine->pinnedBytes(), x.size() * 8);
+  const int allocs = f.calls["cuMemHostAlloc"];
+  EXPECT_EQ(allocs, 1);
+  unsigned runs = 0;
+  const size_t launchesBefore = f.launches.size();
+  ScaledProgram once = [&](const Configuration &cfg) -> Expected<ProgramRun> {
+    SessionOptions so;
+    so.mode = SessionMode::Scale;
+    so.config = cfg;
+    so.expectedTransfers = prof->transfers;
+    so.engine = engine;
+    APPROX_ASSIGN_OR_RETURN(std::unique_ptr<Session> s,
+                            Session::create(ctx, so));
+    std::vector<double> out = y0;
+    APPROX_RETURN_IF_ERROR(program(*s, x, out));
+    APPROX_ASSIGN_OR_RETURN(RunReport r, s->finish());
+    ++runs;
+    return ProgramRun{{out}, r};
+  };
+  // Measured as a trial: a warm-up, then the median of three.
+  Expected<ProgramRun> run = medianOf(once, 1, 3)(c);
+  ASSERT_TRUE(run.isOk()) << run.status().toString();
+  EXPECT_EQ(runs, 4u);
+  // The values are the program's (f64 kernels, bit-exact copies) ...
+  EXPECT_EQ(run->outputs[0], ref);
+  for (size_t k = launchesBefore; k < f.launches.size(); ++k)
+    EXPECT_EQ(f.launches[k].kernel, "axpy__p0");
+  const RunReport &r = run->report;
+  EXPECT_EQ(r.stats.nans + r.stats.overflowed + r.stats.underflowedToZero, 0u);
+  EXPECT_TRUE(r.overflowed.empty());
+  EXPECT_EQ(r.busBytes, 3 * x.size() * 8); // X, Y in f64; Y back in f64
+  ASSERT_EQ(r.objectTransfers.size(), 2u);
+  EXPECT_GT(r.objectTransfers[0].h2dSeconds, 0);
+  EXPECT_GT(r.objectTransfers[1].d2hSeconds, 0);
+  // ... moved through the pinned staging reserved before the clock: no run
+  // allocated any.
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], allocs);
+  EXPECT_EQ(engine->pinnedBytes(), x.size() * 8);
+  TrialResult t = trialResult(*run, {ref});
+  EXPECT_EQ(t.quality, 1);
+  EXPECT_FALSE(t.overflow);
+
+  // The same configuration with plain copies is the program itself and
+  // stages nothing (a fresh engine holds no staging after it).
+  Configuration plain = c;
+  for (ObjectChoice &o : plain.objects) {
+    o.h2d = o.h2d.kind == Method::None ? o.h2d : Method::copy();
+    o.d2h = o.d2h.kind == Method::None ? o.d2h : Method::copy();
+  }
+  EXPECT_TRUE(plain.changesNothing());
+  EXPECT_FALSE(c.changesNothing());
+  Expected<std::unique_ptr<TransferEngine>> fresh = TransferEngine::create(ctx);
+  ASSERT_TRUE(fresh.isOk());
+  engine = fresh.take();
+  ASSERT_TRUE(once(plain).isOk());
+  EXPECT_EQ(engine->pinnedBytes(), 0u);
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], allocs);
 }
 
 TEST_F(SessionTest, ObjectErrors) {

@@ -7,7 +7,8 @@
 // the fake's kernels converting through the host's convert(): every
 // method, both directions, every pair, sizes 0, 1, odd and several chunks,
 // checked bit for bit against convert() with the same counts; every
-// argument error as one line; pinned allocation failure with the
+// argument error as one line; equal types through staging by the host
+// methods (the staging control); pinned allocation failure with the
 // destination untouched; a failing pipelined copy to the host saying how
 // much landed; reuse without reallocation; nothing leaked.
 //
@@ -307,8 +308,11 @@ TEST_F(TransferTest, EveryMethodEveryPairBothDirections) {
           EXPECT_TRUE(sameStats(r.stats, want))
               << what << " to device: " << statsText(r.stats) << " vs "
               << statsText(want);
-          EXPECT_EQ(r.method,
-                    host == dev ? TransferMethod::Copy : plan.method);
+          // Equal types: a plain copy, but the host methods stage it.
+          const bool staged = plan.method == TransferMethod::HostSingle ||
+                              plan.method == TransferMethod::HostMulti;
+          EXPECT_EQ(r.method, host == dev && !staged ? TransferMethod::Copy
+                                                     : plan.method);
           if (plan.method == TransferMethod::Pipelined && host != dev && n) {
             EXPECT_EQ(r.chunks, (n * scalarTypeSize(host) + plan.chunkBytes -
                                  1) / plan.chunkBytes)
@@ -441,6 +445,58 @@ TEST_F(TransferTest, ReserveAllocatesWhatTheFirstTransferWould) {
   ASSERT_FALSE(s.isOk());
   EXPECT_EQ(s.code(), StatusCode::OutOfMemory);
   EXPECT_EQ(s.message().find('\n'), std::string::npos);
+}
+
+TEST_F(TransferTest, HostMethodsStageACopyBetweenEqualTypes) {
+  // The staging control (Decision.h, stagedCopyConfiguration): f64 -> f64
+  // by a host method is copied by the host threads into the pinned staging
+  // buffer, then across the bus; the other methods copy straight from the
+  // user's array, as before.
+  const size_t n = 1000;
+  const ScalarType F64 = ScalarType::F64;
+  Bytes src = randomArray(F64, n, 11);
+  DeviceBuffer d = buffer(n, F64);
+  for (TransferPlan plan : {TransferPlan::copy(), TransferPlan::device(),
+                            TransferPlan::pipelined(1024, 2)}) {
+    TransferResult r;
+    ASSERT_TRUE(
+        engine->toDevice(src.data(), F64, d.view(), F64, n, plan, &r).isOk());
+    EXPECT_EQ(r.method, TransferMethod::Copy) << describePlan(plan);
+  }
+  EXPECT_EQ(engine->pinnedBytes(), 0u);
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], 0);
+
+  // reserve() allocates it ahead, as a caller timing the copy needs.
+  ASSERT_TRUE(engine->reserve(F64, F64, n, TransferPlan::hostMulti(2)).isOk());
+  EXPECT_EQ(engine->pinnedBytes(), n * 8);
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], 1);
+  TransferResult r;
+  ASSERT_TRUE(engine
+                  ->toDevice(src.data(), F64, d.view(), F64, n,
+                             TransferPlan::hostMulti(2), &r)
+                  .isOk());
+  EXPECT_EQ(r.method, TransferMethod::HostMulti);
+  EXPECT_EQ(r.busBytes, n * 8);
+  EXPECT_EQ(r.stats.nans + r.stats.overflowed + r.stats.underflowedToZero, 0u);
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], 1); // reserved: nothing allocated
+  Bytes got(n * 8);
+  ASSERT_TRUE(d.copyToHost(got.data(), got.size()).isOk());
+  EXPECT_EQ(got, src);
+  // Back, one thread: through staging too, bit for bit.
+  Bytes out(n * 8, 0);
+  ASSERT_TRUE(engine
+                  ->toHost(d.view(), F64, out.data(), F64, n,
+                           TransferPlan::hostSingle(), &r)
+                  .isOk());
+  EXPECT_EQ(r.method, TransferMethod::HostSingle);
+  EXPECT_EQ(out, src);
+  EXPECT_EQ(f.calls["cuMemHostAlloc"], 1);
+  // Pageable staging, when the plan says so.
+  TransferPlan pageable = TransferPlan::hostMulti(2);
+  pageable.pinned = false;
+  ASSERT_TRUE(
+      engine->toDevice(src.data(), F64, d.view(), F64, n, pageable).isOk());
+  EXPECT_EQ(engine->pageableBytes(), n * 8);
 }
 
 TEST_F(TransferTest, PinnedAllocationFailureLeavesDestinationUntouched) {

@@ -118,9 +118,10 @@ struct Configuration {
   /// One line naming every object's storage and methods, e.g.
   /// "A=f16[h2d:host(t=16),d2h:none] B=f64[h2d:copy,d2h:copy]".
   std::string key() const;
-  /// True when every object keeps its declared type (so every transfer is a
-  /// plain copy) and every kernel its compute type: the program unchanged,
-  /// which a caller may run as it is, without the scaling machinery.
+  /// True when every object keeps its declared type and moves by plain copy
+  /// (not a staged copy, stagedCopyConfiguration) and every kernel keeps its
+  /// compute type: the program unchanged, which a caller may run as it is,
+  /// without the scaling machinery.
   bool changesNothing() const;
 };
 
@@ -130,14 +131,25 @@ struct Configuration {
 Configuration configurationFor(const AppProfile &app,
                                std::vector<ObjectChoice> objects);
 
+/// The staging control (issue 30): every object of `app` at its declared
+/// type, every profiled transfer a staged copy, Method::host(threads): the
+/// program's own bytes copied by `threads` host threads through the
+/// TransferEngine's pinned staging, then across the bus, as the scaled
+/// trials' host methods move their converted bytes. Measured like a trial,
+/// it splits a scaled run's gain over the program into what staging alone
+/// gives and what narrowing adds. Provenance: toq 1, strategy
+/// "staged-copy". threads = 0 is taken as 1.
+Configuration stagedCopyConfiguration(const AppProfile &app, unsigned threads);
+
 /// The configuration file ("format": "approx-precision-config",
 /// "version": 1). Load errors are one ParseError line naming the JSON path:
 /// wrong format or version, unknown or missing fields, unknown types, two
 /// objects of one name, a storage type wider than the declared one, a method
-/// that does not fit the types (copy across types, a conversion between
-/// equal types, a transient intermediate equal to either), threads or chunk
-/// missing or 0, a kernel naming an unknown object or a type other than the
-/// object's storage.
+/// that does not fit the types (copy across types, a conversion other than
+/// host between equal types, a transient intermediate equal to either),
+/// threads or chunk missing or 0, a kernel naming an unknown object or a
+/// type other than the object's storage. Host between equal types is a
+/// staged copy (stagedCopyConfiguration).
 std::string configurationToJson(const Configuration &c);
 Expected<Configuration> parseConfiguration(const std::string &text);
 Expected<Configuration> loadConfiguration(const std::string &path);

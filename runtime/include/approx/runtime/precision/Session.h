@@ -22,7 +22,10 @@
 //            the decision maker (Decision.h) needs;
 //   scale    applies a Configuration: each object's device buffer is
 //            allocated in its storage type, each transfer converts with the
-//            configured method (TransferEngine), each launch runs the
+//            configured method (TransferEngine; an object kept in its
+//            declared type with a host method is a staged copy through the
+//            engine's pinned staging: the staging control of Decision.h's
+//            stagedCopyConfiguration), each launch runs the
 //            kernel variant whose memref arguments have the objects' storage
 //            types, and every conversion's losses are reported (overflow:
 //            the run is a TOQ failure, never silent infinities).

@@ -7,9 +7,14 @@
 // explicitly by a TransferPlan (the system inspector times them; the
 // decision maker picks one per object):
 //
-//   Copy        the types are equal: one copy (any method does this then);
+//   Copy        the types are equal: one copy between the device and the
+//               user's array (every method but the two host ones does this
+//               then);
 //   HostSingle  convert on the host, one thread, into a staging buffer
-//               (pinned unless the plan says not), then one copy;
+//               (pinned unless the plan says not), then one copy; between
+//               equal types a staged copy: the host copies the array into
+//               staging (the precision runtime's control for what staging
+//               alone gains, Decision.h stagedCopyConfiguration);
 //   HostMulti   the same with `threads` host threads (SIMD either way);
 //   Device      copy in the source type into device scratch, convert there
 //               (to the host: convert on the device, then copy);
@@ -111,10 +116,12 @@ std::string describePlan(const TransferPlan &plan);
 /// What one transfer did and cost (the inspector's timing hook).
 struct TransferResult {
   /// Host and device conversion losses together (see TransferMethod for
-  /// Transient); zero when the plan asked for no stats, and for a plain
-  /// copy (equal types: nothing is converted, NaNs are not counted).
+  /// Transient); zero when the plan asked for no stats, and between equal
+  /// types (a plain or staged copy: nothing is converted, NaNs are not
+  /// counted).
   ConvertStats stats;
-  /// The method that ran: Copy whenever the two types are equal.
+  /// The method that ran: Copy whenever the two types are equal, except
+  /// HostSingle and HostMulti, which then copy through staging.
   TransferMethod method = TransferMethod::Copy;
   /// Wall time of the whole call (std::chrono::steady_clock), including
   /// allocations of staging/scratch the engine did not hold yet.
