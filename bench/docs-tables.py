@@ -29,6 +29,7 @@ GENERATORS = [
     (["bench/perforation/report.py"], "docs/perforation.md"),
     (["bench/apps/baselines-report.py"], "docs/benchmarks.md"),
     (["bench/apps/baselines-report.py"], "README.md"),
+    (["bench/precision/scaling-report.py"], "docs/precision.md"),
 ]
 
 

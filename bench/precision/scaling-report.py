@@ -567,5 +567,34 @@ def main():
     print(f"bar chart: {svg} ({n} app x input groups)")
 
 
+# docs/precision.md's generated blocks (bench/docs-tables.py): the staging
+# control of issue 30 from its committed run.
+CONTROL_RUN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "bench", "results", "precision-control-h200-2026-11-29")
+
+
+def doc_blocks():
+    import contextlib
+    import io
+    reports = load_reports(CONTROL_RUN)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        table_control(reports)
+    # The block is the tables: the section heading and its explanation are
+    # the page's own prose.
+    text = buf.getvalue()
+    text = text[text.index("| app |"):].rstrip("\n") + "\n"
+    return {"staging-control": text}
+
+
 if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1].startswith("--write") or sys.argv[1].startswith("--check") \
+            or sys.argv[1] == "--docs":
+        sys.path.insert(0, os.path.join(os.path.dirname(CONTROL_RUN), "..", "lib"))
+        import docblocks
+        docblocks.main("scaling-report.py", "report",
+                       os.path.join(os.path.dirname(CONTROL_RUN), "..", "..", "docs", "precision.md"),
+                       doc_blocks, "bench/results/precision-control-h200-2026-11-29",
+                       names_from_page=True)
+        sys.exit(0)
     main()
