@@ -15,6 +15,7 @@ generators read only committed files (no GPU).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -30,6 +31,7 @@ GENERATORS = [
     (["bench/apps/baselines-report.py"], "docs/benchmarks.md"),
     (["bench/apps/baselines-report.py"], "README.md"),
     (["bench/precision/scaling-report.py"], "docs/precision.md"),
+    (["bench/precision/scaling-report.py"], "README.md"),
 ]
 
 
@@ -53,13 +55,28 @@ def main():
                              + ["--write" if a.write else "--check", "--docs", path])
         if run.returncode != 0:
             failed.append(page)
+    # Every block a page marks is made by one of the page's generators (a
+    # generator updates only the marked blocks it knows).
+    made = {}
+    for command, page in GENERATORS:
+        names = subprocess.run([sys.executable, os.path.join(ROOT, command[0])] + command[1:]
+                               + ["--list"], capture_output=True, text=True).stdout.split()
+        made.setdefault(page, set()).update(names)
+    for page, names in made.items():
+        path = os.path.join(a.root, page)
+        if not os.path.exists(path):
+            continue
+        marked = re.findall(r"<!-- report:([A-Za-z0-9-]+) -->", open(path, encoding="utf-8").read())
+        for name in sorted(set(marked) - names):
+            print(f"docs-tables.py: {page}: no generator makes block '{name}'", file=sys.stderr)
+            failed.append(page)
     if failed:
-        print("docs-tables.py: failed on %s (the generator's messages above; "
-              "--write rewrites the tables from bench/results)" % ", ".join(failed),
+        print("docs-tables.py: failed on %s (the messages above; "
+              "--write rewrites the tables from bench/results)" % ", ".join(dict.fromkeys(failed)),
               file=sys.stderr)
         sys.exit(1)
     if a.check:
-        print(f"docs-tables.py: the generated tables of {len(GENERATORS)} pages "
+        print(f"docs-tables.py: the generated tables of {len({p for _, p in GENERATORS})} pages "
               "match bench/results")
 
 

@@ -45,17 +45,23 @@ def update(text, tag, blocks, names, source):
 
 def main(tool, tag, docs, make_blocks, source, names_from_page=False):
     """The command line of a generator: `make_blocks()` gives NAME -> text.
-    The blocks updated are those the page marks (`names_from_page`) or all
-    the generator makes."""
+    The blocks updated are those the page marks that the generator makes
+    (`names_from_page`: a page may hold several generators' blocks;
+    bench/docs-tables.py checks that some generator makes each one), or all
+    the generator makes. --list prints the names it makes."""
     ap = argparse.ArgumentParser(prog=tool)
     ap.add_argument("--docs", default=docs)
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--write", action="store_true")
     g.add_argument("--check", action="store_true")
+    g.add_argument("--list", action="store_true")
     a = ap.parse_args()
     blocks = make_blocks()
+    if a.list:
+        print("\n".join(blocks))
+        return
     text = open(a.docs, encoding="utf-8").read()
-    names = (sorted(set(re.findall(r"<!-- %s:([A-Za-z0-9-]+) -->" % tag, text)))
+    names = (sorted(set(re.findall(r"<!-- %s:([A-Za-z0-9-]+) -->" % tag, text)) & set(blocks))
              if names_from_page else list(blocks))
     new, bad = update(text, tag, blocks, names, source)
     if a.write:

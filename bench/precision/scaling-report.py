@@ -584,12 +584,20 @@ def doc_blocks():
     # the page's own prose.
     text = buf.getvalue()
     text = text[text.index("| app |"):].rstrip("\n") + "\n"
-    return {"staging-control": text}
+    # README's one line: ours at the headline TOQ, split.
+    rows = [over_pinned(r, e) for r in reports if control(r) is not None
+            for e in [entry(r, "ours", HEADLINE_TOQ)] if e is not None]
+    sp, _, st, pr = (list(c) for c in zip(*rows))
+    line = (f"- Precision scaling, ours at TOQ {HEADLINE_TOQ:g} over {len(rows)} runs: "
+            f"{geomean(sp):.2f}x over the f64 program as written (pageable copies) = "
+            f"staging {geomean(st):.2f}x (f64 through the same pinned staging, "
+            f"{min(st):.2f}x to {max(st):.2f}x) x precision {geomean(pr):.2f}x "
+            f"({min(pr):.2f}x to {max(pr):.2f}x); geometric means.\n")
+    return {"staging-control": text, "staging-control-summary": line}
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1].startswith("--write") or sys.argv[1].startswith("--check") \
-            or sys.argv[1] == "--docs":
+    if len(sys.argv) < 2 or sys.argv[1] in ("--write", "--check", "--list", "--docs"):
         sys.path.insert(0, os.path.join(os.path.dirname(CONTROL_RUN), "..", "lib"))
         import docblocks
         docblocks.main("scaling-report.py", "report",
