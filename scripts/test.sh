@@ -15,7 +15,9 @@ echo "== ctest: unit tests =="
 # Say why GPU tests were skipped (ctest itself only prints "Skipped").
 reason=$(ctest --test-dir "$BUILD_DIR" -L gpu -R 'gpu\.Precise' -V 2>&1 | grep -m1 -o 'SKIPPED: .*')
 [ -n "$reason" ] && echo "gpu-labelled tests: $reason (run test/runtime/run-gpu-tests.sh on a GPU machine)"
-ctest --test-dir "$BUILD_DIR" --output-on-failure || status=1
+# In parallel, one test per core (CI's 30 minutes; tests that must not
+# share the machine say RUN_SERIAL).
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" || status=1
 echo "== fuzz: fixed-seed campaign =="
 FUZZ_FINDINGS="$BUILD_DIR/fuzz-findings" bash "$APPROX_ROOT/test/fuzz/ci-campaign.sh" "$BUILD_DIR" || status=1
 exit $status
