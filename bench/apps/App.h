@@ -86,8 +86,12 @@ struct App {
   cudaError_t (*setHandLambda)(int); ///< its λ
 };
 
-/// Every app linked in, in registration order.
-std::vector<App> &registry();
+/// Every app linked in, in registration order (one list however many
+/// translation units include this: an inline function's static is shared).
+inline std::vector<App> &registry() {
+  static std::vector<App> all;
+  return all;
+}
 inline bool registerApp(const App &a) {
   registry().push_back(a);
   return true;

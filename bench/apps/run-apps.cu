@@ -37,13 +37,6 @@
 
 using namespace approx::rt;
 
-namespace apps {
-std::vector<App> &registry() {
-  static std::vector<App> all;
-  return all;
-}
-} // namespace apps
-
 namespace {
 int gReps = 10, gWarmup = 3;
 

@@ -58,13 +58,6 @@
 
 using namespace approx::rt;
 
-namespace apps {
-std::vector<App> &registry() {
-  static std::vector<App> all;
-  return all;
-}
-} // namespace apps
-
 namespace {
 struct Options {
   std::string ours, plain, json;
