@@ -3,6 +3,11 @@
 benchmark (issue 10; bench/precision/run-scaling.sh).
 
     python3 bench/precision/scaling-report.py OUT_DIR [--db FILE] [--svg FILE]
+    python3 bench/precision/scaling-report.py [--write | --check | --list] [--docs PAGE]
+
+The second form (bench/lib/docblocks.py; CI: bench/docs-tables.py) makes
+the generated blocks of docs/precision.md (default) and README.md from the
+committed runs in bench/results (doc_blocks() at the end names them).
 
 Reads every approx-scale report OUT_DIR/scale-*.json (approx-scale -o, one
 per app x input set x size, every TOQ and strategy in it), the system
@@ -567,10 +572,229 @@ def main():
     print(f"bar chart: {svg} ({n} app x input groups)")
 
 
-# docs/precision.md's generated blocks (bench/docs-tables.py): the staging
-# control of issue 30 from its committed run.
-CONTROL_RUN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "bench", "results", "precision-control-h200-2026-11-29")
+# docs/precision.md's generated blocks (bench/docs-tables.py, issue 30):
+# every measured table of the page, made from the committed raw files.
+RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "bench", "results")
+# The staging control (2026-11-29, H200).
+CONTROL_RUN = os.path.join(RESULTS, "precision-control-h200-2026-11-29")
+# "Results (2026-11-26, H100, second run)": paper/ and 16x/ (approx-scale's
+# reports), diag/ (the mgpu example's approx-scale --exec report).
+SECOND_RUN = os.path.join(RESULTS, "precision-scaling-h100-2026-11-26b")
+EXEC_REPORT = os.path.join(SECOND_RUN, "diag", "mgpu-exec.scale.json")
+# "Throughput on the lent GPU machine's host": host-convert-bench's table.
+HOST_CONVERT = os.path.join(RESULTS, "precision-host-convert-h100-host-2026-11-25.md")
+DOC_SOURCES = ("bench/results/precision-control-h200-2026-11-29, "
+               "precision-scaling-h100-2026-11-26b/{paper,16x,diag}, "
+               "precision-host-convert-h100-host-2026-11-25.md")
+# The docs' order of the input sets within a cell ("random / default / image").
+DOC_INPUTS = ["random", "default", "image"]
+# The rows and columns of the host conversion table the page shows (AVX2
+# path): pairs, then (threads, size) per column.
+HOST_PAIRS = ["f64 -> f32", "f64 -> f16", "f64 -> bf16", "f32 -> f16", "f16 -> f32"]
+HOST_COLUMNS = [(1, "256 MiB"), (4, "256 MiB"), (16, "64 MiB"), (16, "256 MiB"),
+                (16, "1 MiB")]
+
+
+def load_run(out_dir):
+    """The reports of `out_dir` and its database's bandwidth floor (the
+    goals' byte-ratio test needs it; main() sets it the same way)."""
+    return load_reports(out_dir), bandwidth_floor(os.path.join(out_dir, "precision-db.json"))
+
+
+def fmt_ms(seconds):
+    """f64 times in the condensed tables: one decimal, two below 2 ms."""
+    ms = seconds * 1e3
+    return f"{ms:.2f}" if ms < 2 else f"{ms:.1f}"
+
+
+def doc_rows(reports, toq):
+    """Per app at `toq`: the f64 time, the four strategies' speedups and
+    ours' trials, the input sets of one app in one cell (DOC_INPUTS order;
+    "*": below the TOQ on its own input)."""
+    apps = {}
+    one_size = len({r.get("size", "paper") for r in reports}) == 1  # the page names it
+    for r in reports:
+        apps.setdefault(r["app"] if one_size else row_label(r)[0], {})[r["input"]] = r
+    out = ["| app | f64 ms | in-kernel | PFP | PreScaler | ours | trials ours / bound |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for app in sorted(apps):
+        runs = [apps[app][i] for i in sorted(apps[app], key=lambda i: (
+            DOC_INPUTS.index(i) if i in DOC_INPUTS else 9, i))]
+        cells = [" / ".join(fmt_ms(r["profile"]["total_seconds"]) for r in runs)]
+        for k in STRATEGIES:
+            es = [entry(r, k, toq) for r in runs]
+            cells.append("—" if any(e is None for e in es) else " / ".join(
+                f"{e['speedup']:.2f}" + ("" if e["verified"]["pass"] else "*")
+                for e in es) + "x")
+        ours = [entry(r, "ours", toq) for r in runs]
+        if any(e is None for e in ours):
+            cells.append("—")
+        else:
+            spent = [len(e["trials"]) for e in ours]
+            bounds = {e["trial_bound"] for e in ours}
+            if len(bounds) == 1:
+                spent = sorted(set(spent)) if len(set(spent)) == 1 else spent
+                cells.append(", ".join(map(str, spent)) + f" / {bounds.pop()}")
+            else:
+                cells.append(", ".join(f"{len(e['trials'])}/{e['trial_bound']}"
+                                       for e in ours))
+        out.append(f"| {app} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def doc_means(reports):
+    """Per TOQ: each strategy's arithmetic / geometric mean speedup (ours
+    bold: the headline) and ours' mean |prediction error| (PreScaler's)."""
+    qs = sorted({q for r in reports for q in toqs_of(r)})
+    out = ["| TOQ | runs | in-kernel | PFP | PreScaler | ours "
+           "| ours' mean \\|prediction error\\| |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for q in qs:
+        cells, n = [], set()
+        for k in STRATEGIES:
+            sp = [e["speedup"] for e in speedups(reports, k, q)]
+            n.add(len(sp))
+            am = f"**{statistics.mean(sp):.3f}x**" if k == "ours" else \
+                f"{statistics.mean(sp):.3f}x"
+            cells.append(f"{am} / {geomean(sp):.3f}x")
+
+        def err(k):
+            return 100 * statistics.mean(abs(pred_error(e)) for e in speedups(reports, k, q))
+        runs = n.pop() if len(n) == 1 else "/".join(
+            str(len(speedups(reports, k, q))) for k in STRATEGIES)
+        out.append(f"| {q:g} | {runs} | " + " | ".join(cells) +
+                   f" | {err('ours'):.1f}% (PreScaler {err('prescaler'):.1f}%) |")
+    return "\n".join(out) + "\n"
+
+
+def goal_numbers(reports, floor):
+    """The numbers of goals() (d) for `reports` under bandwidth floor
+    `floor`: ours' mean at the headline TOQ and its run count; the counted
+    byte-ratio objects (label, reached), the latency-bound ones; the
+    searches and those over their bound; the held-out runs and those
+    violated."""
+    global BANDWIDTH_FLOOR
+    saved, BANDWIDTH_FLOOR = BANDWIDTH_FLOOR, floor
+    try:
+        sp = [e["speedup"] for e in speedups(reports, "ours", HEADLINE_TOQ)]
+        objs, small = [], []
+        for r, label, s in ours_entries(reports):
+            for (name, st, _, _, _, reached, wide) in byte_ratio(r, s):
+                (objs if wide else small).append((f"{label}/{name}", st, reached))
+    finally:
+        BANDWIDTH_FLOOR = saved
+    searches = [(s, r) for r in reports for s in r["strategies"]]
+    over = [s for s, _ in searches if len(s["trials"]) > s["trial_bound"]]
+    held = [s for _, _, s in ours_entries(reports) if "holdout" in s]
+    return dict(mean=statistics.mean(sp), runs=len(sp),
+                apps=len({r["app"] for r in reports}),
+                inputs=len({r["input"] for r in reports}),
+                objs=objs, below=[o for o in objs if o[2] < GOAL_BOUND], small=small,
+                searches=len(searches), over=len(over), held=len(held),
+                violated=len([s for s in held if not s["holdout"]["pass"]]))
+
+
+def doc_goals(paper, big):
+    """The goals of the paper-size run and the 16x run, one line each."""
+    p, b = goal_numbers(*paper), goal_numbers(*big)
+
+    def met(ok):
+        return "**met**" if ok else "**missed**"
+
+    def pct(x):
+        return ">100%" if math.isinf(x) else f"{100 * x:.0f}%"
+
+    def lowest(g):
+        if not g["objs"]:
+            return ""
+        o = min(g["objs"], key=lambda o: o[2])
+        return f" (the lowest {pct(o[2])}: {o[0]}, {o[1]})"
+
+    def small(g, where):
+        if not g["small"]:
+            return f"none {where}"
+        names = sorted({o[0].split("/")[0] + "'s " + o[0].split("/")[-1] for o in g["small"]})
+        return f"{len(g['small'])} {where} ({', '.join(names)})"
+    lines = [
+        f"- average >= {GOAL_SPEEDUP}x at TOQ {HEADLINE_TOQ:g} (ours): "
+        f"{met(p['mean'] >= GOAL_SPEEDUP and b['mean'] >= GOAL_SPEEDUP)}, "
+        f"{p['mean']:.3f}x over the {p['runs']} paper-size runs of {p['apps']} apps and "
+        f"{p['inputs']} input sets ({b['mean']:.3f}x over {b['runs']} runs, "
+        f"{b['apps']} apps, at 16x);",
+        f"- transfer-bound objects at >= {100 * GOAL_BOUND:.0f}% of their byte-ratio bound: "
+        f"{met(not p['below'] and not b['below'])}, "
+        f"{len(p['objs']) - len(p['below'])} of {len(p['objs'])} at paper size{lowest(p)} and "
+        f"{len(b['objs']) - len(b['below'])} of {len(b['objs'])} at 16x{lowest(b)}; "
+        f"latency-bound, not counted: {small(p, 'at paper size')}, {small(b, 'at 16x')};",
+        f"- trials <= #MObj x (1 + #types): {met(not p['over'] and not b['over'])}, "
+        f"{p['searches'] - p['over']} of {p['searches']} searches "
+        f"({b['searches'] - b['over']} of {b['searches']} at 16x);",
+        f"- the TOQ holds on a held-out input (ours): "
+        f"{met(not p['violated'] and not b['violated'])}, "
+        f"{p['held'] - p['violated']} of {p['held']} "
+        f"({b['held'] - b['violated']} of {b['held']} at 16x).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def method_cell(o):
+    """An object of a choice: its storage type and the methods that move
+    it (a direction without transfers left out)."""
+    moves = [f"{d} {o[d]}" for d in ("h2d", "d2h") if o.get(d) not in (None, "none")]
+    return f"{o['name']} {o['storage']}" + (f" ({', '.join(moves)})" if moves else "")
+
+
+def doc_exec(path):
+    """approx-scale --exec's report: per strategy its choice, trials,
+    measured and predicted time, speedup and quality at the first TOQ (the
+    others listed where they chose differently)."""
+    with open(path) as f:
+        r = json.load(f)
+    qs = [float(q) for q in r.get("toqs") or [r["toq"]]]
+
+    def key(s):
+        return (json.dumps(s["objects"], sort_keys=True), s["verified"]["total_seconds"])
+    same = all(key(entry(r, k, q)) == key(entry(r, k, qs[0]))
+               for k in STRATEGIES for q in qs if entry(r, k, qs[0]) and entry(r, k, q))
+    head = (f"strategy (TOQ {qs[0]:g}; " + ", ".join(f"{q:g}" for q in qs[1:]) +
+            " chose the same)") if same and len(qs) > 1 else "strategy, TOQ"
+    out = [f"| {head} | objects: storage (methods) | trials / bound | measured "
+           "| speedup | predicted | quality |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for k in ["ours", "prescaler", "pfp", "in-kernel"]:
+        for q in (qs[:1] if same else qs):
+            s = entry(r, k, q)
+            if s is None:
+                continue
+            name = LABELS[k] if same else f"{LABELS[k]}, {q:g}"
+            out.append(f"| {name} | " + "; ".join(method_cell(o) for o in s["objects"]) +
+                       f" | {len(s['trials'])} / {s['trial_bound']} "
+                       f"| {s['verified']['total_seconds'] * 1e3:.2f} ms "
+                       f"| {s['speedup']:.2f}x{'' if s['verified']['pass'] else '*'} "
+                       f"| {s['predicted_seconds'] * 1e3:.2f} ms "
+                       f"| {s['verified']['quality']:.4f} |")
+    return "\n".join(out) + "\n"
+
+
+def doc_host_convert(path):
+    """A few AVX2 rows of host-convert-bench's table (GB/s): HOST_PAIRS x
+    HOST_COLUMNS."""
+    with open(path, encoding="utf-8") as f:
+        lines = [l.strip() for l in f if l.startswith("|")]
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    gbps = {}
+    for l in lines[2:]:
+        c = [x.strip() for x in l.strip("|").split("|")]
+        for size, v in zip(head[3:], c[3:]):
+            gbps[(c[0], c[1], int(c[2]), size)] = v
+    out = ["| pair | " + " | ".join(
+        f"{t} thread{'s' if t > 1 else ''}, {size}" for t, size in HOST_COLUMNS) + " |",
+           "|---|" + "---:|" * len(HOST_COLUMNS)]
+    for pair in HOST_PAIRS:
+        out.append(f"| {pair} | " + " | ".join(
+            gbps[(pair, "avx2", t, size)] for t, size in HOST_COLUMNS) + " |")
+    return "\n".join(out) + "\n"
 
 
 def doc_blocks():
@@ -593,16 +817,27 @@ def doc_blocks():
             f"staging {geomean(st):.2f}x (f64 through the same pinned staging, "
             f"{min(st):.2f}x to {max(st):.2f}x) x precision {geomean(pr):.2f}x "
             f"({min(pr):.2f}x to {max(pr):.2f}x); geometric means.\n")
-    return {"staging-control": text, "staging-control-summary": line}
+    blocks = {"staging-control": text, "staging-control-summary": line}
+    # The second H100 run (README's status row quotes results-paper-means
+    # and results-16x-means at TOQ 0.9).
+    paper = load_run(os.path.join(SECOND_RUN, "paper"))
+    big = load_run(os.path.join(SECOND_RUN, "16x"))
+    blocks["results-paper-rows"] = doc_rows(paper[0], HEADLINE_TOQ)
+    blocks["results-paper-means"] = doc_means(paper[0])
+    blocks["results-16x-rows"] = doc_rows(big[0], HEADLINE_TOQ)
+    blocks["results-16x-means"] = doc_means(big[0])
+    blocks["results-goals"] = doc_goals(paper, big)
+    blocks["results-exec"] = doc_exec(EXEC_REPORT)
+    blocks["host-convert-h100-host"] = doc_host_convert(HOST_CONVERT)
+    return blocks
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] in ("--write", "--check", "--list", "--docs"):
-        sys.path.insert(0, os.path.join(os.path.dirname(CONTROL_RUN), "..", "lib"))
+        sys.path.insert(0, os.path.join(RESULTS, "..", "lib"))
         import docblocks
         docblocks.main("scaling-report.py", "report",
-                       os.path.join(os.path.dirname(CONTROL_RUN), "..", "..", "docs", "precision.md"),
-                       doc_blocks, "bench/results/precision-control-h200-2026-11-29",
-                       names_from_page=True)
+                       os.path.join(RESULTS, "..", "..", "docs", "precision.md"),
+                       doc_blocks, DOC_SOURCES, names_from_page=True)
         sys.exit(0)
     main()
