@@ -29,6 +29,8 @@ GENERATORS = [
     (["bench/lns/report.py"], "docs/lns.md"),
     (["bench/perforation/report.py"], "docs/perforation.md"),
     (["bench/apps/baselines-report.py"], "docs/benchmarks.md"),
+    (["bench/apps/report.py"], "docs/benchmarks.md"),
+    (["bench/examples-report.py"], "docs/benchmarks.md"),
     (["bench/apps/baselines-report.py"], "README.md"),
     (["bench/precision/scaling-report.py"], "docs/precision.md"),
     (["bench/precision/scaling-report.py"], "README.md"),

@@ -8,6 +8,17 @@ prints the markdown tables of docs/benchmarks.md; with --svg-dir, draws
 Plain SVG from bench/lib/svgplot.py, no plotting library needed.
 
   bench/apps/report.py RESULTS.json... [--set hw] [--svg-dir DIR] [--tag T]
+
+Without JSON files it is the generator of docs/benchmarks.md's blocks of the
+2026-11-26 run (bench/lib/docblocks.py; bench/docs-tables.py runs it in CI):
+
+  bench/apps/report.py [--write | --check | --list] [--docs PAGE]
+
+  apps-hw       the per-app table of slot hw and its summary
+                (bench/results/apps-h100-2026-11-26-{a,b}.json)
+  apps-slots    hw against hw-base and virtual (the same files)
+  apps-retimed  HEU against OMG re-timed side by side
+                (bench/results/apps-retimed-h100-2026-11-26-{a,b}.json)
 """
 import argparse
 import json
@@ -15,8 +26,15 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
+import docblocks  # noqa: E402
+
+RESULTS = os.path.join(ROOT, "bench", "results")
+# The 2026-11-26 run of docs/benchmarks.md: two calls of 9 apps each.
+RUN = [os.path.join(RESULTS, f"apps-h100-2026-11-26-{h}.json") for h in "ab"]
+RETIMED = [os.path.join(RESULTS, f"apps-retimed-h100-2026-11-26-{h}.json") for h in "ab"]
 
 
 def load(paths):
@@ -40,7 +58,11 @@ def geomean(xs):
 
 def tables(meta, apps, main):
     out = []
-    out.append("| app | domain | functions | DP | λmax | step | T(0) ms | pure-SFU speedup | hand pure-SFU | ours/hand λ=0 | ours/hand λmax | HEU λ/runs | SMP λ/runs | OMG λ/runs | HEU/OMG T (curve / re-timed) | speedup SMP/HEU/OMG | held-out E(λ_HEU) / bound |")
+    # Runs since 2026-11-26 may hold HEU and OMG re-timed side by side.
+    retimed = any(a["sets"].get(main, {}).get("heu_omg_retimed") is not None for a in apps)
+    ratio_head = "HEU/OMG T (curve / re-timed)" if retimed else "HEU/OMG T"
+    out.append("| app | domain | functions | DP | λmax | step | T(0) ms | pure-SFU speedup | hand pure-SFU | ours/hand λ=0 | ours/hand λmax | HEU λ/runs | SMP λ/runs | OMG λ/runs | "
+               + ratio_head + " | speedup SMP/HEU/OMG | held-out E(λ_HEU) / bound |")
     out.append("|" + "---|" * 17)
     runs, within, heldOk, heldOwnOk, n = 0, 0, 0, 0, 0
     sfu, heu_sp, smp_sp, omg_sp = [], [], [], []
@@ -74,7 +96,8 @@ def tables(meta, apps, main):
             f"| {r:.3f}{f' / {rt:.3f}' if rt is not None else ''} | {sp[0]:.2f}/{sp[1]:.2f}/{sp[2]:.2f} "
             f"| {ho['HEU']:.3g} / {heu['bound']:.3g} {'ok' if ok else '**violated**'} |")
     out.append("")
-    out.append(f"Set `{main}`: HEU {runs/n:.2f} runs on average; T(λ_HEU) within 1% of OMG's fastest feasible on {within} of {n} apps (re-timed side by side where measured); "
+    out.append(f"Set `{main}`: HEU {runs/n:.2f} runs on average; T(λ_HEU) within 1% of OMG's fastest feasible on {within} of {n} apps"
+               f"{' (re-timed side by side where measured)' if retimed else ''}; "
                f"held-out QoS met on {heldOk} of {n} against the tuning bound, {heldOwnOk} of {n} against the held-out input's own "
                f"ratio bound. Geometric mean speedup: pure SFU {geomean(sfu):.2f}x, SMP {geomean(smp_sp):.2f}x, "
                f"HEU {geomean(heu_sp):.2f}x, OMG {geomean(omg_sp):.2f}x.")
@@ -101,6 +124,50 @@ def slots_table(apps, sets):
                          + ("yes" if rise <= 0.02 else f"no (+{100*rise:.0f}%)"))
         out.append(f"| {a['abbr'].upper()} | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def retimed_table(apps, main):
+    """HEU's λ against OMG's, T(λ_HEU)/T(λ_OMG) from the curve and re-timed
+    side by side (JSON heu_omg_retimed), and the ours/hand ratios of the
+    same run: those above 1.02 by name, the largest of the others."""
+    out = ["| app | HEU λ / OMG λ | HEU/OMG T, curve | HEU/OMG T, re-timed |", "|---|---|---|---|"]
+    n = within = runs = 0
+    high, rest = [], []
+    for a in apps:
+        s = a["sets"].get(main)
+        if not s or s.get("heu_omg_retimed") is None:
+            continue
+        heu, omg = s["tune"]["HEU"], s["tune"]["OMG"]
+        rt = s["heu_omg_retimed"]
+        n += 1
+        runs += heu["runs"]
+        within += rt <= 1.01
+        out.append(f"| {a['abbr'].upper()} | {heu['lambda']} / {omg['lambda']} "
+                   f"| {heu['time_ms'] / omg['time_ms']:.3f} | {rt:.3f} |")
+        oh = s["ours_hand"]
+        r0, rm = oh["ours0"] / oh["hand0"], oh["oursmax"] / oh["handmax"]
+        if max(r0, rm) > 1.02:
+            high.append(f"{a['abbr'].upper()} {r0:.3f} / {rm:.3f}")
+        else:
+            rest.append(max(r0, rm))
+    out.append("")
+    out.append(f"Within 1% re-timed: {within} of {n}; HEU {runs / n:.2f} runs on average in this run. "
+               f"ours/hand in this run (λ = 0 / λmax): {', '.join(high) or 'none above 1.02'}"
+               + (f", every other app ≤ {max(rest):.3f}." if rest else "."))
+    return "\n".join(out)
+
+
+def doc_blocks():
+    """NAME -> text of docs/benchmarks.md's blocks of the 2026-11-26 run."""
+    _, apps = load(RUN)
+    _, again = load(RETIMED)
+    sets = sorted({k for a in apps for k in a["sets"]})
+    blocks = {
+        "apps-hw": tables(None, apps, "hw"),
+        "apps-slots": slots_table(apps, sets),
+        "apps-retimed": retimed_table(again, "hw"),
+    }
+    return {name: text + "\n" for name, text in blocks.items()}
 
 
 def svg_curves(apps, main, path, title):
@@ -154,6 +221,11 @@ def svg_speedup(apps, main, path, title):
 
 
 def main():
+    # No JSON named: the docs generator (--write / --check / --list).
+    if len(sys.argv) < 2 or sys.argv[1] in ("--write", "--check", "--list", "--docs"):
+        return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "benchmarks.md"),
+                              doc_blocks, "bench/results/apps-*h100-2026-11-26-*.json",
+                              names_from_page=True)
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+")
     ap.add_argument("--set", default="hw", help="the slot set the main table reports")
