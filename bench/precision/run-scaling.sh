@@ -35,6 +35,10 @@
 #     held-out) is one untimed run and the median of REPS. With 3, one
 #     configuration's 128 MiB widened output measured 2.19 and 2.42 ms in
 #     one run (H100, 2026-11-26): too coarse for the byte-ratio goal
+#   UNTIL_CI [unset] approx-scale --until-ci UNTIL_CI --max-reps MAX_REPS
+#     [30]: the f64 profile, every pick and the staging control re-timed
+#     until their median's 95% interval is within +-UNTIL_CI (0.01: 1%)
+#     or MAX_REPS runs (issue 30); the search's trials stay at REPS
 #   SLOW_APPS [corr covar] run with SLOW_ARGS [--warmups 0 --reps 1]
 #     instead: their f64 run is 1.4 s of kernels (H100, 2026-11-26), so
 #     first-run costs (tens of ms) are noise and 4 runs per trial would
@@ -168,6 +172,7 @@ for w in "${work[@]}"; do
     read -ra slow <<<"$SLOW_ARGS"; args+=("${slow[@]}")
   else
     args+=(--reps "$REPS")
+    [ -n "${UNTIL_CI:-}" ] && args+=(--until-ci "$UNTIL_CI" --max-reps "${MAX_REPS:-30}")
   fi
   case $input in
     default) ;;
@@ -191,7 +196,7 @@ done
 
 total=$(elapsed)
 python3 - "$OUT/run.json" "$total" "$BUDGET" "$0 $*" \
-  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS QUICK=$QUICK HOLDOUT=$HOLDOUT${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\" SKIP=\"$SKIP\"" \
+  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS${UNTIL_CI:+ UNTIL_CI=$UNTIL_CI MAX_REPS=${MAX_REPS:-30}} QUICK=$QUICK HOLDOUT=$HOLDOUT${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\" SKIP=\"$SKIP\"" \
   "${#skipped[@]}" "${skipped[@]}" "${failed[@]}" <<'EOF'
 import datetime, json, os, sys
 path, secs, budget, cmd, env, nskip = sys.argv[1:7]

@@ -13,6 +13,7 @@
 #include "approx/runtime/precision/Quality.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 
 namespace approx::rt::precision {
@@ -505,15 +506,20 @@ TrialResult trialResult(const ProgramRun &run,
   r.overflow = !run.report.overflowed.empty() || e.nonFinite > 0;
   r.quality = e.nonFinite ? 0.0 : 1.0 - e.mean();
   r.totalSeconds = run.report.wallSeconds;
+  r.totalLo = r.totalHi = r.totalSeconds;
+  if (run.report.wallSamples.size() > 1) {
+    std::tie(r.totalLo, r.totalHi) = medianInterval(run.report.wallSamples);
+    r.runs = unsigned(run.report.wallSamples.size());
+  }
   r.kernelSeconds = run.report.kernelSeconds;
   r.objectTransfers = run.report.objectTransfers;
   return r;
 }
 
 ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
-                       unsigned reps) {
-  return [program = std::move(program), warmups,
-          reps](const Configuration &c) -> Expected<ProgramRun> {
+                       unsigned reps, Tightness tight) {
+  return [program = std::move(program), warmups, reps,
+          tight](const Configuration &c) -> Expected<ProgramRun> {
     if (reps == 0)
       return invalidArgument("medianOf: reps must be at least 1");
     for (unsigned w = 0; w < warmups; ++w)
@@ -527,7 +533,17 @@ ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
     std::vector<double> seconds;
     for (const ProgramRun &r : runs)
       seconds.push_back(r.report.wallSeconds);
-    return std::move(runs[medianIndex(seconds)]);
+    ProgramRun chosen = std::move(runs[medianIndex(seconds)]);
+    // Until the median is tight: times only.
+    while (!tight.reached(seconds) && seconds.size() < size_t(tight.maxReps)) {
+      APPROX_ASSIGN_OR_RETURN(ProgramRun r, program(c));
+      seconds.push_back(r.report.wallSeconds);
+    }
+    if (seconds.size() > reps)
+      chosen.report.wallSeconds = median(seconds);
+    if (seconds.size() > 1)
+      chosen.report.wallSamples = std::move(seconds);
+    return chosen;
   };
 }
 

@@ -122,6 +122,10 @@ GPU: profile in f64, search storage types per TOQ and strategy, measure.
   --reps N           measured runs per configuration, median (1 to 100,
                      default 3)
   --warmups W        untimed runs before each (0 to 10, default 1)
+  --until-ci R       then more runs, until the median's 95% bootstrap
+                     interval lies within +-R of it (0.01: +-1%), at most
+                     --max-reps in all (default 200); the reports give
+                     each time's interval and run count (--app)
   --seed S           seed of --input random (0 to 2^64-1, default 1)
   --holdout-seed S2  also run the chosen configuration on seed S2
   --holdout-image F  ... or on the photograph F (--input image:FILE)
@@ -184,6 +188,12 @@ struct Options {
   // an H100, 2026-11-25). 0 suits programs whose run is long enough that
   // these vanish (CORR, COVAR: 1.4 s of kernels).
   unsigned warmups = 1;
+  // Dispersion (issue 30): more runs until the median is tight.
+  double untilCi = 0;
+  unsigned maxReps = 200;
+  approx::rt::Tightness tightness() const {
+    return {untilCi, int(std::max(maxReps, reps))};
+  }
   // --exec.
   std::string program, manifest;
   std::vector<std::string> args;
@@ -243,13 +253,16 @@ using HeldOutCheck = std::function<rt::Status(const prec::Decision &,
 /// prints each decision (objects, trials, predicted and measured time, the
 /// speedup over the f64 profile) and returns their JSON entries. The chosen
 /// configuration is measured (through `trial`) if the search only
-/// predicted it; `heldOut` (may be empty) runs after each.
+/// predicted it, or re-timed through `retime` when given (--until-ci: a
+/// pick made from the search's noisy points is timed again, apart from
+/// them); `heldOut` (may be empty) runs after each.
 rt::Expected<json> runSearches(const prec::SystemDb &db,
                                const prec::AppProfile &profile,
                                const std::vector<double> &toqs,
                                const std::vector<prec::StrategyKind> &kinds,
                                const prec::Trial &trial,
-                               const HeldOutCheck &heldOut) {
+                               const HeldOutCheck &heldOut,
+                               const prec::Trial &retime = {}) {
   std::vector<std::pair<double, prec::StrategyKind>> searches;
   for (double q : toqs)
     for (prec::StrategyKind k : kinds)
@@ -266,7 +279,8 @@ rt::Expected<json> runSearches(const prec::SystemDb &db,
     if (!d)
       return d.status().withContext(name);
     // Measure the chosen configuration if the search only predicted it.
-    rt::Expected<prec::TrialResult> chosen = trial(d->config);
+    rt::Expected<prec::TrialResult> chosen =
+        retime ? retime(d->config) : trial(d->config);
     if (!chosen)
       return chosen.status().withContext(name);
     const double base = profile.totalSeconds;
@@ -293,6 +307,9 @@ rt::Expected<json> runSearches(const prec::SystemDb &db,
                      {"overflow", chosen->overflow},
                      {"failed", chosen->failed},
                      {"total_seconds", chosen->totalSeconds},
+                     {"total_seconds_ci", {chosen->totalLo, chosen->totalHi}},
+                     {"runs", chosen->runs},
+                     {"retimed", bool(retime)},
                      {"kernel_seconds", chosen->kernelSeconds},
                      {"pass", pass}};
     // Each object's transfers as measured in that run (wall time with the
@@ -350,6 +367,8 @@ void addStagingControl(json &report, json &strategies, double base,
                           {"threads", threads},
                           {"config", configSummary(c)},
                           {"total_seconds", pinned},
+                          {"total_seconds_ci", {ctl->totalLo, ctl->totalHi}},
+                          {"runs", ctl->runs},
                           {"kernel_seconds", ctl->kernelSeconds},
                           {"quality", ctl->quality},
                           {"overflow", ctl->overflow},
@@ -622,6 +641,10 @@ int parseOptions(int argc, char **argv, Options &o,
   // then the median of --reps.
   cl.integer("--reps", o.reps, 1, 100);
   cl.integer("--warmups", o.warmups, 0, 10);
+  CLI::Option *untilCi = cl.number("--until-ci", o.untilCi, 1e-6, 0.5);
+  appOnly.push_back(untilCi);
+  CLI::Option *maxReps = cl.integer("--max-reps", o.maxReps, 1, 1000);
+  appOnly.push_back(maxReps);
   cl.text("-o", o.out);
   cl.flag("--quiet", quiet);
   cl.check([&] {
@@ -690,6 +713,7 @@ int main(int argc, char **argv) {
   const bool haveHoldout = o.haveHoldout;
   const uint64_t seed = o.seed, holdoutSeed = o.holdoutSeed;
   const unsigned reps = o.reps, warmups = o.warmups;
+  const rt::Tightness tight = o.tightness();
   SizeClass sc;
   if (!parseSizeClass(sizeName, sc))
     return usage("size '" + sizeName + "' is not paper, 16x or tiny");
@@ -762,6 +786,8 @@ int main(int argc, char **argv) {
       return fail(s.message());
   RunOptions po;
   po.mode = prec::SessionMode::Profile;
+  // The f64 runs' wall times (every timed run), for the interval.
+  std::vector<double> profileSeconds;
   auto medianProfile = [&](const Buffers &ins, Buffers &o, RunTimes &times,
                            prec::AppProfile &prof) -> rt::Status {
     std::vector<std::pair<prec::AppProfile, RunTimes>> runs;
@@ -777,6 +803,16 @@ int main(int argc, char **argv) {
     const size_t m = prec::medianIndex(seconds);
     prof = runs[m].first;
     times = runs[m].second;
+    // --until-ci: more runs, their times only, until the median is tight.
+    while (!tight.reached(seconds) && seconds.size() < size_t(tight.maxReps)) {
+      prec::AppProfile p;
+      RunTimes rt_;
+      APPROX_RETURN_IF_ERROR((*plain)->run(sizes, ins, o, rt_, po, &p));
+      seconds.push_back(p.totalSeconds);
+    }
+    if (seconds.size() > reps)
+      prof.totalSeconds = rt::median(seconds);
+    profileSeconds = std::move(seconds);
     return rt::Status::ok();
   };
   prec::AppProfile profile;
@@ -846,6 +882,35 @@ int main(int argc, char **argv) {
   report["input"] = inputSetName(in.set);
   report["seed"] = seed;
   reportCommon(report, o, ctx->device().name, profile);
+  {
+    const auto [lo, hi] = rt::medianInterval(profileSeconds);
+    report["profile_seconds_ci"] = {lo, hi};
+    report["profile_runs"] = profileSeconds.size();
+  }
+  // --until-ci: each pick and the staging control re-timed apart from the
+  // search's points, until tight (memoised: a pick several strategies make
+  // is timed once).
+  std::unique_ptr<prec::ProgramEvaluator> retimeEvaluator;
+  std::map<std::string, prec::TrialResult> retimed;
+  prec::Trial retime;
+  if (o.untilCi > 0) {
+    retimeEvaluator = std::make_unique<prec::ProgramEvaluator>(
+        profile,
+        prec::medianOf(
+            [&](const prec::Configuration &c) {
+              return runScaled(inputs, c, profile.transfers);
+            },
+            warmups, reps, tight),
+        reference);
+    retime = [&](const prec::Configuration &c)
+        -> rt::Expected<prec::TrialResult> {
+      if (auto hit = retimed.find(c.key()); hit != retimed.end())
+        return hit->second;
+      APPROX_ASSIGN_OR_RETURN(prec::TrialResult r, retimeEvaluator->trial(c));
+      retimed.emplace(c.key(), r);
+      return r;
+    };
+  }
   // The held-out input and its f64 run, made once; each configuration runs
   // on it once (by key), whichever strategies and TOQs chose it.
   Buffers hinputs, hreference;
@@ -913,7 +978,7 @@ int main(int argc, char **argv) {
       return rt::Status::ok();
     };
   rt::Expected<json> strategies =
-      runSearches(*db, profile, toqs, kinds, trial, heldOutCheck);
+      runSearches(*db, profile, toqs, kinds, trial, heldOutCheck, retime);
   if (!strategies)
     return fail(strategies.status().message());
 
@@ -931,7 +996,7 @@ int main(int argc, char **argv) {
       APPROX_RETURN_IF_ERROR(
           engine->reserve(ob.declared, ob.declared, size_t(ob.elements),
                           prec::TransferPlan::hostMulti(threads)));
-    return evaluator.trial(control);
+    return retime ? retime(control) : evaluator.trial(control);
   };
   const rt::Expected<prec::TrialResult> ctl = measureControl();
   json all = strategies.take();

@@ -565,6 +565,54 @@ TEST(SessionTrial, MedianOfRunsWarmupsThenReturnsTheMedianRun) {
   };
   EXPECT_EQ(medianOf(failing, 1, 3)(c).status().code(),
             StatusCode::DeviceFault);
+  // With a Tightness: past the reps, runs until the median's 95% interval
+  // is within the bound (times only: the outputs stay the median run's of
+  // the first reps), at most maxReps in all.
+  std::vector<double> noisy = {1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2};
+  unsigned n = 0;
+  ScaledProgram alternating = [&](const Configuration &) -> Expected<ProgramRun> {
+    ProgramRun r;
+    r.report.wallSeconds = noisy.at(n % noisy.size());
+    r.outputs = {{double(n)}};
+    ++n;
+    return r;
+  };
+  r = medianOf(alternating, 0, 3, Tightness{0.01, 10})(c);
+  ASSERT_TRUE(r.isOk()) << r.status().toString();
+  EXPECT_EQ(n, 10u); // never within 1%: stops at maxReps
+  EXPECT_EQ(r->report.wallSamples.size(), 10u);
+  EXPECT_EQ(r->report.wallSeconds, 1.5); // the median of all ten
+  // The outputs: the median run of the first three (1, 2, 1: the third).
+  EXPECT_EQ(r->outputs, (std::vector<std::vector<double>>{{2.0}}));
+  TrialResult tr = trialResult(*r, {{1.0}});
+  EXPECT_EQ(tr.runs, 10u);
+  EXPECT_EQ(tr.totalSeconds, 1.5);
+  EXPECT_LE(tr.totalLo, 1.5);
+  EXPECT_GE(tr.totalHi, 1.5);
+  EXPECT_LT(tr.totalLo, tr.totalHi);
+  // Constant times are tight at once: no run past the reps.
+  ScaledProgram steady = [&](const Configuration &) -> Expected<ProgramRun> {
+    ProgramRun q;
+    q.report.wallSeconds = 2;
+    ++n;
+    return q;
+  };
+  n = 0;
+  r = medianOf(steady, 0, 3, Tightness{0.01, 10})(c);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_EQ(n, 3u);
+  tr = trialResult(*r, {});
+  EXPECT_EQ(tr.runs, 3u);
+  EXPECT_EQ(tr.totalLo, 2.0);
+  EXPECT_EQ(tr.totalHi, 2.0);
+  // Without one, a single run is its own interval.
+  n = 0;
+  r = medianOf(steady, 0, 1)(c);
+  ASSERT_TRUE(r.isOk());
+  EXPECT_TRUE(r->report.wallSamples.empty());
+  tr = trialResult(*r, {});
+  EXPECT_EQ(tr.runs, 1u);
+  EXPECT_EQ(tr.totalLo, tr.totalSeconds);
   // The index alone (also approx-scale's choice among profile runs).
   EXPECT_EQ(medianIndex({}), 0u);
   EXPECT_EQ(medianIndex({5}), 0u);

@@ -173,6 +173,10 @@ struct TrialResult {
   bool failed = false; ///< the run failed (no usable output)
   bool overflow = false; ///< an object's values overflowed its storage type
   double totalSeconds = 0;   ///< measured, > 0
+  /// The 95% bootstrap interval of totalSeconds (a median) over `runs`
+  /// timed runs; both equal totalSeconds for a single run.
+  double totalLo = 0, totalHi = 0;
+  unsigned runs = 1;
   double kernelSeconds = -1; ///< the kernels' measured time; < 0: unknown
   /// Per object, in first-transfer order, where the trial measured it
   /// (empty: unknown). Reporting only: the search does not read it.

@@ -48,6 +48,7 @@
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/Transfer.h"
+#include "approx/runtime/tune/Metrics.h"
 
 #include <chrono>
 #include <map>
@@ -123,6 +124,9 @@ struct RunReport {
   /// Each transferred object's time (h2dSeconds/d2hSeconds split by
   /// object), in first-transfer order.
   std::vector<ObjectTransferTime> objectTransfers;
+  /// Every measured run's wall time when this report is a median of
+  /// several (medianOf); empty for one run.
+  std::vector<double> wallSamples;
 };
 
 /// A program's memory objects, transfers and launches, run in one mode. Not
@@ -238,10 +242,16 @@ using ScaledProgram = std::function<Expected<ProgramRun>(const Configuration &)>
 /// total wall time is the median (the lower middle for even `reps`) is
 /// returned, its outputs and report. The first run of a configuration in a
 /// process pays one-off costs (device and staging memory first touched,
-/// kernels loaded) that a program's steady state does not. reps = 0 is
-/// InvalidArgument; a failing run stops and returns its Status.
+/// kernels loaded) that a program's steady state does not. With `tight`
+/// (issue 30, dispersion), more runs follow, until the 95% interval of the
+/// median wall time lies within ±tight.relHalfWidth of it or tight.maxReps
+/// runs in all; they add their times only (their outputs are not kept: a
+/// program's outputs do not depend on its timing), and the report's
+/// wallSeconds is then the median of every run. report.wallSamples holds
+/// every timed run's wall time. reps = 0 is InvalidArgument; a failing run
+/// stops and returns its Status.
 ScaledProgram medianOf(ScaledProgram program, unsigned warmups,
-                       unsigned reps);
+                       unsigned reps, Tightness tight = {});
 
 /// The index of the median of `seconds` (the lower middle for an even
 /// count; the earlier run among equal times); 0 for an empty list.
