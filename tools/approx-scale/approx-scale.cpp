@@ -73,6 +73,7 @@
 #include "Runner.h"
 
 #include "approx/Support/Cli.h"
+#include "approx/runtime/core/DeviceMonitor.h"
 #include "approx/runtime/precision/Decision.h"
 #include "approx/runtime/precision/ProgramEvaluator.h"
 #include "approx/runtime/precision/Session.h"
@@ -309,6 +310,7 @@ rt::Expected<json> runSearches(const prec::SystemDb &db,
                      {"total_seconds", chosen->totalSeconds},
                      {"total_seconds_ci", {chosen->totalLo, chosen->totalHi}},
                      {"runs", chosen->runs},
+                     {"energy_j_per_run", chosen->energyJoules},
                      {"retimed", bool(retime)},
                      {"kernel_seconds", chosen->kernelSeconds},
                      {"pass", pass}};
@@ -369,6 +371,7 @@ void addStagingControl(json &report, json &strategies, double base,
                           {"total_seconds", pinned},
                           {"total_seconds_ci", {ctl->totalLo, ctl->totalHi}},
                           {"runs", ctl->runs},
+                          {"energy_j_per_run", ctl->energyJoules},
                           {"kernel_seconds", ctl->kernelSeconds},
                           {"quality", ctl->quality},
                           {"overflow", ctl->overflow},
@@ -815,9 +818,25 @@ int main(int argc, char **argv) {
     profileSeconds = std::move(seconds);
     return rt::Status::ok();
   };
+  // The GPU's energy (NVML, issue 30) around the f64 profile's runs and
+  // each re-timed measurement (--until-ci): per run, the counter's
+  // difference over the runs it spans (warm-ups included). NaN without
+  // NVML; the host's energy (conversions) is not counted.
+  std::unique_ptr<rt::DeviceMonitor> monitor;
+  if (auto m = rt::DeviceMonitor::open(ctx->device().uuid))
+    monitor = m.take();
+  auto energyNow = [&]() {
+    if (!monitor)
+      return double(NAN);
+    auto r = monitor->read();
+    return r ? r->energyJ : double(NAN);
+  };
   prec::AppProfile profile;
+  const double profileE0 = energyNow();
   if (rt::Status s = medianProfile(inputs, outs, t, profile); !s)
     return fail(s.message());
+  const double profileEnergy =
+      (energyNow() - profileE0) / double(std::max<size_t>(1, profileSeconds.size()));
   Buffers reference = outputsOf(*app, outs);
   const std::string toqList = toqListText(toqs);
   std::printf("app=%s size=%s input=%s%s toq=%s device=%s\n", app->name.c_str(),
@@ -886,6 +905,7 @@ int main(int argc, char **argv) {
     const auto [lo, hi] = rt::medianInterval(profileSeconds);
     report["profile_seconds_ci"] = {lo, hi};
     report["profile_runs"] = profileSeconds.size();
+    report["profile_energy_j_per_run"] = profileEnergy;
   }
   // --until-ci: each pick and the staging control re-timed apart from the
   // search's points, until tight (memoised: a pick several strategies make
@@ -906,7 +926,9 @@ int main(int argc, char **argv) {
         -> rt::Expected<prec::TrialResult> {
       if (auto hit = retimed.find(c.key()); hit != retimed.end())
         return hit->second;
+      const double e0 = energyNow();
       APPROX_ASSIGN_OR_RETURN(prec::TrialResult r, retimeEvaluator->trial(c));
+      r.energyJoules = (energyNow() - e0) / double(warmups + r.runs);
       retimed.emplace(c.key(), r);
       return r;
     };

@@ -24,6 +24,8 @@
 
 #include "approx/runtime/precision/SystemDb.h"
 
+#include <cmath>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -177,6 +179,9 @@ struct TrialResult {
   /// timed runs; both equal totalSeconds for a single run.
   double totalLo = 0, totalHi = 0;
   unsigned runs = 1;
+  /// The GPU's energy per run (NVML's counter around the measurement, J);
+  /// NaN where not measured. Reporting only.
+  double energyJoules = NAN;
   double kernelSeconds = -1; ///< the kernels' measured time; < 0: unknown
   /// Per object, in first-transfer order, where the trial measured it
   /// (empty: unknown). Reporting only: the search does not read it.
