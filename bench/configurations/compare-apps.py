@@ -29,6 +29,26 @@ def load(paths, set_name):
     return apps
 
 
+def table(before, after, set_name):
+    """The Markdown table and the largest move, as lines."""
+    out = ["| app | T(0) ms before | after | SFU speedup before | after | after/before "
+           "| HEU speedup before | after | after/before |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    worst = (0.0, "")
+    for abbr in sorted(before):
+        b, n = before[abbr], after[abbr]
+        rs, rh = n["sfu"] / b["sfu"], n["heu"] / b["heu"]
+        for r, what in ((rs, "SFU"), (rh, "HEU")):
+            if abs(r - 1) > abs(worst[0]):
+                worst = (r - 1, f"{abbr} {what}")
+        out.append(f"| {abbr} | {b['t0']:.4f} | {n['t0']:.4f} | {b['sfu']:.3f}x | {n['sfu']:.3f}x "
+                   f"| {rs:.3f} | {b['heu']:.3f}x | {n['heu']:.3f}x | {rh:.3f} |")
+    out.append("")
+    out.append(f"Largest move: {worst[0] * 100:+.1f}% ({worst[1]}), {len(before)} apps, "
+               f"set {set_name}.")
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--before", nargs="+", required=True)
@@ -39,19 +59,7 @@ def main():
     if before.keys() != after.keys():
         sys.exit("compare-apps.py: the two sides hold different apps: "
                  f"{sorted(before.keys() ^ after.keys())}")
-    print("| app | T(0) ms before | after | SFU speedup before | after | after/before "
-          "| HEU speedup before | after | after/before |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    worst = (0.0, "")
-    for abbr in sorted(before):
-        b, n = before[abbr], after[abbr]
-        rs, rh = n["sfu"] / b["sfu"], n["heu"] / b["heu"]
-        for r, what in ((rs, "SFU"), (rh, "HEU")):
-            if abs(r - 1) > abs(worst[0]):
-                worst = (r - 1, f"{abbr} {what}")
-        print(f"| {abbr} | {b['t0']:.4f} | {n['t0']:.4f} | {b['sfu']:.3f}x | {n['sfu']:.3f}x "
-              f"| {rs:.3f} | {b['heu']:.3f}x | {n['heu']:.3f}x | {rh:.3f} |")
-    print(f"\nlargest move: {worst[0] * 100:+.1f}% ({worst[1]}), {len(before)} apps, set {a.set}")
+    print("\n".join(table(before, after, a.set)))
 
 
 if __name__ == "__main__":

@@ -128,20 +128,7 @@ def v3_apps():
     apps = os.path.join(V3, "apps")
     before = mod.load(sorted(glob.glob(os.path.join(apps, "apps-before-*.json"))), "hw")
     after = mod.load(sorted(glob.glob(os.path.join(apps, "apps-after-*.json"))), "hw")
-    out = ["| app | T(0) ms before | after | SFU speedup before | after | after/before "
-           "| HEU speedup before | after | after/before |",
-           "|---|---|---|---|---|---|---|---|---|"]
-    worst = (0.0, "")
-    for abbr in sorted(before):
-        b, n = before[abbr], after[abbr]
-        rs, rh = n["sfu"] / b["sfu"], n["heu"] / b["heu"]
-        for r, what in ((rs, "SFU"), (rh, "HEU")):
-            if abs(r - 1) > abs(worst[0]):
-                worst = (r - 1, f"{abbr} {what}")
-        out.append(f"| {abbr} | {b['t0']:.4f} | {n['t0']:.4f} | {b['sfu']:.3f}x | {n['sfu']:.3f}x "
-                   f"| {rs:.3f} | {b['heu']:.3f}x | {n['heu']:.3f}x | {rh:.3f} |")
-    out.append("")
-    out.append(f"Largest move: {worst[0] * 100:+.1f}% ({worst[1]}), {len(before)} apps, set hw.")
+    out = mod.table(before, after, "hw")
     return "\n".join(out) + "\n"
 
 
