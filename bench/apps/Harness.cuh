@@ -1,10 +1,16 @@
 // Harness.cuh - one app problem on the device, shared by the suite's
 // runners (run-apps.cu, run-baselines.cu): device buffers with pristine input
-// copies, the runtime's argument list, and the hand build's launch.
+// copies, the runtime's argument list, and the hand build's launch; the
+// JSON of a number and of the device's state (NVML) that both record.
 #pragma once
 #include "App.h"
 #include "../BenchCommon.cuh"
 
+#include "approx/runtime/core/DeviceMonitor.h"
+
+#include <cmath>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace apps {
@@ -126,5 +132,33 @@ struct DeviceProblem {
                         q.list.data(), p.sharedBytes, 0));
   }
 };
+
+/// A number for JSON (6 significant digits); "inf" for a non-finite one
+/// (a NaN/inf output mismatch: no QoS accepts it).
+inline std::string jsonNum(double v) {
+  if (!std::isfinite(v))
+    return "\"inf\"";
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+/// The device's state now (SM and memory clocks, temperature, power and,
+/// with `energy`, the energy counter) as a JSON object; null without a
+/// monitor (no NVML) or when the reading fails.
+inline std::string stateJson(const rt::DeviceMonitor *mon, bool energy = true) {
+  if (!mon)
+    return "null";
+  auto s = mon->read();
+  if (!s.isOk())
+    return "null";
+  return "{\"sm_mhz\":" + std::to_string(s->smClockMHz) +
+         ",\"mem_mhz\":" + std::to_string(s->memClockMHz) +
+         ",\"temp_c\":" + std::to_string(s->temperatureC) +
+         ",\"power_w\":" + jsonNum(s->powerW) +
+         (energy ? ",\"energy_j\":" + jsonNum(s->energyJ) : std::string()) +
+         "}";
+}
 
 } // namespace apps

@@ -9,6 +9,12 @@ Plain SVG from bench/lib/svgplot.py, no plotting library needed.
 
   bench/apps/report.py RESULTS.json... [--set hw] [--svg-dir DIR] [--tag T]
 
+Files of run-apps since issue 30's "Dispersion" (--min-reps, --until-ci)
+carry each median's 95% interval and rounds: their tables show the interval
+beside T(0), ours/hand and the re-timed HEU/OMG ratio, and a dispersion
+table (rounds taken, widest interval, device state per app) follows. Older
+files print as before.
+
 Without JSON files it is the generator of docs/benchmarks.md's blocks of the
 2026-11-26 run (bench/lib/docblocks.py; bench/docs-tables.py runs it in CI):
 
@@ -56,6 +62,12 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else 0
 
 
+def ci(pair, fmt):
+    """' [lo, hi]' of a 95% interval from the JSON ("inf" allowed)."""
+    lo, hi = (num(x) for x in pair)
+    return f" [{lo:{fmt}}, {hi:{fmt}}]"
+
+
 def tables(meta, apps, main):
     out = []
     # Runs since 2026-11-26 may hold HEU and OMG re-timed side by side.
@@ -88,12 +100,21 @@ def tables(meta, apps, main):
         heldOwnOk += own
         sfu.append(t[0] / t[lmax])
         smp_sp.append(sp[0]); heu_sp.append(sp[1]); omg_sp.append(sp[2])
+        # Files with intervals (run-apps since "Dispersion"): the 95%
+        # interval beside T(0), beside ours/hand (of the per-round paired
+        # ratios; the value stays the ratio of the two medians) and beside
+        # the re-timed ratio (per-round ratios pooled over its rounds).
+        t0ci = ci(s["time_ms_ci"][0], ".3f") if "time_ms_ci" in s else ""
+        ohr = s.get("ours_hand_ratio")
+        r0ci = ci((ohr["zero"]["lo"], ohr["zero"]["hi"]), ".3f") if ohr else ""
+        rmci = ci((ohr["max"]["lo"], ohr["max"]["hi"]), ".3f") if ohr else ""
+        rtci = ci(s["heu_omg_retimed_ci"], ".3f") if rt is not None and "heu_omg_retimed_ci" in s else ""
         out.append(
             f"| {a['abbr'].upper()} | {a['domain']} | {a['functions']} | {'yes' if a['dp'] else ''} | {lmax} | {s['step']} "
-            f"| {t[0]:.3f} | {t[0]/t[lmax]:.2f}x | {oh['hand0']/oh['handmax']:.2f}x "
-            f"| {oh['ours0']/oh['hand0']:.3f} | {oh['oursmax']/oh['handmax']:.3f} "
+            f"| {t[0]:.3f}{t0ci} | {t[0]/t[lmax]:.2f}x | {oh['hand0']/oh['handmax']:.2f}x "
+            f"| {oh['ours0']/oh['hand0']:.3f}{r0ci} | {oh['oursmax']/oh['handmax']:.3f}{rmci} "
             f"| {heu['lambda']}/{heu['runs']} | {smp['lambda']}/{smp['runs']} | {omg['lambda']}/{omg['runs']} "
-            f"| {r:.3f}{f' / {rt:.3f}' if rt is not None else ''} | {sp[0]:.2f}/{sp[1]:.2f}/{sp[2]:.2f} "
+            f"| {r:.3f}{f' / {rt:.3f}' if rt is not None else ''}{rtci} | {sp[0]:.2f}/{sp[1]:.2f}/{sp[2]:.2f} "
             f"| {ho['HEU']:.3g} / {heu['bound']:.3g} {'ok' if ok else '**violated**'} |")
     out.append("")
     out.append(f"Set `{main}`: HEU {runs/n:.2f} runs on average; T(λ_HEU) within 1% of OMG's fastest feasible on {within} of {n} apps"
@@ -120,9 +141,44 @@ def slots_table(apps, sets):
             noise = max((abs(x - y) / max(x, y) for x, y in zip(e, e2) if max(x, y) > 0), default=0)
             # worst rise of T above T(0) (a partial split slower than none)
             rise = max(t) / t[0] - 1
-            cells.append(f"{t[0]:.3f} / {t[0]/t[-1]:.2f}x / {e[-1]:.2g} / {noise:.2g} / "
+            t0ci = ci(s["time_ms_ci"][0], ".3f") if "time_ms_ci" in s else ""
+            cells.append(f"{t[0]:.3f}{t0ci} / {t[0]/t[-1]:.2f}x / {e[-1]:.2g} / {noise:.2g} / "
                          + ("yes" if rise <= 0.02 else f"no (+{100*rise:.0f}%)"))
         out.append(f"| {a['abbr'].upper()} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def state_text(st):
+    """A device state of the JSON (NVML), or 'no NVML' for null."""
+    if not st:
+        return "no NVML"
+    p = num(st["power_w"])  # "inf": NVML gave no power reading
+    return f"{st['sm_mhz']}/{st['mem_mhz']} MHz, {st['temp_c']} C, " + (f"{p:.0f} W" if math.isfinite(p) else "no power")
+
+
+def dispersion_table(apps, sets):
+    """Files with intervals only: per app and set, the rounds each T(λ)
+    took and its widest 95% interval (± of the median), and the device
+    state at the app's start and end. None for older files."""
+    if not any("reps_taken" in s for a in apps for s in a["sets"].values()):
+        return None
+    out = ["| app | set | rounds per T(λ) min/median/max | widest T(λ) interval | "
+           "ours/hand rounds λ=0/λmax | HEU/OMG re-timed rounds | device at start: SM/mem, temp, power | at end |",
+           "|---|---|---|---|---|---|---|---|"]
+    for a in apps:
+        for name in sets:
+            s = a["sets"].get(name)
+            if not s or "reps_taken" not in s:
+                continue
+            reps = sorted(s["reps_taken"])
+            t = [num(x) for x in s["time_ms"]]
+            wide = max((max(m - num(lo), num(hi) - m) / m
+                        for m, (lo, hi) in zip(t, s["time_ms_ci"]) if m > 0), default=0)
+            ohr = s.get("ours_hand_reps", {})
+            out.append(f"| {a['abbr'].upper()} | {name} | {reps[0]}/{reps[len(reps) // 2]}/{reps[-1]} "
+                       f"| ±{100 * wide:.2f}% | {ohr.get('zero', '')}/{ohr.get('max', '')} "
+                       f"| {'/'.join(str(x) for x in s.get('heu_omg_retimed_reps', []))} "
+                       f"| {state_text(a.get('state_start'))} | {state_text(a.get('state_end'))} |")
     return "\n".join(out)
 
 
@@ -233,13 +289,23 @@ def main():
     ap.add_argument("--tag", default="h100")
     args = ap.parse_args()
     meta, apps = load(args.json)
-    print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['reps']}, QoS_ratio {meta['qos_ratio']}")
+    if "min_reps" in meta:  # run-apps since "Dispersion"
+        until = (f" until ±{100 * meta['until_ci']:g}% (at most {meta['max_reps']})"
+                 if meta.get("until_ci") else "")
+        print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['min_reps']}{until}, QoS_ratio {meta['qos_ratio']}")
+        print(f"device at start: {state_text(meta.get('state_start'))}; at end: {state_text(meta.get('state_end'))}")
+    else:
+        print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['reps']}, QoS_ratio {meta['qos_ratio']}")
     print("λ grid measured by the probe: " + ", ".join(f"{k} step {v['step']} (staircase fit R² {v['captured']:.4f})" for k, v in meta["grids"].items()))
     print()
     print(tables(meta, apps, args.set))
     print()
     sets = sorted({k for a in apps for k in a["sets"]})
     print(slots_table(apps, sets))
+    disp = dispersion_table(apps, sets)
+    if disp:
+        print()
+        print(disp)
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
         svg_curves(apps, args.set, os.path.join(args.svg_dir, f"apps-curves-{args.tag}.svg"), f"{meta['device']}, slot {args.set}")

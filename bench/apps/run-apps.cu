@@ -15,45 +15,101 @@
 //   - HEU's and OMG's λ* on a held-out input (another seed): E there
 //     against the same bound.
 // Timing: inputs restored and outputs poisoned before every launch, outside
-// the timed region; CUDA events around each launch; warm-up, then medians.
+// the timed region; CUDA events around each launch; 3 warm-up rounds, then
+// medians. Each measurement (one λ of the curve, ours against the hand build
+// at λ = 0 or λmax, one round of HEU against OMG) runs its launches
+// interleaved, round by round, for at least --min-reps rounds; with
+// --until-ci R it goes on until the 95% bootstrap interval of every launch's
+// median lies within ±R of that median (checked every 10 rounds past
+// --min-reps), or --max-reps rounds (issue 30, "Dispersion"). The defaults
+// (10 rounds, --until-ci 0: off) are the runs of 2026-11-26. Every median
+// in the JSON has its interval and rounds beside it (time_ms_ci and
+// reps_taken for the curve; ours_hand_ci, ours_hand_ratio, ours_hand_reps;
+// each tuner's time_ms_ci; heu_omg_retimed_ci, _rounds and _reps), and the
+// device state (SM and memory clocks, temperature, power; NVML, null
+// without it) at the start and end of each app and of the run.
 //
-// usage: run-apps --set LABEL=DIR [--set ...] [--apps a,b] [--reps N]
-//                 [--qos-ratio R] [--json PATH]
+// usage: run-apps --set LABEL=DIR [--set ...] [--apps a,b] [--min-reps N]
+//                 [--until-ci R] [--max-reps N] [--qos-ratio R] [--json PATH]
+//   --min-reps N   rounds per measurement, at least (default 10; --reps N
+//                  is the same option)
+//   --until-ci R   go on until every median's 95% interval is within ±R of
+//                  it, e.g. 0.01 (default 0: off, --min-reps rounds)
+//   --max-reps N   rounds per measurement, at most (default 200)
 #include "Harness.cuh"
 
+#include "approx/runtime/core/DeviceMonitor.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/sfu/SlotGrid.h"
+#include "approx/runtime/tune/Metrics.h"
 #include "approx/runtime/tune/Tuner.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace approx::rt;
 
 namespace {
-int gReps = 10, gWarmup = 3;
+int gMinReps = 10, gMaxReps = 200, gWarmup = 3;
+double gUntilCi = 0; // 0: off
+// Past --min-reps, tightness is checked every this many rounds (a bootstrap
+// of 2,000 resamples per launch costs about as much as a short launch).
+constexpr int kCheckEvery = 10;
 
-double median(std::vector<double> v) {
+/// The runner's median since its first runs (the upper middle sample for an
+/// even count): the JSON's medians keep that meaning.
+double upperMedian(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+/// One interleaved measurement: each launch's samples (ms), and the rounds.
+struct Sampled {
+  std::vector<std::vector<double>> samples;
+  int reps = 0;
+  double ms(size_t k) const { return upperMedian(samples[k]); }
+  /// The 95% bootstrap interval of launch k's median.
+  std::pair<double, double> ci(size_t k) const {
+    return medianInterval(samples[k]);
+  }
+  /// Per-round ratio of launch a to launch b (paired samples): its median
+  /// and 95% interval.
+  struct Ratio {
+    double median, lo, hi;
+  };
+  Ratio ratio(size_t a, size_t b) const {
+    std::vector<double> r;
+    for (size_t i = 0; i < samples[a].size() && i < samples[b].size(); ++i)
+      r.push_back(samples[a][i] / samples[b][i]);
+    auto [lo, hi] = medianInterval(r);
+    return {approx::rt::median(r), lo, hi};
+  }
+};
+
 /// Times `launches` interleaved: sample i of each in turn, each after a
-/// restore, events around the launch only. Returns medians in ms.
-std::vector<double> timeInterleaved(
-    apps::DeviceProblem &d, const std::vector<std::function<void()>> &launches) {
+/// restore, events around the launch only; gWarmup rounds first, then at
+/// least gMinReps rounds, until every launch's median is tight
+/// (gUntilCi) or gMaxReps rounds.
+Sampled timeInterleaved(apps::DeviceProblem &d,
+                       const std::vector<std::function<void()>> &launches) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  std::vector<std::vector<double>> samples(launches.size());
-  for (int r = 0; r < gWarmup + gReps; ++r)
+  Sampled t;
+  t.samples.resize(launches.size());
+  const Tightness tight{gUntilCi, gMaxReps};
+  for (int r = 0;; ++r) {
     for (size_t k = 0; k < launches.size(); ++k) {
       d.restore();
       CK(cudaEventRecord(a));
@@ -63,15 +119,25 @@ std::vector<double> timeInterleaved(
       float ms = 0;
       CK(cudaEventElapsedTime(&ms, a, b));
       if (r >= gWarmup)
-        samples[k].push_back(ms);
+        t.samples[k].push_back(ms);
     }
+    if (r < gWarmup)
+      continue;
+    ++t.reps;
+    if (t.reps >= gMaxReps)
+      break;
+    if (t.reps < gMinReps || (t.reps - gMinReps) % kCheckEvery)
+      continue;
+    bool all = true;
+    for (const auto &s : t.samples)
+      all = all && tight.reached(s);
+    if (all)
+      break;
+  }
   CK(cudaGetLastError());
   CK(cudaEventDestroy(a));
   CK(cudaEventDestroy(b));
-  std::vector<double> m;
-  for (auto &s : samples)
-    m.push_back(median(s));
-  return m;
+  return t;
 }
 
 std::string jsonArray(const std::vector<double> &v) {
@@ -86,6 +152,53 @@ std::string jsonArray(const std::vector<double> &v) {
   }
   os << "]";
   return os.str();
+}
+std::string jsonPair(std::pair<double, double> p) {
+  return "[" + apps::jsonNum(p.first) + "," + apps::jsonNum(p.second) + "]";
+}
+std::string jsonRatio(const Sampled::Ratio &r) {
+  return "{\"median\":" + apps::jsonNum(r.median) +
+         ",\"lo\":" + apps::jsonNum(r.lo) + ",\"hi\":" + apps::jsonNum(r.hi) +
+         "}";
+}
+/// A reading for the table's header lines.
+std::string stateText(const DeviceMonitor *mon) {
+  if (!mon)
+    return "no NVML readings";
+  auto s = mon->read();
+  if (!s.isOk())
+    return "NVML: " + s.status().toString();
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "SM %u MHz, memory %u MHz, %u C, %.0f W",
+                s->smClockMHz, s->memClockMHz, s->temperatureC, s->powerW);
+  return buf;
+}
+
+/// A count of rounds: a positive integer; anything else is one line on
+/// stderr and exit 2.
+int repsValue(const std::string &opt, const std::string &v) {
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || !end || *end || errno || n < 1 || n > 1000000) {
+    std::fprintf(stderr, "run-apps: %s wants a positive integer, not '%s'\n",
+                 opt.c_str(), v.c_str());
+    std::exit(2);
+  }
+  return int(n);
+}
+/// A finite number >= lo (> lo when `strict`).
+double numberValue(const std::string &opt, const std::string &v, double lo,
+                   bool strict, const char *what) {
+  char *end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || !end || *end || !std::isfinite(x) || x < lo ||
+      (strict && x == lo)) {
+    std::fprintf(stderr, "run-apps: %s wants %s, not '%s'\n", opt.c_str(),
+                 what, v.c_str());
+    std::exit(2);
+  }
+  return x;
 }
 
 struct SetSpec {
@@ -119,10 +232,21 @@ int main(int argc, char **argv) {
       std::stringstream ss(next());
       for (std::string s; std::getline(ss, s, ',');)
         only.push_back(s);
-    } else if (a == "--reps") {
-      gReps = std::max(1, std::atoi(next().c_str()));
+    } else if (a == "--min-reps" || a == "--reps") {
+      gMinReps = repsValue(a, next());
+    } else if (a == "--max-reps") {
+      gMaxReps = repsValue(a, next());
+    } else if (a == "--until-ci") {
+      gUntilCi = numberValue(a, next(), 0, false,
+                             "a relative half-width >= 0 (0: off), e.g. 0.01");
+      if (gUntilCi >= 1) {
+        std::fprintf(stderr, "run-apps: --until-ci wants a relative "
+                             "half-width below 1, e.g. 0.01, not %g\n",
+                     gUntilCi);
+        return 2;
+      }
     } else if (a == "--qos-ratio") {
-      qosRatio = std::atof(next().c_str());
+      qosRatio = numberValue(a, next(), 0, true, "a positive number");
     } else if (a == "--json") {
       jsonPath = next();
     } else {
@@ -132,7 +256,13 @@ int main(int argc, char **argv) {
   }
   if (sets.empty()) {
     std::fprintf(stderr, "usage: run-apps --set LABEL=DIR [--set ...] "
-                         "[--apps a,b] [--reps N] [--qos-ratio R] [--json F]\n");
+                         "[--apps a,b] [--min-reps N] [--until-ci R] "
+                         "[--max-reps N] [--qos-ratio R] [--json F]\n");
+    return 2;
+  }
+  if (gMaxReps < gMinReps) {
+    std::fprintf(stderr, "run-apps: --max-reps %d is below --min-reps %d\n",
+                 gMaxReps, gMinReps);
     return 2;
   }
   check(probeDriver(), "driver");
@@ -141,13 +271,34 @@ int main(int argc, char **argv) {
   std::shared_ptr<Context> ctx = *ctxOr;
   CK(cudaFree(nullptr)); // the runtime API joins the same primary context
   const DeviceInfo &dev = ctx->device();
-  std::printf("# %s, %d SMs, driver %d, reps %d, QoS_ratio %.2f\n",
-              dev.name.c_str(), dev.smCount, dev.driverVersion, gReps,
-              qosRatio);
+  // Clocks, temperature and power beside the times (NVML; without it the
+  // JSON's states are null and the run goes on).
+  std::unique_ptr<DeviceMonitor> mon;
+  std::string noMonitor;
+  if (auto mo = DeviceMonitor::open(dev.uuid); mo.isOk())
+    mon = std::move(*mo);
+  else
+    noMonitor = mo.status().toString();
+  if (gUntilCi > 0)
+    std::printf("# %s, %d SMs, driver %d, reps %d..%d until ±%.1f%%, "
+                "QoS_ratio %.2f\n",
+                dev.name.c_str(), dev.smCount, dev.driverVersion, gMinReps,
+                gMaxReps, 100 * gUntilCi, qosRatio);
+  else
+    std::printf("# %s, %d SMs, driver %d, reps %d, QoS_ratio %.2f\n",
+                dev.name.c_str(), dev.smCount, dev.driverVersion, gMinReps,
+                qosRatio);
+  std::printf("# device at start: %s\n",
+              mon ? stateText(mon.get()).c_str()
+                  : ("no NVML readings: " + noMonitor).c_str());
 
   std::ostringstream js;
   js << "{\"device\":\"" << dev.name << "\",\"driver\":" << dev.driverVersion
-     << ",\"reps\":" << gReps << ",\"qos_ratio\":" << qosRatio
+     << ",\"uuid\":\"" << dev.uuid << "\",\"reps\":" << gMinReps
+     << ",\"min_reps\":" << gMinReps << ",\"max_reps\":" << gMaxReps
+     << ",\"until_ci\":" << gUntilCi << ",\"warmup\":" << gWarmup
+     << ",\"qos_ratio\":" << qosRatio
+     << ",\"state_start\":" << apps::stateJson(mon.get(), false)
      << ",\"grids\":{";
   std::map<WarpSlot, int> gridStep;
   bool firstGrid = true;
@@ -177,6 +328,7 @@ int main(int argc, char **argv) {
     if (!only.empty() &&
         std::find(only.begin(), only.end(), app.abbr) == only.end())
       continue;
+    const std::string stateStart = apps::stateJson(mon.get());
     apps::DeviceProblem tuneIn(app.make(1)), heldIn(app.make(2));
     js << (firstApp ? "" : ",") << "{\"abbr\":\"" << app.abbr
        << "\",\"name\":\"" << app.name << "\",\"domain\":\"" << app.domain
@@ -217,8 +369,13 @@ int main(int argc, char **argv) {
       // The curve.
       apps::Outputs ref = outputsAt(tuneIn, 0);
       std::vector<double> T, E, E2;
+      std::vector<std::pair<double, double>> Tci;
+      std::vector<int> Treps;
       for (int64_t l = 0; l <= lmax; ++l) {
-        T.push_back(timeInterleaved(tuneIn, {oursOn(tuneIn, l)})[0]);
+        const Sampled t = timeInterleaved(tuneIn, {oursOn(tuneIn, l)});
+        T.push_back(t.ms(0));
+        Tci.push_back(t.ci(0));
+        Treps.push_back(t.reps);
         E.push_back(app.error(tuneIn.p, ref, outputsAt(tuneIn, l)));
         // A second run shows how far E moves between identical launches:
         // only %warpid slots can move (virtual ones are deterministic).
@@ -234,16 +391,17 @@ int main(int argc, char **argv) {
 
       // Ours against the hand-written build, interleaved; the hand knob is
       // set before each pair of timings, not inside them.
-      std::vector<double> r0;
       CK(app.setHandLambda(0));
-      r0 = timeInterleaved(tuneIn, {oursOn(tuneIn, 0),
-                                    [&]() { tuneIn.launchHand(app); }});
+      const Sampled t0 = timeInterleaved(
+          tuneIn, {oursOn(tuneIn, 0), [&]() { tuneIn.launchHand(app); }});
       // The hand kernel's full-SFU λ: every warp slot of the SM (its own
       // occupancy may differ from ours, so our λmax need not cover it).
       const int handMax = dev.maxThreadsPerSM / dev.warpSize;
       CK(app.setHandLambda(handMax));
-      std::vector<double> rmax = timeInterleaved(
+      const Sampled tmax = timeInterleaved(
           tuneIn, {oursOn(tuneIn, lmax), [&]() { tuneIn.launchHand(app); }});
+      const std::vector<double> r0 = {t0.ms(0), t0.ms(1)},
+                                rmax = {tmax.ms(0), tmax.ms(1)};
       tuneIn.restore();
       tuneIn.launchHand(app);
       double handE = app.error(tuneIn.p, ref, tuneIn.outputs());
@@ -277,13 +435,20 @@ int main(int argc, char **argv) {
       // HEU's λ against OMG's, re-timed side by side: OMG's point is the
       // minimum over the curve's noisy medians, so the curve's own ratio
       // is biased against HEU. Three interleaved rounds, median ratio.
-      std::vector<double> retimed;
+      // Its interval: the per-round ratios of the paired samples, pooled
+      // over the three rounds.
+      std::vector<double> retimed, pooled;
+      std::vector<int> retimedReps;
       for (int round = 0; round < 3; ++round) {
-        std::vector<double> pair = timeInterleaved(
+        const Sampled pair = timeInterleaved(
             tuneIn, {oursOn(tuneIn, heu.lambda), oursOn(tuneIn, omg.lambda)});
-        retimed.push_back(pair[0] / pair[1]);
+        retimed.push_back(pair.ms(0) / pair.ms(1));
+        retimedReps.push_back(pair.reps);
+        for (size_t i = 0; i < pair.samples[0].size(); ++i)
+          pooled.push_back(pair.samples[0][i] / pair.samples[1][i]);
       }
-      const double heuOmgRetimed = median(retimed);
+      const double heuOmgRetimed = upperMedian(retimed);
+      const std::pair<double, double> heuOmgCi = medianInterval(pooled);
       // Held out: the same bound, another input.
       apps::Outputs heldRef = outputsAt(heldIn, 0);
       double heldHeu =
@@ -310,29 +475,53 @@ int main(int argc, char **argv) {
       js << (firstSet ? "" : ",") << "\"" << set.label << "\":{"
          << "\"slot\":\"" << warpSlotName(slot) << "\",\"lambda_max\":" << lmax
          << ",\"step\":" << step << ",\"time_ms\":" << jsonArray(T)
-         << ",\"error\":" << jsonArray(E) << ",\"error_repeat\":"
+         << ",\"time_ms_ci\":[";
+      for (size_t l = 0; l < Tci.size(); ++l)
+        js << (l ? "," : "") << jsonPair(Tci[l]);
+      js << "],\"reps_taken\":[";
+      for (size_t l = 0; l < Treps.size(); ++l)
+        js << (l ? "," : "") << Treps[l];
+      js << "],\"error\":" << jsonArray(E) << ",\"error_repeat\":"
          << jsonArray(E2) << ",\"ours_hand\":{\"ours0\":" << r0[0]
          << ",\"hand0\":" << r0[1] << ",\"oursmax\":" << rmax[0]
          << ",\"handmax\":" << rmax[1] << ",\"hand_error_max\":" << handE
          << ",\"zero_differ\":" << zeroDiffer << ",\"zero_compared\":" << zeroCompared
-         << "},\"tune\":{";
+         << "},\"ours_hand_ci\":{\"ours0\":" << jsonPair(t0.ci(0))
+         << ",\"hand0\":" << jsonPair(t0.ci(1))
+         << ",\"oursmax\":" << jsonPair(tmax.ci(0))
+         << ",\"handmax\":" << jsonPair(tmax.ci(1))
+         << "},\"ours_hand_ratio\":{\"zero\":" << jsonRatio(t0.ratio(0, 1))
+         << ",\"max\":" << jsonRatio(tmax.ratio(0, 1))
+         << "},\"ours_hand_reps\":{\"zero\":" << t0.reps
+         << ",\"max\":" << tmax.reps << "},\"tune\":{";
       bool firstM = true;
       for (auto &[meth, r] : res) {
         js << (firstM ? "" : ",") << "\"" << tuneMethodName(meth)
            << "\":{\"lambda\":" << r.lambda << ",\"runs\":" << r.runs
            << ",\"time_ms\":" << r.timeMs << ",\"error\":" << r.error
-           << ",\"bound\":" << r.qosBound << "}";
+           << ",\"bound\":" << r.qosBound;
+        // The λ's interval on the curve (the searches read the curve).
+        if (r.lambda >= 0 && size_t(r.lambda) < Tci.size())
+          js << ",\"time_ms_ci\":" << jsonPair(Tci[size_t(r.lambda)]);
+        js << "}";
         firstM = false;
       }
       js << "},\"heu_omg_retimed\":" << heuOmgRetimed
+         << ",\"heu_omg_retimed_ci\":" << jsonPair(heuOmgCi)
+         << ",\"heu_omg_retimed_rounds\":" << jsonArray(retimed)
+         << ",\"heu_omg_retimed_reps\":[" << retimedReps[0] << ","
+         << retimedReps[1] << "," << retimedReps[2] << "]"
          << ",\"held_out\":{\"HEU\":" << heldHeu << ",\"OMG\":" << heldOmg
          << ",\"ratio_bound\":" << heldBound << "},\"hand_lambda_max\":"
          << handMax << "}";
       firstSet = false;
     }
-    js << "}}";
+    js << "},\"state_start\":" << stateStart
+       << ",\"state_end\":" << apps::stateJson(mon.get()) << "}";
   }
-  js << "]}\n";
+  std::printf("\n# device at end: %s\n",
+              mon ? stateText(mon.get()).c_str() : "no NVML readings");
+  js << "],\"state_end\":" << apps::stateJson(mon.get(), false) << "}\n";
   if (!jsonPath.empty()) {
     FILE *f = std::fopen(jsonPath.c_str(), "w");
     if (!f) {

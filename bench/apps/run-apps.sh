@@ -5,6 +5,10 @@
 # the PTX that compile-apps.sh made. Table on stdout, JSON in $OUT.
 #
 #   bench/apps/run-apps.sh PTXDIR [run-apps options...]
+#
+# The options go to run-apps as given (see run-apps.cu), e.g. --apps a,b,
+# --min-reps N, --until-ci R (0.01: each median's 95% interval within ±1%),
+# --max-reps N, --qos-ratio R.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 PTX=${1:?usage: run-apps.sh PTXDIR [options]}; shift

@@ -206,14 +206,7 @@ Agreement agreement(const apps::Outputs &a, const apps::Outputs &b,
   return g;
 }
 
-std::string num(double v) {
-  if (!std::isfinite(v))
-    return "\"inf\"";
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
+std::string num(double v) { return apps::jsonNum(v); }
 std::string series(const Series &s, int rounds) {
   auto [lo, hi] = s.interval();
   return "{\"median\":" + num(s.median()) + ",\"lo\":" + num(lo) +
@@ -223,18 +216,7 @@ std::string ratio(const Ratio &r) {
   return "{\"median\":" + num(r.median) + ",\"lo\":" + num(r.lo) +
          ",\"hi\":" + num(r.hi) + "}";
 }
-std::string stateJson(const DeviceMonitor *mon) {
-  if (!mon)
-    return "null";
-  auto s = mon->read();
-  if (!s.isOk())
-    return "null";
-  return "{\"sm_mhz\":" + std::to_string(s->smClockMHz) +
-         ",\"mem_mhz\":" + std::to_string(s->memClockMHz) +
-         ",\"temp_c\":" + std::to_string(s->temperatureC) +
-         ",\"power_w\":" + num(s->powerW) + ",\"energy_j\":" + num(s->energyJ) +
-         "}";
-}
+using apps::stateJson; // with the energy counter
 
 /// How often NVML's energy counter moves: the median time between changes
 /// over up to 2 s of polling; NaN when it moved fewer than 3 times.
