@@ -2,6 +2,8 @@
 // (measure.h).
 #include "measure.h"
 
+#include "approx/runtime/core/DeviceMonitor.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -176,6 +178,21 @@ void measureTimes(std::shared_ptr<Context> ctx,
   auto tTime = std::chrono::steady_clock::now();
   double tInputs = 0;
   auto &times = R.times;
+  // The GPU's clocks, temperature and power around each size's timing
+  // (NVML; without it, the JSON says why and its readings are null).
+  std::unique_ptr<DeviceMonitor> mon;
+  if (auto m = DeviceMonitor::open(ctx->device().uuid); m.isOk())
+    mon = m.take();
+  else
+    R.nvml = m.status().toString();
+  auto reading = [&]() -> std::optional<DeviceState> {
+    if (!mon)
+      return std::nullopt;
+    auto s = mon->read();
+    if (!s.isOk())
+      return std::nullopt;
+    return *s;
+  };
   for (int64_t n : sizes) {
     auto t0 = std::chrono::steady_clock::now();
     Case noise, chip;
@@ -193,10 +210,14 @@ void measureTimes(std::shared_ptr<Context> ctx,
         must(DeviceBuffer::allocate(ctx, size_t(n * n) * 4, ScalarType::F32),
              "allocate");
     tInputs += seconds(t0);
+    R.deviceStates[n].start = reading();
     for (auto &rp : runners)
-      for (const Version &v : rp->versions)
-        times[rp->ex.name][v.label][n] =
-            rp->time(v, rp->ex.hotspot ? chip : noise, out);
+      for (const Version &v : rp->versions) {
+        TimeStat t = rp->time(v, rp->ex.hotspot ? chip : noise, out);
+        times[rp->ex.name][v.label][n] = t.ms;
+        R.timeStats[rp->ex.name][v.label][n] = t;
+      }
+    R.deviceStates[n].end = reading();
   }
   R.phases.push_back(
       {"timing (of which inputs " + num(tInputs, 3) + " s)", seconds(tTime)});

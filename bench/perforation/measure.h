@@ -32,8 +32,11 @@ void measureErrors(std::shared_ptr<Context> ctx, GpuMetrics &gpu,
                    int64_t ssimMax, Results &R);
 
 /// The times: every version at each of `sizes`, on a fresh random input
-/// per size (noise; HotSpot: a generated chip). Fills R.times and adds the
-/// phase to R.phases.
+/// per size (noise; HotSpot: a generated chip), each under its runner's
+/// TimingRule. Fills R.times (medians), R.timeStats (with the 95% interval
+/// and the launches), R.deviceStates (NVML readings before the first and
+/// after the last version of each size; R.nvml says why there are none)
+/// and adds the phase to R.phases.
 void measureTimes(std::shared_ptr<Context> ctx,
                   const std::vector<std::unique_ptr<Runner>> &runners,
                   const std::vector<int64_t> &sizes, Results &R);

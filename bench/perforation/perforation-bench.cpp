@@ -17,7 +17,15 @@
 //
 // Speed: times are CUDA-event medians after a warm-up (Module::time), on a
 // fresh random image per --sizes entry (noise; HotSpot: a generated chip),
-// made once per size for all examples. Baseline = the faster of the direct
+// made once per size for all examples. Dispersion (issue 30): each time is
+// --min-reps (= --reps, default 20) timed launches, then with --until-ci R
+// more in batches of 10 (every sample kept) until the 95% percentile-
+// bootstrap interval of the median lies within +-R of it (R relative: 0.01
+// is 1%) or --max-reps (default 200) launches in all; the JSON keeps each
+// median ("ms", as before), its interval ("ms_ci95") and launches ("reps"),
+// the rule ("timing"), and NVML's SM and memory clocks, temperature, power
+// and energy counter before and after each size's timing ("device_state";
+// null without NVML, "nvml" saying why). Baseline = the faster of the direct
 // kernel and the accurate tiling (best block shape). DRAM bytes: the
 // compulsory R + W (each input and the output once) scaled by the sectors a
 // scheme still touches: rows(n) skips n of every n+1 input rows; cols and
@@ -85,7 +93,8 @@
 //
 // usage: perforation-bench KERNEL_DIR IMAGE_DIR [--sizes 1024,8192,16384]
 //          [--error-sizes LIST] [--error-size 1024] [--ssim-max N]
-//          [--reps 20] [--examples a,b] [--json PATH]
+//          [--reps 20 | --min-reps 20] [--until-ci R] [--max-reps 200]
+//          [--examples a,b] [--json PATH]
 //        perforation-bench --self-test [IMAGE_DIR] [--json DEMO_PATH]
 //          (CPU only: the checks above without the GPU; with --json, the
 //          tables and JSON of made-up results, to check report.py)
@@ -132,7 +141,9 @@ int main(int argc, char **argv) {
   std::vector<int64_t> sizes = {1024, 8192, 16384}, errorSizes;
   int64_t errorSize = 1024, ssimMax = 32768;
   std::vector<std::string> only;
-  TimingOptions timing;
+  TimingRule timing;
+  int64_t minReps = 0, maxReps = 0; // 0: not given
+  double untilCi = 0;
   cli::CommandLine cl{
       cli::Tool{"perforation-bench"},
       "The perforation benchmark: KERNEL_DIR IMAGE_DIR [options], or "
@@ -162,13 +173,37 @@ int main(int argc, char **argv) {
              "the size of the error tables");
   cl.integer("--ssim-max", ssimMax, 1, 32768,
              "SSIM at error sizes up to this (default all)");
-  cl.integer("--reps", timing.reps, 1, 1000000, "timed launches (median)");
+  CLI::Option *repsOpt =
+      cl.integer("--reps", timing.first.reps, 1, 1000000,
+                 "timed launches (median; default 20); the same as "
+                 "--min-reps");
+  CLI::Option *minRepsOpt =
+      cl.integer("--min-reps", minReps, 1, 1000000,
+                 "timed launches at least (default --reps: 20)");
+  cl.number("--until-ci", untilCi, 0, 0.5,
+            "then repeat until the 95% interval of the median is within "
+            "+-R of it, R relative (0.01: 1%; default 0: off)");
+  CLI::Option *maxRepsOpt = cl.integer(
+      "--max-reps", maxReps, 1, 1000000,
+      "with --until-ci: timed launches at most (default 200)");
   cl.value(
       "--examples",
       [&](const std::string &v) { only = cli::splitList(v, "--examples"); },
       "only these examples (a,b)");
   cl.text("--json", jsonPath, "the results (with --self-test: made-up ones)");
   cl.check([&] {
+    if (repsOpt->count() && minRepsOpt->count())
+      cli::usageError("--reps and --min-reps are the same: give one");
+    if (minRepsOpt->count())
+      timing.first.reps = int(minReps);
+    timing.untilCi = untilCi;
+    if (maxRepsOpt->count())
+      timing.maxReps = int(maxReps);
+    if ((maxRepsOpt->count() || untilCi > 0) &&
+        timing.maxReps < timing.first.reps)
+      cli::usageError("--max-reps " + std::to_string(timing.maxReps) +
+                      " is below --min-reps " +
+                      std::to_string(timing.first.reps));
     if (selfTestOnly ? dirs.size() > 1 : dirs.size() != 2)
       cli::usageError(selfTestOnly ? "--self-test takes at most one IMAGE_DIR"
                                    : "give KERNEL_DIR and IMAGE_DIR");
@@ -225,7 +260,7 @@ int main(int argc, char **argv) {
   measureTimes(ctx, runners, sizes, R);
 
   R.phases.push_back({"total", seconds(tStart)});
-  R.copyGBs = copyGBs, R.sizes = sizes;
+  R.copyGBs = copyGBs, R.sizes = sizes, R.timing = timing;
   R.errorSize = errorSize, R.ssimMax = ssimMax;
   for (auto &rp : runners)
     R.examples.push_back({rp->ex, rp->versions});

@@ -23,7 +23,13 @@ speedup, the front joined) and OUT_DIR/pareto-NAME.svg (the largest size).
 
 Errors at a size come from the JSON's "errors_by_size" (benches from
 2026-11-26 on); older JSON has only "errors" (the native set), used for
-every size. An output left unwritten (NaN) or not finite counts as an
+every size. Times: "ms" is each version's median; where the JSON also has
+"ms_ci95" (issue 30, "Dispersion"), a time is printed with its 95%
+interval, "1.2340 [1.2300, 1.2390]", and a speedup a/b with the interval
+from the two intervals' ends, [a_lo / b_hi, a_hi / b_lo] (conservative:
+not a bootstrap of the ratio); the rule that repeated the launches
+("timing") and the GPU's state around each size's timing ("device_state",
+NVML) are printed first. JSON without them prints as before. An output left unwritten (NaN) or not finite counts as an
 infinite error. Standard library only: it also runs on the GPU machine.
 
     python3 bench/perforation/report.py [--write | --check] [--docs docs/perforation.md]
@@ -112,6 +118,48 @@ def baseline(vs, size):
     return direct, best, base
 
 
+def baseline_version(vs, size):
+    """The version whose time is baseline()'s base."""
+    _, best, base = baseline(vs, size)
+    return vs[0] if best is None or vs[0]["ms"][size] == base else best
+
+
+def ms_interval(version, size):
+    """(lo, hi): the 95% interval of the median time at `size`; None where
+    the JSON has none (runs before issue 30's "Dispersion")."""
+    ci = (version.get("ms_ci95") or {}).get(size)
+    if not ci or ci[0] is None or ci[1] is None:
+        return None
+    return ci[0], ci[1]
+
+
+def ratio_interval(num, den, size):
+    """The interval of num's time / den's time at `size` from the two
+    intervals' ends (conservative); None where either has none."""
+    a, b = ms_interval(num, size), ms_interval(den, size)
+    if a is None or b is None or b[0] <= 0 or b[1] <= 0:
+        return None
+    return a[0] / b[1], a[1] / b[0]
+
+
+def ci_text(ci, digits):
+    """' [lo, hi]' with `digits` decimals, or '' for no interval."""
+    return "" if ci is None else f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def ms_text(version, size, digits=4):
+    """The median time with `digits` decimals; where the JSON has its
+    interval, with it, both to at least 4 significant digits (the interval
+    of a time of a few microseconds is narrower than 0.0001 ms)."""
+    t = version["ms"][size]
+    ci = ms_interval(version, size)
+    if ci is None:
+        return f"{t:.{digits}f}"
+    if t > 0 and math.isfinite(t):
+        digits = max(digits, 3 - math.floor(math.log10(t)))
+    return f"{t:.{digits}f}" + ci_text(ci, digits)
+
+
 def pareto(points):
     """points: (speedup, error, label); the non-dominated ones, by speedup."""
     front = []
@@ -162,15 +210,19 @@ def summary(data):
             direct, acc, base = baseline(vs, size)
             gbs = (n_inputs(ex) + 1) * n * n * 4 / direct / 1e6
 
+            bv = baseline_version(vs, size)
+
             def best(pred):
                 c = [v for v in vs if pred(v)]
                 if not c:
                     return "none"
                 v = min(c, key=lambda v: v["ms"][size])
-                return (f"{v['label']}: {base / v['ms'][size]:.2f}x, "
+                return (f"{v['label']}: {base / v['ms'][size]:.2f}x"
+                        f"{ci_text(ratio_interval(bv, v, size), 2)}, "
                         f"{pct(primary(v, ex['metric'], size), 3)}")
 
-            accs = f"{direct / acc['ms'][size]:.2f} ({acc['label']})" if acc else "none"
+            accs = (f"{direct / acc['ms'][size]:.2f}{ci_text(ratio_interval(vs[0], acc, size), 2)} "
+                    f"({acc['label']})" if acc else "none")
             out.append(
                 f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
                 f"| {accs} "
@@ -188,10 +240,12 @@ def size_tables(data):
         for size in sorted(vs[0]["ms"], key=int):
             n = int(size)
             direct, acc, base = baseline(vs, size)
+            bv = baseline_version(vs, size)
             names = by.get(size, ex["inputs"])
             where = (f"{len(names)} inputs at {n}^2" if size in by
                      else f"{len(names)} inputs of the native set")
-            print(f"### {ex['name']}, {n}^2 (baseline {base:.4f} ms; {metric} over {where})")
+            print(f"### {ex['name']}, {n}^2 (baseline {ms_text(bv, size)} ms; "
+                  f"{metric} over {where})")
             print()
             print(f"| version | ms | speedup | {metric} median [min, max] | GB/s (% of copy) "
                   f"| bound | % of bound |")
@@ -202,7 +256,8 @@ def size_tables(data):
                 gbs = moved / t / 1e6
                 med, lo, hi = spread(v, metric, size)
                 err = "0 (reference)" if v["scheme"] == "" else f"{pct(med)} [{pct(lo)}, {pct(hi)}]"
-                print(f"| {v['label']} | {t:.4f} | {base / t:.3f}x | {err} "
+                print(f"| {v['label']} | {ms_text(v, size)} "
+                      f"| {base / t:.3f}x{ci_text(ratio_interval(bv, v, size), 3)} | {err} "
                       f"| {gbs:.0f} ({100 * gbs / copy:.0f}%) | {bound:.3f} "
                       f"| {100 * base / t / bound:.0f}% |")
             print()
@@ -259,7 +314,7 @@ def best_accurate_cell(ex, data, size):
     _, acc, _ = baseline(ex["versions"], size)
     gbs = acc["gbs"][size]
     note = ", compute-bound" if ex["name"] in COMPUTE_BOUND else ""
-    return (f"{shape(acc)}, {acc['ms'][size]:.3f} ms, "
+    return (f"{shape(acc)}, {ms_text(acc, size, 3)} ms, "
             f"{gbs:.0f} ({100 * gbs / data['copy_gbs']:.0f}%{note})")
 
 
@@ -279,6 +334,7 @@ def best_table(runs, size="16384"):
             ex = next(e for e in data["examples"] if e["name"] == name)
             vs = ex["versions"]
             _, _, base = baseline(vs, size)
+            bv = baseline_version(vs, size)
             cells = [NAMES[name], gpu, best_accurate_cell(ex, data, size)]
             if scalar:
                 sex = next(e for e in sdata["examples"] if e["name"] == name)
@@ -293,7 +349,8 @@ def best_table(runs, size="16384"):
                 v = min(c, key=lambda v: v["ms"][size])
                 t = v["ms"][size]
                 _, bound = moved_bytes(ex, v, n)
-                cells.append(f"{shape(v)}: {base / t:.2f}x, {100 * base / t / bound:.0f}%, "
+                cells.append(f"{shape(v)}: {base / t:.2f}x{ci_text(ratio_interval(bv, v, size), 2)}, "
+                             f"{100 * base / t / bound:.0f}%, "
                              f"{100 * primary(v, ex['metric'], size):.2f}%")
             out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
@@ -374,6 +431,38 @@ def doc_blocks():
     }
 
 
+def state_text(s):
+    """One NVML reading (device_state's start or end); '-' for none."""
+    if not s:
+        return "-"
+    power = "-" if s.get("power_w") is None else f"{s['power_w']:.1f}"
+    return f"SM {s['sm_mhz']} MHz, memory {s['mem_mhz']} MHz, {s['temp_c']} C, {power} W"
+
+
+def timing_lines(data):
+    """The repetition rule and the GPU's state around each size's timing,
+    where the JSON has them (nothing for older JSON)."""
+    t = data.get("timing")
+    if t:
+        rule = (f"at least {t['min_reps']}, until the 95% interval of the median is "
+                f"within +-{100 * t['until_ci']:g}% of it, at most {t['max_reps']}"
+                if t.get("until_ci") else f"{t['min_reps']}, no --until-ci")
+        reps = [r for ex in data["examples"] for v in ex["versions"]
+                for r in (v.get("reps") or {}).values() if r is not None]
+        took = f"; took {min(reps)} to {max(reps)}" if reps else ""
+        print(f"timing: {t['warmup']} warm-ups, then timed launches: {rule}{took}; "
+              f"times are medians [95% interval]")
+        print()
+    if "device_state" in data:
+        if data.get("nvml"):
+            print(f"GPU state: no NVML readings ({data['nvml']})")
+        for size in sorted(data["device_state"], key=int):
+            st = data["device_state"][size] or {}
+            print(f"GPU state at {size}^2 timing: start {state_text(st.get('start'))}; "
+                  f"end {state_text(st.get('end'))}")
+        print()
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("--"):
         return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "perforation.md"),
@@ -390,6 +479,7 @@ def main():
     if "photo_tiling" in data:
         print(f"photographs: {data['photo_tiling']}; SSIM: {data.get('ssim', '?')}")
         print()
+    timing_lines(data)
     print(summary(data))
     size_tables(data)
     set_tables(data)
@@ -397,14 +487,21 @@ def main():
         name, metric = ex["name"], ex["metric"]
         versions = ex["versions"]
         sizes = sorted(versions[0]["ms"], key=int)
+        by_label = {v["label"]: v for v in versions}
         for size in sizes:
             _, _, base = baseline(versions, size)
+            bv = baseline_version(versions, size)
+
+            def sp_ci(label):
+                return ci_text(ratio_interval(bv, by_label[label], size), 3)
             points = [(base / v["ms"][size], primary(v, metric, size), v["label"])
                       for v in versions]
             front = pareto(points)
-            print(f"{name} {size}^2 (baseline {base:.4f} ms, {metric}): Pareto front")
+            print(f"{name} {size}^2 (baseline {ms_text(bv, size)} ms, {metric}): Pareto front")
             for p in front:
-                print(f"  {p[2]:<22} {p[0]:6.3f}x  {100 * p[1]:8.4f}%")
+                ci = sp_ci(p[2])
+                print(f"  {p[2]:<22} {p[0]:6.3f}x  {100 * p[1]:8.4f}%"
+                      + (f"  speedup{ci}" if ci else ""))
             outs = [p for p in points if p[2].startswith("out:")]
             ins = [p for p in points if not p[2].startswith("out:") and p[2] != "direct"]
             beaten = [o for o in outs
@@ -417,7 +514,8 @@ def main():
                 ok = [p for p in points if p[1] <= bound]
                 best = max(ok) if ok else None
                 print(f"  fastest with {metric} <= {100 * bound:g}%: " +
-                      (f"{best[2]} at {best[0]:.3f}x ({100 * best[1]:.3f}%)" if best else "none"))
+                      (f"{best[2]} at {best[0]:.3f}x{sp_ci(best[2])} ({100 * best[1]:.3f}%)"
+                       if best else "none"))
             title = f"{name}, {size}x{size}: error vs speedup"
             svg(os.path.join(sys.argv[2], f"pareto-{name}-{size}.svg"), title, points, front)
             if size == sizes[-1]:

@@ -65,6 +65,48 @@ std::string pct(double v) {
   return std::isinf(v) ? "inf" : num(100 * v, 3) + "%";
 }
 
+namespace {
+/// `s` as a JSON string.
+std::string jsonString(const std::string &s) {
+  std::string o = "\"";
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      o += '\\';
+      o += ch;
+    } else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+    } else {
+      o += ch;
+    }
+  }
+  return o + "\"";
+}
+
+/// One NVML reading as JSON; null for none.
+std::string stateJson(const std::optional<DeviceState> &s) {
+  if (!s)
+    return "null";
+  return "{\"sm_mhz\": " + std::to_string(s->smClockMHz) +
+         ", \"mem_mhz\": " + std::to_string(s->memClockMHz) +
+         ", \"temp_c\": " + std::to_string(s->temperatureC) +
+         ", \"power_w\": " + num(s->powerW, 6) +
+         ", \"energy_j\": " + num(s->energyJ, 12) + "}";
+}
+
+/// One NVML reading for the tables; "-" for none.
+std::string stateText(const std::optional<DeviceState> &s) {
+  if (!s)
+    return "-";
+  return std::to_string(s->smClockMHz) + " / " +
+         std::to_string(s->memClockMHz) + " MHz, " +
+         std::to_string(s->temperatureC) + " C, " +
+         (std::isnan(s->powerW) ? std::string("- W") : num(s->powerW, 4) + " W");
+}
+} // namespace
+
 void writeResults(Results &R, const std::string &jsonPath) {
   // Tables and JSON.
   std::ostringstream json;
@@ -77,13 +119,43 @@ void writeResults(Results &R, const std::string &jsonPath) {
   json << "],\n\"photo_tiling\": \"mirror (numpy reflect, edge not repeated) "
           "of each photograph to N x N; native: at its own size\","
        << "\n\"ssim\": \"whole image, on the GPU, at every error set up to "
-       << R.ssimMax << "^2\",\n\"native_pattern_size\": " << R.errorSize
-       << ",\n\"examples\": [\n";
+       << R.ssimMax << "^2\",\n\"native_pattern_size\": " << R.errorSize;
+  // How long each time repeated, and the GPU's state around each size's
+  // timing (issue 30, "Dispersion").
+  json << ",\n\"timing\": {\"warmup\": " << R.timing.first.warmup
+       << ", \"min_reps\": " << R.timing.first.reps
+       << ", \"until_ci\": " << num(R.timing.untilCi, 6)
+       << ", \"max_reps\": " << R.timing.maxReps
+       << ", \"batch_reps\": " << TimingRule::kBatchReps
+       << ", \"interval\": \"95% percentile bootstrap of the median (2000 "
+          "resamples, fixed seed)\"}"
+       << ",\n\"nvml\": " << (R.nvml.empty() ? "null" : jsonString(R.nvml))
+       << ",\n\"device_state\": {";
+  {
+    bool f = true;
+    for (int64_t n : R.sizes) {
+      const Results::SizeState &st = R.deviceStates[n];
+      json << (f ? "" : ",\n  ") << "\"" << n
+           << "\": {\"start\": " << stateJson(st.start)
+           << ", \"end\": " << stateJson(st.end) << "}";
+      f = false;
+    }
+  }
+  json << "},\n\"examples\": [\n";
   bool firstEx = true;
   for (const auto &ev : R.examples) {
     const Example &ex = ev.first;
     const std::vector<Version> &versions = ev.second;
     auto &tm = R.times[ex.name];
+    auto &ts = R.timeStats[ex.name];
+    auto timeStatOf = [&](const std::string &label,
+                          int64_t n) -> const TimeStat * {
+      auto l = ts.find(label);
+      if (l == ts.end())
+        return nullptr;
+      auto t = l->second.find(n);
+      return t == l->second.end() ? nullptr : &t->second;
+    };
     // The error set a size's table uses: that size's, else the native one.
     auto setFor = [&](int64_t n) {
       std::string s = std::to_string(n);
@@ -111,8 +183,8 @@ void writeResults(Results &R, const std::string &jsonPath) {
           set == "native" ? "native set" : "at this size",
           ex.hotspot || n <= R.ssimMax ? "" : ", no SSIM");
       std::printf(
-          "| version | ms | speedup | GB/s | bound | of bound | %s median "
-          "[min, max] | PSNR | SSIM |\n",
+          "| version | ms [95%% interval] | speedup | GB/s | bound | of bound "
+          "| %s median [min, max] | PSNR | SSIM |\n",
           ex.metric.c_str());
       std::printf("|---|---|---|---|---|---|---|---|---|\n");
       for (const Version &v : versions) {
@@ -131,9 +203,24 @@ void writeResults(Results &R, const std::string &jsonPath) {
                       (d.nonfinite
                            ? " (" + std::to_string(d.nonfinite) + " not finite)"
                            : "");
+        // The median, and its interval where there is one: then both to at
+        // least 4 significant digits (a few microseconds' interval is
+        // narrower than 0.0001 ms).
+        const TimeStat *st = timeStatOf(v.label, n);
+        char ms[96];
+        if (st) {
+          const int d =
+              t > 0 && std::isfinite(t)
+                  ? std::max(4, 3 - int(std::floor(std::log10(t))))
+                  : 4;
+          std::snprintf(ms, sizeof ms, "%.*f [%.*f, %.*f]", d, t, d, st->lo,
+                        d, st->hi);
+        } else {
+          std::snprintf(ms, sizeof ms, "%.4f", t);
+        }
         std::printf(
-            "| %s | %.4f | %.3f | %.0f | %.3f | %.0f%% | %s | %s | %s |\n",
-            v.label.c_str(), t, base / t, moved / t / 1e6, bound,
+            "| %s | %s | %.3f | %.0f | %.3f | %.0f%% | %s | %s | %s |\n",
+            v.label.c_str(), ms, base / t, moved / t / 1e6, bound,
             100.0 * (base / t) / bound, err.c_str(), num(d.psnr, 4).c_str(),
             num(d.ssim, 4).c_str());
       }
@@ -207,6 +294,25 @@ void writeResults(Results &R, const std::string &jsonPath) {
              << "\": " << num(tm[v.label][n], 6);
         f = false;
       }
+      // The median's 95% interval and the timed launches ("ms" is the
+      // median, as before).
+      json << "}, \"ms_ci95\": {";
+      f = true;
+      for (int64_t n : R.sizes) {
+        const TimeStat *st = timeStatOf(v.label, n);
+        json << (f ? "" : ", ") << "\"" << n << "\": "
+             << (st ? "[" + num(st->lo, 6) + ", " + num(st->hi, 6) + "]"
+                    : std::string("null"));
+        f = false;
+      }
+      json << "}, \"reps\": {";
+      f = true;
+      for (int64_t n : R.sizes) {
+        const TimeStat *st = timeStatOf(v.label, n);
+        json << (f ? "" : ", ") << "\"" << n
+             << "\": " << (st ? std::to_string(st->reps) : "null");
+        f = false;
+      }
       json << "}, \"gbs\": {";
       f = true;
       for (int64_t n : R.sizes) {
@@ -249,6 +355,34 @@ void writeResults(Results &R, const std::string &jsonPath) {
     json << (i ? ", " : "") << "\"" << R.phases[i].first
          << "\": " << num(R.phases[i].second, 4);
   json << "}\n}\n";
+  // The repetition rule, the launches it took and the GPU's state.
+  int fewest = 0, most = 0;
+  for (const auto &e : R.timeStats)
+    for (const auto &l : e.second)
+      for (const auto &t : l.second) {
+        fewest = fewest ? std::min(fewest, t.second.reps) : t.second.reps;
+        most = std::max(most, t.second.reps);
+      }
+  std::printf("## Timing\n\nEach time: the median of %d to %d timed launches "
+              "after %d warm-ups (",
+              fewest, most, R.timing.first.warmup);
+  if (R.timing.untilCi > 0)
+    std::printf("at least %d, until the 95%% interval of the median is within "
+                "+-%s%% of it, at most %d",
+                R.timing.first.reps, num(100 * R.timing.untilCi, 4).c_str(),
+                R.timing.maxReps);
+  else
+    std::printf("--reps %d, no --until-ci", R.timing.first.reps);
+  std::printf("), with its 95%% percentile-bootstrap interval.\n\n");
+  if (!R.nvml.empty())
+    std::printf("No GPU state readings (NVML): %s\n\n", R.nvml.c_str());
+  std::printf("| size | GPU at the start: SM / memory clock, temperature, "
+              "power | at the end |\n|---|---|---|\n");
+  for (int64_t n : R.sizes)
+    std::printf("| %lld^2 | %s | %s |\n", (long long)n,
+                stateText(R.deviceStates[n].start).c_str(),
+                stateText(R.deviceStates[n].end).c_str());
+  std::printf("\n");
   std::printf("## Run time by phase\n\n| phase | s |\n|---|---|\n");
   for (const auto &p : R.phases)
     std::printf("| %s | %.1f |\n", p.first.c_str(), p.second);
@@ -267,6 +401,12 @@ Results demoResults() {
   R.sizes = {1024, 8192};
   R.sets = {"native", "1024", "8192"};
   R.phases = {{"start-up (demo)", 1.0}, {"total", 2.0}};
+  R.timing.first.reps = 20, R.timing.untilCi = 0.01, R.timing.maxReps = 200;
+  DeviceState hot;
+  hot.smClockMHz = 1980, hot.memClockMHz = 2619, hot.temperatureC = 41;
+  hot.powerW = 312.5, hot.energyJ = 123456.789;
+  R.deviceStates[1024] = {hot, hot};
+  R.deviceStates[8192].start = hot; // and no reading at the end
   for (const Example &ex : {kExamples[0], kExamples[5]}) {
     std::vector<Version> vs;
     vs.push_back({"direct", "", Source::Direct, -1, -1, 32, 8, 1, 1, 0});
@@ -299,9 +439,18 @@ Results demoResults() {
         }
     }
     for (size_t v = 0; v < vs.size(); ++v)
-      for (int64_t n : R.sizes)
-        R.times[ex.name][vs[v].label][n] =
-            ms[v] * double(n * n) / (16384.0 * 16384.0);
+      for (int64_t n : R.sizes) {
+        const double t = ms[v] * double(n * n) / (16384.0 * 16384.0);
+        R.times[ex.name][vs[v].label][n] = t;
+        // An interval and a rep count for all but one (null in the JSON).
+        if (ex.hotspot && v == 4 && n == 8192)
+          continue;
+        TimeStat st;
+        st.ms = t, st.lo = t * (1 - 0.002 * double(v + 1)),
+        st.hi = t * (1 + 0.003 * double(v + 1));
+        st.reps = 20 + 10 * int(v);
+        R.timeStats[ex.name][vs[v].label][n] = st;
+      }
     R.examples.push_back({ex, vs});
   }
   return R;

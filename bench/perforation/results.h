@@ -9,8 +9,11 @@
 #include "error-metrics.h"
 #include "versions.h"
 
+#include "approx/runtime/core/DeviceMonitor.h"
+
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +56,19 @@ struct Results {
   std::map<std::string, std::map<std::string, std::vector<std::string>>> inputs;
   /// [example][label][size]: median ms.
   std::map<std::string, std::map<std::string, std::map<int64_t, double>>> times;
+  /// [example][label][size]: the median with its 95% interval and the
+  /// timed launches (the median is times'); a version without one here
+  /// (none in a real run) gets null interval and reps in the JSON.
+  std::map<std::string, std::map<std::string, std::map<int64_t, TimeStat>>>
+      timeStats;
+  TimingRule timing; ///< how long each time repeated
+  /// The GPU's state (NVML) at the start and end of each size's timing;
+  /// nullopt: no reading (no NVML: nvml says why).
+  struct SizeState {
+    std::optional<DeviceState> start, end;
+  };
+  std::map<int64_t, SizeState> deviceStates;
+  std::string nvml; ///< empty: NVML read; else why there are no readings
   std::vector<std::pair<std::string, double>> phases; ///< name, seconds
 };
 

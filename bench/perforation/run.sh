@@ -7,6 +7,18 @@
 # pareto-*.svg) to $OUT (default $BUILD/bench-out).
 #
 #   bench/perforation/run.sh [perforation-bench options...]
+#
+# The options go to perforation-bench as they are, e.g. --sizes 16384,
+# --examples a,b, and its timing rule (issue 30, "Dispersion"):
+#   --min-reps N   timed launches of each version at least (default 20;
+#                  --reps N is the same option);
+#   --until-ci R   then more, in batches of 10, until the 95% bootstrap
+#                  interval of the median is within +-R of it (R relative:
+#                  0.01 = 1%; default 0: off, the first N launches only);
+#   --max-reps N   with --until-ci: launches at most (default 200).
+# perforation.json keeps each median with its interval and launches, and
+# the GPU's clocks, temperature and power (NVML) around each size's timing;
+# report.txt prints the times and speedups with their intervals.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build-gpu}

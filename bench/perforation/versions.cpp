@@ -4,6 +4,9 @@
 
 #include "approx/runtime/perforation/Reference.h"
 #include "approx/runtime/perforation/Tuner.h"
+#include "approx/runtime/tune/Metrics.h"
+
+#include <tuple>
 
 namespace pbench {
 
@@ -99,17 +102,35 @@ void Runner::run(const Version &v, const Case &c, DeviceBuffer &out) {
        ex.name + " " + v.label);
 }
 
-double Runner::time(const Version &v, const Case &c, DeviceBuffer &out) {
-  Timing t = must(module(v).time(
-                      kernel(v), config(v, c), args(c, out), timing,
-                      [&] { return out.fill32(0x7fc00001); }, options(v)),
-                  "time " + ex.name + " " + v.label);
-  return t.medianMs;
+TimeStat Runner::time(const Version &v, const Case &c, DeviceBuffer &out) {
+  const std::string what = "time " + ex.name + " " + v.label;
+  auto launches = [&](int warmup, int reps) {
+    TimingOptions o;
+    o.warmup = warmup, o.reps = reps;
+    return must(module(v).time(
+                    kernel(v), config(v, c), args(c, out), o,
+                    [&] { return out.fill32(0x7fc00001); }, options(v)),
+                what)
+        .samplesMs;
+  };
+  std::vector<double> ms = launches(timing.first.warmup, timing.first.reps);
+  const Tightness tight{timing.untilCi, timing.maxReps};
+  while (timing.untilCi > 0 && int(ms.size()) < timing.maxReps &&
+         !tight.reached(ms)) {
+    std::vector<double> more = launches(
+        0, std::min(TimingRule::kBatchReps, timing.maxReps - int(ms.size())));
+    ms.insert(ms.end(), more.begin(), more.end());
+  }
+  TimeStat t;
+  t.ms = approx::rt::median(ms); // Module::time's median, over every sample
+  std::tie(t.lo, t.hi) = approx::rt::medianInterval(ms);
+  t.reps = int(ms.size());
+  return t;
 }
 
 std::vector<std::unique_ptr<Runner>>
 loadRunners(std::shared_ptr<Context> ctx, const std::string &kdir,
-            const std::vector<std::string> &only, const TimingOptions &timing) {
+            const std::vector<std::string> &only, const TimingRule &timing) {
   std::vector<std::unique_ptr<Runner>> runners;
   for (const Example &ex : kExamples) {
     if (!only.empty() &&

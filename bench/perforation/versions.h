@@ -3,13 +3,14 @@
 // block shape of approx-perforation-raise, every output-perforation scheme
 // of approx-perforation-output; runtime/perforation/Tuner.h's candidates)
 // with the DRAM bytes each skips, and how a version is launched and timed
-// on one input (Runner).
+// on one input (Runner; how long a timing repeats: TimingRule).
 #ifndef APPROX_BENCH_PERFORATION_VERSIONS_H
 #define APPROX_BENCH_PERFORATION_VERSIONS_H
 
 #include "inputs.h"
 #include "support.h"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,12 +62,34 @@ struct Case {
   HotspotConsts hs;
 };
 
+/// How long a version's timing repeats (issue 30, "Dispersion"): `first`
+/// (warm-up, then first.reps timed launches: --min-reps), then, with
+/// untilCi > 0, more timed launches in batches of kBatchReps (no warm-up;
+/// every sample kept) until the 95% bootstrap interval of the median lies
+/// within +-untilCi of the median (approx::rt::Tightness) or maxReps
+/// launches in all. untilCi 0: the first launches only (the bench before
+/// issue 30).
+struct TimingRule {
+  TimingOptions first;  ///< warm-up and the minimum of timed launches
+  double untilCi = 0;   ///< relative half-width wanted; 0: off
+  int maxReps = 200;    ///< with untilCi: the most timed launches
+  static constexpr int kBatchReps = 10;
+};
+
+/// One version's time at one size: the median of its timed launches and
+/// the median's 95% percentile-bootstrap interval
+/// (approx::rt::medianInterval: 2,000 resamples, a fixed seed).
+struct TimeStat {
+  double ms = NAN, lo = NAN, hi = NAN;
+  int reps = 0; ///< timed launches
+};
+
 struct Runner {
   std::shared_ptr<Context> ctx;
   std::unique_ptr<Module> direct, perf, output;
   Example ex;
   std::vector<Version> versions;
-  TimingOptions timing;
+  TimingRule timing;
 
   std::vector<Arg> args(const Case &c, const DeviceBuffer &out);
 
@@ -80,7 +103,9 @@ struct Runner {
   /// Runs `v` on `c` into `out` (poisoned first: unwritten shows as NaN).
   void run(const Version &v, const Case &c, DeviceBuffer &out);
 
-  double time(const Version &v, const Case &c, DeviceBuffer &out);
+  /// Times `v` on `c` under `timing` (the output poisoned before every
+  /// launch, outside the timed region).
+  TimeStat time(const Version &v, const Case &c, DeviceBuffer &out);
 };
 
 /// The modules (KERNEL_DIR/NAME{_direct,,_output}.manifest.json) and
@@ -88,7 +113,7 @@ struct Runner {
 /// not empty.
 std::vector<std::unique_ptr<Runner>>
 loadRunners(std::shared_ptr<Context> ctx, const std::string &kdir,
-            const std::vector<std::string> &only, const TimingOptions &timing);
+            const std::vector<std::string> &only, const TimingRule &timing);
 
 } // namespace pbench
 
