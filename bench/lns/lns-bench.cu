@@ -24,16 +24,56 @@
 //     split's λ swept, and its speedup against the bound 1 + r_TEX/r_SFU.
 // Prints markdown; --json PATH writes everything. Exit 1 on a bit mismatch.
 //
-// usage: lns-bench KERNELS_DIR [--json PATH] [--rounds N] [--iters N]
+// Dispersion (issue 30): each sample of a row is the median of 5 timed
+// launches (2 warm-up); a measurement (one of sb, sb+db in 3 and in 4) runs
+// its rows, and every λ of its sweeps, interleaved round by round, for at
+// least --min-reps rounds; with --until-ci R it goes on until the 95%
+// bootstrap interval (approx::rt::medianInterval) of every median it
+// reports (each row and each λ of the sweeps) lies within ±R of that median
+// (approx::rt::Tightness; checked every 10 rounds past --min-reps), or
+// --max-reps rounds. The defaults (5 rounds, --until-ci 0: off) are the
+// runs of 2026-11-22 and -26. The JSON keeps every field it had, with the
+// same meaning (the reported medians stay the upper middle sample), and
+// adds beside them, per measurement, "ci" (each row's 95% interval, in the
+// row's ps/element), "sweep_ci" and, in 3, "versioned_sweep_ci" (the same
+// per λ) and "rounds" (rounds taken); at the top level "timing" (the
+// options and the interval's method), "nvml" (null, or why there are no
+// readings) and "device_state": per section run (bitexact, accuracy,
+// throughput, dynamic) the SM and memory clocks, temperature, power and
+// energy counter at its "start" and "end" (NVML through
+// approx::rt::DeviceMonitor; null without NVML). With --until-ci the tables
+// print each interval beside its value and the rounds taken; without it
+// they are as before.
+//
+// usage: lns-bench KERNELS_DIR [--json PATH] [--min-reps N] [--until-ci R]
+//                  [--max-reps N] [--iters N] [--block 32..256]
+//                  [--only bitexact|accuracy|throughput|dynamic]
+//   --min-reps N   interleaved rounds per measurement, at least (default 5;
+//                  --rounds N is the same option)
+//   --until-ci R   go on until every reported median's 95% interval is
+//                  within ±R of it, e.g. 0.01 (default 0: off, exactly
+//                  --min-reps rounds)
+//   --max-reps N   with --until-ci: rounds per measurement, at most
+//                  (default 200; not below --min-reps)
+//   --iters N      iterations per thread (default 2048)
+//   --block N      threads per block, 32..256 (default 256)
+//   --only MODE    run only that section (repeatable; default: all)
+// A bad option value is one line on stderr and exit 2, before the GPU is
+// touched.
 #include "../BenchCommon.cuh"
+
+#include "approx/runtime/core/DeviceMonitor.h"
+#include "approx/runtime/tune/Metrics.h"
 
 #include "FilterModel.h"
 #include "LnsTables.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <sstream>
@@ -47,7 +87,14 @@ namespace {
 std::shared_ptr<Context> gCtx;
 std::string gDir;
 std::ostringstream gJson;
-int gRounds = 5, gIters = 2048, gBlock = 256;
+int gRounds = 5, gIters = 2048, gBlock = 256; // gRounds: --min-reps
+int gMaxReps = 200;
+double gUntilCi = 0; // 0: off, exactly gRounds rounds
+// Past --min-reps, tightness is checked every this many rounds (a bootstrap
+// of 2,000 resamples per median).
+constexpr int kCheckEvery = 10;
+// The GPU's clocks, temperature and power (NVML); null without it.
+std::unique_ptr<DeviceMonitor> gMon;
 
 std::unique_ptr<Module> load(const std::string &name) {
   auto m = Module::load(gCtx, gDir + "/" + name + ".manifest.json");
@@ -75,6 +122,46 @@ std::string jnum(double v) {
   s.precision(6);
   s << v;
   return s.str();
+}
+/// The device's state now (SM and memory clocks, temperature, power,
+/// energy counter) as a JSON object; null without NVML or when the reading
+/// fails, and a value the GPU does not report is null.
+std::string stateJson() {
+  if (!gMon)
+    return "null";
+  auto s = gMon->read();
+  if (!s.isOk())
+    return "null";
+  auto num = [](double v, int precision) {
+    if (!std::isfinite(v))
+      return std::string("null");
+    std::ostringstream o;
+    o.precision(precision);
+    o << v;
+    return o.str();
+  };
+  return "{\"sm_mhz\": " + std::to_string(s->smClockMHz) +
+         ", \"mem_mhz\": " + std::to_string(s->memClockMHz) +
+         ", \"temp_c\": " + std::to_string(s->temperatureC) +
+         ", \"power_w\": " + num(s->powerW, 6) +
+         ", \"energy_j\": " + num(s->energyJ, 12) + "}";
+}
+/// A JSON string (quotes, backslashes and control characters escaped).
+std::string jstr(const std::string &v) {
+  std::string o = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+    } else {
+      o += c;
+    }
+  }
+  return o + "\"";
 }
 std::vector<float> download(const DeviceBuffer &b, size_t n) {
   std::vector<float> v(n);
@@ -410,6 +497,64 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+/// Runs `round` (one sample of every series of a measurement, interleaved)
+/// gRounds times; with --until-ci on until `tight` says every series is
+/// tight (checked every kCheckEvery rounds) or gMaxReps rounds. Returns the
+/// rounds taken.
+int interleave(const std::function<void()> &round,
+               const std::function<bool(const Tightness &)> &tight) {
+  const Tightness t{gUntilCi, gMaxReps};
+  for (int reps = 1;; ++reps) {
+    round();
+    if (reps < gRounds)
+      continue;
+    if (gUntilCi <= 0 || reps >= gMaxReps)
+      return reps;
+    if ((reps - gRounds) % kCheckEvery == 0 && tight(t))
+      return reps;
+  }
+}
+/// The 95% bootstrap interval of the median of `ms`, times `scale` (ms to
+/// ps/element).
+std::pair<double, double> interval(const std::vector<double> &ms,
+                                   double scale) {
+  auto [lo, hi] = medianInterval(ms);
+  return {lo * scale, hi * scale};
+}
+/// An interval as JSON: [lo, hi].
+std::string jci(std::pair<double, double> ci) {
+  return "[" + jnum(ci.first) + ", " + jnum(ci.second) + "]";
+}
+/// An interval for the tables (--until-ci only): " [lo, hi]".
+std::string ciText(std::pair<double, double> ci, int digits) {
+  if (gUntilCi <= 0)
+    return "";
+  char b[96];
+  std::snprintf(b, sizeof b, " [%.*f, %.*f]", digits, ci.first, digits,
+                ci.second);
+  return b;
+}
+/// The rounds line under a measurement's heading (--until-ci only).
+void printRounds(int rounds) {
+  if (gUntilCi > 0)
+    std::printf("%d interleaved rounds; 95%% intervals of the medians in "
+                "brackets\n\n",
+                rounds);
+}
+/// The heading's account of the rounds: "medians of N interleaved rounds",
+/// or with --until-ci the rule.
+std::string roundsText() {
+  char b[200];
+  if (gUntilCi > 0)
+    std::snprintf(b, sizeof b,
+                  "medians of %d to %d interleaved rounds, until every 95%% "
+                  "interval is within ±%.3g%% of its median",
+                  gRounds, gMaxReps, 100 * gUntilCi);
+  else
+    std::snprintf(b, sizeof b, "medians of %d interleaved rounds", gRounds);
+  return b;
+}
+
 void throughput() {
   struct Row {
     std::string name, label;
@@ -434,10 +579,9 @@ void throughput() {
   cfg.grid.x = unsigned(gCtx->device().smCount * 16 * (256 / gBlock));
   const double threads = double(cfg.grid.x) * cfg.block.x;
   DeviceBuffer out = alloc(size_t(threads));
-  std::printf("\n## Table 1 on this GPU: time per element (ps), medians of %d "
-              "interleaved rounds, %d iterations per thread, %u x %u "
-              "threads\n\n",
-              gRounds, gIters, cfg.grid.x, cfg.block.x);
+  std::printf("\n## Table 1 on this GPU: time per element (ps), %s, %d "
+              "iterations per thread, %u x %u threads\n\n",
+              roundsText().c_str(), gIters, cfg.grid.x, cfg.block.x);
   gJson << "\"throughput\": {";
   for (const char *what : {"sb", "sbdb"}) {
     std::map<std::string, std::unique_ptr<Module>> mods;
@@ -465,15 +609,26 @@ void throughput() {
       lambdas.push_back(l);
     std::map<std::string, std::vector<double>> ms;
     std::map<int64_t, std::vector<double>> splitMs, versionedMs;
-    for (int round = 0; round < gRounds; ++round) {
-      for (const Row &r : rows)
-        if (r.name != "split" && r.name != "versioned")
-          ms[r.name].push_back(timeOnce(*mods[r.name], -1));
-      for (int64_t l : lambdas) {
-        splitMs[l].push_back(timeOnce(*mods["split"], l));
-        versionedMs[l].push_back(timeOnce(*mods["versioned"], l));
-      }
-    }
+    const int rounds = interleave(
+        [&] {
+          for (const Row &r : rows)
+            if (r.name != "split" && r.name != "versioned")
+              ms[r.name].push_back(timeOnce(*mods[r.name], -1));
+          for (int64_t l : lambdas) {
+            splitMs[l].push_back(timeOnce(*mods["split"], l));
+            versionedMs[l].push_back(timeOnce(*mods["versioned"], l));
+          }
+        },
+        [&](const Tightness &t) {
+          for (const auto &m : ms)
+            if (!t.reached(m.second))
+              return false;
+          for (auto *sweep : {&splitMs, &versionedMs})
+            for (const auto &m : *sweep)
+              if (!t.reached(m.second))
+                return false;
+          return true;
+        });
     auto bestOf = [&](std::map<int64_t, std::vector<double>> &sweep) {
       int64_t b = 0;
       for (int64_t l : lambdas)
@@ -484,9 +639,11 @@ void throughput() {
     int64_t best = bestOf(splitMs), bestVersioned = bestOf(versionedMs);
     ms["split"] = splitMs[best];
     ms["versioned"] = versionedMs[bestVersioned];
-    auto ps = [&](const Row &r) {
-      return median(ms[r.name]) * 1e9 / (threads * gIters * r.perIter);
+    auto scale = [&](const Row &r) {
+      return 1e9 / (threads * gIters * r.perIter);
     };
+    auto ps = [&](const Row &r) { return median(ms[r.name]) * scale(r); };
+    auto ci = [&](const Row &r) { return interval(ms[r.name], scale(r)); };
     double hw = 0, tex = 0;
     for (const Row &r : rows) {
       if (r.name == "hw")
@@ -494,18 +651,22 @@ void throughput() {
       if (r.name == "order2")
         tex = ps(r);
     }
-    std::printf("### %s\n\n| row | ps/element | ratio to HW |\n| --- | --- | "
-                "--- |\n",
+    std::printf("### %s\n\n",
                 std::string(what) == "sb" ? "sb alone" : "sb and db");
+    printRounds(rounds);
+    std::printf("| row | ps/element | ratio to HW |\n| --- | --- | --- |\n");
     gJson << "\"" << what << "\": {";
+    std::ostringstream cis; // "ci": each row's interval
     for (const Row &r : rows) {
       std::string tag = r.name == "split" ? " [λ=" + std::to_string(best) + "]"
                         : r.name == "versioned"
                             ? " [λ=" + std::to_string(bestVersioned) + "]"
                             : "";
-      std::printf("| %s%s | %.2f | %.3f |\n", r.label.c_str(), tag.c_str(),
-                  ps(r), ps(r) / hw);
+      std::printf("| %s%s | %.2f%s | %.3f |\n", r.label.c_str(), tag.c_str(),
+                  ps(r), ciText(ci(r), 2).c_str(), ps(r) / hw);
       gJson << "\"" << r.name << "\": " << ps(r) << ", ";
+      cis << (&r == rows ? "" : ", ") << "\"" << r.name
+          << "\": " << jci(ci(r));
     }
     // Both units at once: throughput adds, r = 1/t.
     double limit = 1 + hw / tex; // speedup bound over the SFU alone
@@ -524,14 +685,18 @@ void throughput() {
       std::printf("\n%s λ sweep (ps/element):",
                   isSplit ? "split" : "versioned split");
       gJson << ", \"" << (isSplit ? "sweep" : "versioned_sweep") << "\": {";
+      std::ostringstream sweepCi;
       bool first = true;
       for (int64_t l : lambdas) {
         double p = median((*sweep)[l]) * 1e9 / (threads * gIters);
         std::printf(" %" PRId64 ":%.2f", l, p);
         gJson << (first ? "" : ", ") << "\"" << l << "\": " << p;
+        sweepCi << (first ? "" : ", ") << "\"" << l << "\": "
+                << jci(interval((*sweep)[l], 1e9 / (threads * gIters)));
         first = false;
       }
-      gJson << "}";
+      gJson << "}, \"" << (isSplit ? "sweep_ci" : "versioned_sweep_ci")
+            << "\": {" << sweepCi.str() << "}";
     }
     // The captured share of the available gain, (S-1)/(B-1): S/B would
     // score the SFU alone (S = 1) at 1/B, most of the way to the bound.
@@ -541,7 +706,8 @@ void throughput() {
                 limit, split, 100 * (split - 1) / (limit - 1), versioned,
                 100 * (versioned - 1) / (limit - 1));
     gJson << ", \"limit\": " << limit << ", \"split_speedup\": " << split
-          << ", \"versioned_speedup\": " << versioned << "}"
+          << ", \"versioned_speedup\": " << versioned << ", \"ci\": {"
+          << cis.str() << "}, \"rounds\": " << rounds << "}"
           << (std::string(what) == "sb" ? ", " : "");
   }
   gJson << "}, ";
@@ -562,10 +728,9 @@ void dynamicThroughput() {
   const double elements = double(chunks) * kChunk;
   DeviceBuffer out = alloc(size_t(threads));
   std::printf("\n## Dynamic work distribution: time per element (ps), "
-              "medians of %d interleaved rounds, %lld chunks of %lld, %u x "
-              "%u threads\n\n",
-              gRounds, (long long)chunks, (long long)kChunk, cfg.grid.x,
-              cfg.block.x);
+              "%s, %lld chunks of %lld, %u x %u threads\n\n",
+              roundsText().c_str(), (long long)chunks, (long long)kChunk,
+              cfg.grid.x, cfg.block.x);
   gJson << "\"dynamic\": {";
   for (const char *what : {"sb", "sbdb"}) {
     std::map<std::string, std::unique_ptr<Module>> mods;
@@ -596,12 +761,22 @@ void dynamicThroughput() {
       lambdas.push_back(l);
     std::map<std::string, std::vector<double>> ms;
     std::map<int64_t, std::vector<double>> sweep;
-    for (int round = 0; round < gRounds; ++round) {
-      ms["hw"].push_back(timeOnce("hw", -1));
-      ms["order2"].push_back(timeOnce("order2", -1));
-      for (int64_t l : lambdas)
-        sweep[l].push_back(timeOnce("split", l));
-    }
+    const int rounds = interleave(
+        [&] {
+          ms["hw"].push_back(timeOnce("hw", -1));
+          ms["order2"].push_back(timeOnce("order2", -1));
+          for (int64_t l : lambdas)
+            sweep[l].push_back(timeOnce("split", l));
+        },
+        [&](const Tightness &t) {
+          for (auto *series : {&ms["hw"], &ms["order2"]})
+            if (!t.reached(*series))
+              return false;
+          for (const auto &m : sweep)
+            if (!t.reached(m.second))
+              return false;
+          return true;
+        });
     int64_t best = 0;
     for (int64_t l : lambdas)
       if (median(sweep[l]) < median(sweep[best]))
@@ -611,28 +786,70 @@ void dynamicThroughput() {
     };
     const double hw = ps(ms["hw"]), tex = ps(ms["order2"]),
                  split = ps(sweep[best]);
+    const auto hwCi = interval(ms["hw"], 1e9 / elements),
+               texCi = interval(ms["order2"], 1e9 / elements),
+               splitCi = interval(sweep[best], 1e9 / elements);
     const double limit = 1 + hw / tex, speedup = hw / split;
-    std::printf("### %s\n\n| row | ps/element | ratio to HW |\n| --- | --- | "
-                "--- |\n| HW transcendentals (SFU) | %.3f | 1.000 |\n| "
-                "order-2 (texture2, 64/unit) | %.3f | %.3f |\n| order-2 + HW, "
-                "warp split [λ=%lld] | %.3f | %.3f |\n\nλ sweep (ps/element):",
-                std::string(what) == "sb" ? "sb alone" : "sb and db", hw, tex,
-                tex / hw, (long long)best, split, split / hw);
+    std::printf("### %s\n\n",
+                std::string(what) == "sb" ? "sb alone" : "sb and db");
+    printRounds(rounds);
+    std::printf("| row | ps/element | ratio to HW |\n| --- | --- | --- |\n| "
+                "HW transcendentals (SFU) | %.3f%s | 1.000 |\n| order-2 "
+                "(texture2, 64/unit) | %.3f%s | %.3f |\n| order-2 + HW, warp "
+                "split [λ=%lld] | %.3f%s | %.3f |\n\nλ sweep (ps/element):",
+                hw, ciText(hwCi, 3).c_str(), tex, ciText(texCi, 3).c_str(),
+                tex / hw, (long long)best, split, ciText(splitCi, 3).c_str(),
+                split / hw);
     gJson << "\"" << what << "\": {\"hw\": " << hw << ", \"order2\": " << tex
           << ", \"split\": " << split << ", \"split_lambda\": " << best
           << ", \"sweep\": {";
+    std::ostringstream sweepCi;
     for (size_t i = 0; i < lambdas.size(); ++i) {
       std::printf(" %lld:%.3f", (long long)lambdas[i], ps(sweep[lambdas[i]]));
       gJson << (i ? ", " : "") << "\"" << lambdas[i]
             << "\": " << ps(sweep[lambdas[i]]);
+      sweepCi << (i ? ", " : "") << "\"" << lambdas[i]
+              << "\": " << jci(interval(sweep[lambdas[i]], 1e9 / elements));
     }
     std::printf("\n\nlimit B = 1 + r_TEX/r_SFU = %.3f; split speedup over "
                 "HW S = %.3f, %.1f%% of the available gain (S-1)/(B-1)\n\n",
                 limit, speedup, 100 * (speedup - 1) / (limit - 1));
     gJson << "}, \"limit\": " << limit << ", \"split_speedup\": " << speedup
-          << "}" << (std::string(what) == "sb" ? ", " : "");
+          << ", \"ci\": {\"hw\": " << jci(hwCi) << ", \"order2\": "
+          << jci(texCi) << ", \"split\": " << jci(splitCi)
+          << "}, \"sweep_ci\": {" << sweepCi.str()
+          << "}, \"rounds\": " << rounds << "}"
+          << (std::string(what) == "sb" ? ", " : "");
   }
   gJson << "}, ";
+}
+
+/// A count of rounds: a whole number from 1 to 1,000,000; anything else is
+/// one line on stderr and exit 2.
+int countValue(const std::string &opt, const std::string &v) {
+  char *end = nullptr;
+  errno = 0;
+  const long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || !end || *end || errno || n < 1 || n > 1000000) {
+    std::fprintf(stderr, "lns-bench: %s wants a positive integer, not '%s'\n",
+                 opt.c_str(), v.c_str());
+    std::exit(2);
+  }
+  return int(n);
+}
+/// --until-ci's value: a relative half-width in [0, 1) (0: off); anything
+/// else is one line on stderr and exit 2.
+double ciValue(const std::string &opt, const std::string &v) {
+  char *end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || !end || *end || !std::isfinite(x) || x < 0 || x >= 1) {
+    std::fprintf(stderr,
+                 "lns-bench: %s wants a relative half-width from 0 (off) "
+                 "to below 1, e.g. 0.01, not '%s'\n",
+                 opt.c_str(), v.c_str());
+    std::exit(2);
+  }
+  return x;
 }
 
 } // namespace
@@ -640,12 +857,28 @@ void dynamicThroughput() {
 int main(int argc, char **argv) {
   std::string json;
   std::vector<std::string> modes;
+  bool maxGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    // The new options' value, or one line and exit 2 when it is missing.
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "lns-bench: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
     if (a == "--json" && i + 1 < argc)
       json = argv[++i];
     else if (a == "--rounds" && i + 1 < argc)
       gRounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--min-reps")
+      gRounds = countValue(a, next());
+    else if (a == "--max-reps") {
+      gMaxReps = countValue(a, next());
+      maxGiven = true;
+    } else if (a == "--until-ci")
+      gUntilCi = ciValue(a, next());
     else if (a == "--block" && i + 1 < argc)
       gBlock = std::clamp(std::atoi(argv[++i]), 32, 256);
     else if (a == "--iters" && i + 1 < argc)
@@ -670,8 +903,17 @@ int main(int argc, char **argv) {
   }
   if (gDir.empty()) {
     std::fprintf(stderr, "usage: lns-bench KERNELS_DIR [--json PATH] "
-                         "[--rounds N] [--iters N] [--block 32..256] [--only "
+                         "[--min-reps N] [--until-ci R] [--max-reps N] "
+                         "[--iters N] [--block 32..256] [--only "
                          "bitexact|accuracy|throughput|dynamic]\n");
+    return 2;
+  }
+  // --max-reps bounds --until-ci's rounds: below --min-reps it says nothing
+  // sensible (without --until-ci and without --max-reps, --min-reps alone
+  // counts, as --rounds always did).
+  if ((maxGiven || gUntilCi > 0) && gMaxReps < gRounds) {
+    std::fprintf(stderr, "lns-bench: --max-reps %d is below --min-reps %d\n",
+                 gMaxReps, gRounds);
     return 2;
   }
   auto want = [&](const char *m) {
@@ -680,29 +922,54 @@ int main(int argc, char **argv) {
   auto ctx = Context::create();
   check(ctx.status(), "context");
   gCtx = *ctx;
+  // Clocks, temperature and power beside the times (NVML; without it the
+  // JSON's states are null and the run goes on).
+  std::string noMonitor;
+  if (auto mo = DeviceMonitor::open(gCtx->device().uuid); mo.isOk())
+    gMon = std::move(*mo);
+  else
+    noMonitor = mo.status().toString();
   std::printf("# LNS on %s\n\n", gCtx->device().name.c_str());
   gJson << "{\"gpu\": \"" << gCtx->device().name << "\", ";
+  // "device_state": each section's readings at its start and end.
+  std::ostringstream states;
+  auto section = [&](const char *name, const std::function<void()> &body) {
+    const std::string start = stateJson();
+    body();
+    states << (states.tellp() > 0 ? ", " : "") << "\"" << name
+           << "\": {\"start\": " << start << ", \"end\": " << stateJson()
+           << "}";
+  };
   int status = 0;
-  if (want("bitexact")) {
-    std::printf("## Bit exactness: GPU against the CPU model\n\n");
-    status |= bitExactFilter();
-    status |= bitExactEval("acc_texture2_s64", lns::LnsImpl::Texture2, 64, 0);
-    status |= bitExactEval("acc_texture2_s1024", lns::LnsImpl::Texture2, 1024, 0);
-    status |= bitExactEval("acc_texture1_s256", lns::LnsImpl::Texture1, 256, 0);
-    status |= bitExactEval("acc_horner_s1_d5", lns::LnsImpl::Horner, 1, 5);
-    // The 3-D model's summation is known to be off by a few ulps where the
-    // two z slices cancel at different exponents (FilterModel.h): the raw
-    // probe is reported; texture3's evaluation, whose texels are smooth
-    // partial sums, must agree bit for bit.
-    bitExactFilter3D();
-    status |= bitExactEval("acc_texture3_s64", lns::LnsImpl::Texture3, 64, 0);
-  }
+  if (want("bitexact"))
+    section("bitexact", [&] {
+      std::printf("## Bit exactness: GPU against the CPU model\n\n");
+      status |= bitExactFilter();
+      status |= bitExactEval("acc_texture2_s64", lns::LnsImpl::Texture2, 64, 0);
+      status |= bitExactEval("acc_texture2_s1024", lns::LnsImpl::Texture2, 1024, 0);
+      status |= bitExactEval("acc_texture1_s256", lns::LnsImpl::Texture1, 256, 0);
+      status |= bitExactEval("acc_horner_s1_d5", lns::LnsImpl::Horner, 1, 5);
+      // The 3-D model's summation is known to be off by a few ulps where the
+      // two z slices cancel at different exponents (FilterModel.h): the raw
+      // probe is reported; texture3's evaluation, whose texels are smooth
+      // partial sums, must agree bit for bit.
+      bitExactFilter3D();
+      status |= bitExactEval("acc_texture3_s64", lns::LnsImpl::Texture3, 64, 0);
+    });
   if (want("accuracy"))
-    accuracy();
+    section("accuracy", accuracy);
   if (want("throughput"))
-    throughput();
+    section("throughput", throughput);
   if (want("dynamic"))
-    dynamicThroughput();
+    section("dynamic", dynamicThroughput);
+  gJson << "\"timing\": {\"min_reps\": " << gRounds
+        << ", \"until_ci\": " << gUntilCi << ", \"max_reps\": " << gMaxReps
+        << ", \"check_every\": " << kCheckEvery
+        << ", \"launches_per_sample\": 5, \"warmup_launches\": 2, "
+           "\"interval\": \"95% percentile bootstrap of the median (2000 "
+           "resamples, fixed seed)\"}, \"nvml\": "
+        << (gMon ? std::string("null") : jstr(noMonitor))
+        << ", \"device_state\": {" << states.str() << "}, ";
   gJson << "\"status\": " << status << "}";
   if (!json.empty()) {
     FILE *f = std::fopen(json.c_str(), "w");

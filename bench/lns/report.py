@@ -11,7 +11,11 @@ against the input precision f (the paper's Figure 3) for texture1, texture2
 and texture3, with the SFU, precise and Horner levels as flat lines, on a
 log scale, to SVG_OUT (default lns-figure3.svg), with bench/lib/svgplot.py
 (no plotting library needed). Rows a run lacks (an older JSON without
-texture3) are left out.
+texture3) are left out. Where the JSON has them (lns-bench since issue 30,
+"Dispersion"), each median's 95% bootstrap interval is printed beside it in
+brackets, with the rounds taken and the device's state (clocks,
+temperature, power) at the start and end of each section; an older JSON
+prints as it always did.
 
     bench/lns/report.py [--write | --check] [--docs docs/lns.md]
 
@@ -71,6 +75,23 @@ def share_text(s, b):
     1/B, so it flatters a split that gains little."""
     return "%.1f%% of the available gain (S-1)/(B-1); S/B %.1f%% (the SFU alone: %.1f%%)" % (
         100 * (s - 1) / (b - 1), 100 * s / b, 100 / b)
+
+def ci_text(ci, fmt):
+    """A median's 95% interval from lns-bench's "ci" fields, ' [lo, hi]';
+    '' where the JSON has none (older runs)."""
+    if not ci:
+        return ""
+    return " [%s, %s]" % tuple(fmt % float(v) for v in ci)
+
+
+def state_text(s):
+    """One device reading of lns-bench's "device_state" (null: none)."""
+    if not s:
+        return "no reading"
+    power = "- W" if s.get("power_w") is None else "%.0f W" % s["power_w"]
+    return "SM %s MHz, memory %s MHz, %s C, %s" % (
+        s["sm_mhz"], s["mem_mhz"], s["temp_c"], power)
+
 
 # --- docs/lns.md's tables (docblocks mode) ---------------------------------
 
@@ -257,10 +278,13 @@ def main():
         if not t:
             continue
         hw = t["hw"]
+        ci = t.get("ci", {})
         print("\n## %s: ps per element (ratio to the SFU row)\n" % label)
+        if "rounds" in t:
+            print("- %d interleaved rounds; 95%% intervals of the medians in brackets" % t["rounds"])
         for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split", "mix", "hw2"):
             if row in t:
-                print("- %s: %.2f (%.3f)" % (row, t[row], t[row] / hw))
+                print("- %s: %.2f%s (%.3f)" % (row, t[row], ci_text(ci.get(row), "%.2f"), t[row] / hw))
         print("- split lambda %s; limit B = 1 + r_TEX/r_SFU = %.3f; split speedup S = %.3f: %s"
               % (t["split_lambda"], t["limit"], t["split_speedup"],
                  share_text(t["split_speedup"], t["limit"])))
@@ -269,10 +293,22 @@ def main():
                   % (t["versioned_speedup"], share_text(t["versioned_speedup"], t["limit"])))
     # Dynamic work distribution (lns-bench --only dynamic).
     for what, t in sorted(data.get("dynamic", {}).items()):
-        print("\n## dynamic distribution, %s: SFU %.3f ps, texture2 %.3f ps, split %.3f ps (lambda %s)"
-              % (what, t["hw"], t["order2"], t["split"], t["split_lambda"]))
+        ci = t.get("ci", {})
+        print("\n## dynamic distribution, %s: SFU %.3f%s ps, texture2 %.3f%s ps, split %.3f%s ps (lambda %s)"
+              % (what, t["hw"], ci_text(ci.get("hw"), "%.3f"), t["order2"],
+                 ci_text(ci.get("order2"), "%.3f"), t["split"], ci_text(ci.get("split"), "%.3f"),
+                 t["split_lambda"]))
         print("- limit B = %.3f; split speedup S = %.3f: %s"
               % (t["limit"], t["split_speedup"], share_text(t["split_speedup"], t["limit"])))
+        if "rounds" in t:
+            print("- %d interleaved rounds; 95%% intervals of the medians in brackets" % t["rounds"])
+    # The device's state around each section (lns-bench since issue 30).
+    if "device_state" in data:
+        print("\n## device state (NVML)\n")
+        if data.get("nvml"):
+            print("- no readings: %s" % data["nvml"])
+        for section, st in data["device_state"].items():
+            print("- %s: start %s; end %s" % (section, state_text(st["start"]), state_text(st["end"])))
 
 
 if __name__ == "__main__":
