@@ -105,13 +105,20 @@ def app_table(d):
 
 
 def agreement_table(d):
+    # The paper's mean relative error beside the app's metric, where the run
+    # measured it (runs after 2026-11-29).
+    mre = all("mre_vs_o3" in a for a in d["apps"])
     out = ["| app | metric | λ=0 vs -O3: differ (max ulp) | λmax vs fast: differ (max ulp) "
-           "| E(fast) vs -O3 | E(ours λmax) vs -O3 |",
-           "|---|---|---|---|---|---|"]
+           "| E(fast) vs -O3 | E(ours λmax) vs -O3 |"
+           + (" MRE(fast) | MRE(ours λmax) |" if mre else ""),
+           "|---|---|---|---|---|---|" + ("---|---|" if mre else "")]
     for a in d["apps"]:
         g, e = a["agreement"], a["error_vs_o3"]
-        out.append(f"| {a['abbr'].upper()} | {a['metric']} | {ulp(g['ours0_o3'])} "
-                   f"| {ulp(g['oursmax_fast'])} | {err(e['fast'])} | {err(e['oursmax'])} |")
+        row = (f"| {a['abbr'].upper()} | {a['metric']} | {ulp(g['ours0_o3'])} "
+               f"| {ulp(g['oursmax_fast'])} | {err(e['fast'])} | {err(e['oursmax'])} |")
+        if mre:
+            row += f" {err(a['mre_vs_o3']['fast'])} | {err(a['mre_vs_o3']['oursmax'])} |"
+        out.append(row)
     return "\n".join(out) + "\n"
 
 

@@ -16,7 +16,8 @@
 //                 (paired samples), median and 95% bootstrap interval;
 //   agreement     ours(λ=0) against O3 and ours(λmax) against fast-math:
 //                 output elements that differ bit for bit, the largest ulp
-//                 distance, and the app's own metric against O3's output;
+//                 distance, the app's own metric against O3's output, and
+//                 the paper's (mean relative error over every element);
 //   energy        NVML's energy counter around batches of application runs,
 //                 per run: median of --energy-batches batches per build,
 //                 interleaved. The counter moves in steps (its period is
@@ -475,6 +476,24 @@ int main(int argc, char **argv) {
     const double eFast = app.error(d.p, outO3, outFast),
                  eOurs0 = app.error(d.p, outO3, outOurs0),
                  eOursMax = app.error(d.p, outO3, outOursMax);
+    // The paper's metric (its footnote 5: mean relative error), over every
+    // output element, beside the app's own.
+    auto mre = [&](const apps::Outputs &out) {
+      double sum = 0;
+      size_t n = 0;
+      for (size_t k = 0; k < outO3.size() && k < out.size(); ++k) {
+        const size_t m = outO3[k].size() / elem;
+        const double e =
+            elem == 8 ? apps::meanRelativeOf(apps::view<double>(outO3, k),
+                                             apps::view<double>(out, k), m)
+                      : apps::meanRelativeOf(apps::view<float>(outO3, k),
+                                             apps::view<float>(out, k), m);
+        sum += e * double(m);
+        n += m;
+      }
+      return n ? sum / double(n) : 0.0;
+    };
+    const double mreFast = mre(outFast), mreOursMax = mre(outOursMax);
     const Ratio k0 = pairedRatio(kt[1], kt[0]), kmax = pairedRatio(kt[3], kt[2]),
                 a0 = pairedRatio(at[1], at[0]), amax = pairedRatio(at[3], at[2]);
     const std::string stateEnd = stateJson(mon.get());
@@ -523,6 +542,8 @@ int main(int argc, char **argv) {
        << ",\"differ\":" << gmax.differ << ",\"max_ulp\":" << num(gmax.maxUlp)
        << "}},\"error_vs_o3\":{\"ours0\":" << num(eOurs0)
        << ",\"fast\":" << num(eFast) << ",\"oursmax\":" << num(eOursMax)
+       << "},\"mre_vs_o3\":{\"fast\":" << num(mreFast)
+       << ",\"oursmax\":" << num(mreOursMax)
        << "},\"state_start\":" << stateStart << ",\"state_end\":" << stateEnd
        << "}";
     if (!save())
