@@ -133,9 +133,12 @@ struct DeviceProblem {
   }
 };
 
-/// A number for JSON (6 significant digits); "inf" for a non-finite one
-/// (a NaN/inf output mismatch: no QoS accepts it).
+/// A number for JSON (6 significant digits); "inf" for an infinite one (an
+/// error metric's NaN/inf output mismatch: no QoS accepts it); null for NaN
+/// (a reading NVML does not give).
 inline std::string jsonNum(double v) {
+  if (std::isnan(v))
+    return "null";
   if (!std::isfinite(v))
     return "\"inf\"";
   std::ostringstream os;
