@@ -44,8 +44,10 @@
 #include "approx/runtime/tune/Metrics.h"
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -55,6 +57,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 using namespace approx::rt;
@@ -68,12 +71,48 @@ struct Options {
   int energyBatches = 2;
 };
 
+/// The driver functions a plain build needs, found through the runtime
+/// (cudaGetDriverEntryPointByVersion): the binary links no libcuda, so it
+/// starts, and refuses bad options, on a machine without a driver.
+struct Driver {
+  PFN_cuModuleLoad_v2000 moduleLoad = nullptr;
+  PFN_cuModuleGetFunction_v2000 moduleGetFunction = nullptr;
+  PFN_cuModuleUnload_v2000 moduleUnload = nullptr;
+  PFN_cuFuncSetAttribute_v9000 funcSetAttribute = nullptr;
+  PFN_cuLaunchKernel_v4000 launchKernel = nullptr;
+  PFN_cuGetErrorString_v6000 getErrorString = nullptr;
+  static const Driver &get() {
+    static const Driver d = [] {
+      Driver d;
+      auto find = [](const char *name, auto &fn) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        CK(cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault,
+                                            &q));
+        if (!p || q != cudaDriverEntryPointSuccess) {
+          std::fprintf(stderr, "baselines: the driver has no %s\n", name);
+          std::exit(2);
+        }
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+      };
+      find("cuModuleLoad", d.moduleLoad);
+      find("cuModuleGetFunction", d.moduleGetFunction);
+      find("cuModuleUnload", d.moduleUnload);
+      find("cuFuncSetAttribute", d.funcSetAttribute);
+      find("cuLaunchKernel", d.launchKernel);
+      find("cuGetErrorString", d.getErrorString);
+      return d;
+    }();
+    return d;
+  }
+};
+
 #define CU(x)                                                                  \
   do {                                                                         \
     CUresult r_ = (x);                                                         \
     if (r_ != CUDA_SUCCESS) {                                                  \
       const char *s_ = nullptr;                                                \
-      cuGetErrorString(r_, &s_);                                               \
+      Driver::get().getErrorString(r_, &s_);                                   \
       std::fprintf(stderr, "baselines: %s: %s\n", #x, s_ ? s_ : "?");          \
       std::exit(2);                                                            \
     }                                                                          \
@@ -91,19 +130,21 @@ struct PlainKernel {
       std::fprintf(stderr, "baselines: cannot read %s\n", ptx.c_str());
       std::exit(2);
     }
-    CU(cuModuleLoad(&module, ptx.c_str()));
-    CU(cuModuleGetFunction(&fn, module, kernel));
+    const Driver &drv = Driver::get();
+    CU(drv.moduleLoad(&module, ptx.c_str()));
+    CU(drv.moduleGetFunction(&fn, module, kernel));
     if (shared > 48 * 1024)
-      CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                            int(shared)));
+      CU(drv.funcSetAttribute(
+          fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared)));
   }
-  ~PlainKernel() { cuModuleUnload(module); }
+  ~PlainKernel() { Driver::get().moduleUnload(module); }
   void launch(apps::DeviceProblem &d) const {
     apps::DeviceProblem::Params q = d.params();
     const apps::Problem &p = d.p;
-    CU(cuLaunchKernel(fn, p.grid[0], p.grid[1], p.grid[2], p.block[0],
-                      p.block[1], p.block[2], p.sharedBytes, nullptr,
-                      q.list.data(), nullptr));
+    CU(Driver::get().launchKernel(fn, p.grid[0], p.grid[1], p.grid[2],
+                                  p.block[0], p.block[1], p.block[2],
+                                  p.sharedBytes, nullptr, q.list.data(),
+                                  nullptr));
   }
 };
 
@@ -265,6 +306,18 @@ Options parse(int argc, char **argv) {
       }
       return x;
     };
+    auto count = [&](const std::string &v) {
+      char *end = nullptr;
+      errno = 0;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || !end || *end || errno || n < 1 || n > 100000) {
+        std::fprintf(stderr,
+                     "baselines: %s wants an integer from 1 to 100000, not '%s'\n",
+                     a.c_str(), v.c_str());
+        std::exit(2);
+      }
+      return int(n);
+    };
     if (a == "--ours")
       o.ours = next();
     else if (a == "--plain")
@@ -276,9 +329,9 @@ Options parse(int argc, char **argv) {
       for (std::string s; std::getline(ss, s, ',');)
         o.only.push_back(s);
     } else if (a == "--min-reps")
-      o.minReps = int(positive(next()));
+      o.minReps = count(next());
     else if (a == "--max-reps")
-      o.maxReps = int(positive(next()));
+      o.maxReps = count(next());
     else if (a == "--tight")
       o.tight = positive(next());
     else if (a == "--app-seconds")
@@ -286,7 +339,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--energy-seconds")
       o.energySeconds = positive(next());
     else if (a == "--energy-batches")
-      o.energyBatches = int(positive(next()));
+      o.energyBatches = count(next());
     else {
       std::fprintf(stderr, "baselines: unknown option %s\n", a.c_str());
       std::exit(2);
