@@ -151,7 +151,7 @@ def summary(d):
         s, f, same = counts(d, key)
         w, r = worst(d, key)
         lines.append(f"- {what}: slower on {s} of {n} apps, faster on {f}, "
-                     f"indistinguishable on {same} (95% intervals); worst {w} {r:.3f}.")
+                     f"indistinguishable on {same} (95% intervals); worst {w}, {r:.3f}x nvcc's time.")
     gains = sorted(a["app_ms"]["o3"]["median"] / a["app_ms"]["oursmax"]["median"]
                    for a in d["apps"])
     kg = sorted(a["kernel_ms"]["o3"]["median"] / a["kernel_ms"]["oursmax"]["median"]
