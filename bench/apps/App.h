@@ -9,6 +9,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -144,6 +145,24 @@ double normalisedL1Of(const T *ref, const T *out, size_t n) {
 
 inline double meanRelative(const double *ref, const double *out, size_t n) {
   return meanRelativeOf(ref, out, n);
+}
+
+/// The paper's metric over a whole launch (ICS'16, footnote 5: mean
+/// relative error): meanRelativeOf over every element of every output
+/// buffer, the buffers' elements `elem` bytes wide (4: f32, 8: f64).
+inline double meanRelativeOfOutputs(const Outputs &ref, const Outputs &out,
+                                    size_t elem) {
+  double sum = 0;
+  size_t n = 0;
+  for (size_t k = 0; k < ref.size() && k < out.size(); ++k) {
+    const size_t m = std::min(ref[k].size(), out[k].size()) / elem;
+    const double e =
+        elem == 8 ? meanRelativeOf(view<double>(ref, k), view<double>(out, k), m)
+                  : meanRelativeOf(view<float>(ref, k), view<float>(out, k), m);
+    sum += e * double(m);
+    n += m;
+  }
+  return n ? sum / double(n) : 0.0;
 }
 
 } // namespace apps

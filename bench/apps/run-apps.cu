@@ -24,7 +24,8 @@
 // --min-reps), or --max-reps rounds (issue 30, "Dispersion"). The defaults
 // (10 rounds, --until-ci 0: off) are the runs of 2026-11-26. Every median
 // in the JSON has its interval and rounds beside it (time_ms_ci and
-// reps_taken for the curve; ours_hand_ci, ours_hand_ratio, ours_hand_reps;
+// reps_taken for the curve, and error_mre: the paper's metric, mean relative
+// error over every output element, beside the app's own E; ours_hand_ci, ours_hand_ratio, ours_hand_reps;
 // each tuner's time_ms_ci; heu_omg_retimed_ci, _rounds and _reps), and the
 // device state (SM and memory clocks, temperature, power; NVML, null
 // without it) at the start and end of each app and of the run.
@@ -368,7 +369,8 @@ int main(int argc, char **argv) {
 
       // The curve.
       apps::Outputs ref = outputsAt(tuneIn, 0);
-      std::vector<double> T, E, E2;
+      std::vector<double> T, E, E2, Emre;
+      const size_t elem = app.doublePrecision ? 8 : 4;
       std::vector<std::pair<double, double>> Tci;
       std::vector<int> Treps;
       for (int64_t l = 0; l <= lmax; ++l) {
@@ -376,7 +378,10 @@ int main(int argc, char **argv) {
         T.push_back(t.ms(0));
         Tci.push_back(t.ci(0));
         Treps.push_back(t.reps);
-        E.push_back(app.error(tuneIn.p, ref, outputsAt(tuneIn, l)));
+        const apps::Outputs out = outputsAt(tuneIn, l);
+        E.push_back(app.error(tuneIn.p, ref, out));
+        // The paper's metric beside the app's own (the tuners use the app's).
+        Emre.push_back(apps::meanRelativeOfOutputs(ref, out, elem));
         // A second run shows how far E moves between identical launches:
         // only %warpid slots can move (virtual ones are deterministic).
         E2.push_back(slot == WarpSlot::Hw
@@ -411,7 +416,6 @@ int main(int argc, char **argv) {
       tuneIn.restore();
       tuneIn.launchHand(app);
       const apps::Outputs hand0 = tuneIn.outputs();
-      const size_t elem = app.doublePrecision ? 8 : 4;
       uint64_t zeroDiffer = 0, zeroCompared = 0;
       for (size_t k = 0; k < ref.size() && k < hand0.size(); ++k)
         for (size_t i = 0; i + elem <= ref[k].size(); i += elem) {
@@ -481,7 +485,8 @@ int main(int argc, char **argv) {
       js << "],\"reps_taken\":[";
       for (size_t l = 0; l < Treps.size(); ++l)
         js << (l ? "," : "") << Treps[l];
-      js << "],\"error\":" << jsonArray(E) << ",\"error_repeat\":"
+      js << "],\"error\":" << jsonArray(E) << ",\"error_mre\":"
+         << jsonArray(Emre) << ",\"error_repeat\":"
          << jsonArray(E2) << ",\"ours_hand\":{\"ours0\":" << r0[0]
          << ",\"hand0\":" << r0[1] << ",\"oursmax\":" << rmax[0]
          << ",\"handmax\":" << rmax[1] << ",\"hand_error_max\":" << handE

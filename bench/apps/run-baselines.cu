@@ -531,22 +531,9 @@ int main(int argc, char **argv) {
                  eOursMax = app.error(d.p, outO3, outOursMax);
     // The paper's metric (its footnote 5: mean relative error), over every
     // output element, beside the app's own.
-    auto mre = [&](const apps::Outputs &out) {
-      double sum = 0;
-      size_t n = 0;
-      for (size_t k = 0; k < outO3.size() && k < out.size(); ++k) {
-        const size_t m = outO3[k].size() / elem;
-        const double e =
-            elem == 8 ? apps::meanRelativeOf(apps::view<double>(outO3, k),
-                                             apps::view<double>(out, k), m)
-                      : apps::meanRelativeOf(apps::view<float>(outO3, k),
-                                             apps::view<float>(out, k), m);
-        sum += e * double(m);
-        n += m;
-      }
-      return n ? sum / double(n) : 0.0;
-    };
-    const double mreFast = mre(outFast), mreOursMax = mre(outOursMax);
+    const double mreFast = apps::meanRelativeOfOutputs(outO3, outFast, elem),
+                 mreOursMax =
+                     apps::meanRelativeOfOutputs(outO3, outOursMax, elem);
     const Ratio k0 = pairedRatio(kt[1], kt[0]), kmax = pairedRatio(kt[3], kt[2]),
                 a0 = pairedRatio(at[1], at[0]), amax = pairedRatio(at[3], at[2]);
     const std::string stateEnd = stateJson(mon.get());
