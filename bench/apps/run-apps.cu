@@ -24,11 +24,12 @@
 // --min-reps), or --max-reps rounds (issue 30, "Dispersion"). The defaults
 // (10 rounds, --until-ci 0: off) are the runs of 2026-11-26. Every median
 // in the JSON has its interval and rounds beside it (time_ms_ci and
-// reps_taken for the curve, and error_mre: the paper's metric, mean relative
-// error over every output element, beside the app's own E; ours_hand_ci, ours_hand_ratio, ours_hand_reps;
+// reps_taken for the curve; ours_hand_ci, ours_hand_ratio, ours_hand_reps;
 // each tuner's time_ms_ci; heu_omg_retimed_ci, _rounds and _reps), and the
 // device state (SM and memory clocks, temperature, power; NVML, null
-// without it) at the start and end of each app and of the run.
+// without it) at the start and end of each app and of the run. Beside each
+// app's own error curve E, error_mre is the paper's metric (mean relative
+// error over every output element; the tuners use E).
 //
 // usage: run-apps --set LABEL=DIR [--set ...] [--apps a,b] [--min-reps N]
 //                 [--until-ci R] [--max-reps N] [--qos-ratio R] [--json PATH]
