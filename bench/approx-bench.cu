@@ -9,10 +9,16 @@
 // region; CUDA events around the launch; warm-up, then the median of N).
 // Reported: ours/hand-written at lambda = 0 and at lambda_max, the pure-SFU
 // speedup T(0)/T(lambda_max) of each, and the tuners (HEU, SMP, OMG) at
-// QoS_ratio 0.8: lambda returned and runs spent.
+// QoS_ratio 0.8: lambda returned and runs spent. With --plain DIR, also the
+// builds a user would pick instead (issue 30): the hand-written precise code
+// without the split (plain-examples.cu) as nvcc -O3 and nvcc -O3
+// -use_fast_math build it (DIR/plain-examples.{O3,fast}.ptx, run-bench.sh),
+// timed the same way: ours at λ = 0 against -O3, ours at λmax against fast
+// math, and their outputs' mean relative error against ours at λ = 0.
 //
-// usage: approx-bench EXAMPLES_DIR [--reps N] [--json PATH]
+// usage: approx-bench EXAMPLES_DIR [--reps N] [--json PATH] [--plain DIR]
 #include "handwritten.cuh"
+#include "PlainPtx.cuh"
 
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
@@ -23,6 +29,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -116,8 +123,23 @@ struct Row {
   std::string name, kind;
   int64_t lmax;
   double oursT0, oursTm, handT0, handTm, oursE, handE, diff0;
+  // --plain: nvcc -O3 and -use_fast_math of the unsplit precise code; their
+  // outputs' MRE against ours at λ = 0 (NaN without --plain).
+  double o3T = NAN, fastT = NAN, o3Diff = NAN, fastE = NAN;
   TuneResult heu, smp, omg;
 };
+
+/// --plain's fields of a row's JSON ("" without --plain).
+static std::string plainJson(const Row &r) {
+  if (std::isnan(r.o3T))
+    return "";
+  char b[256];
+  std::snprintf(b, sizeof b,
+                "\"o3_t0\":%.6g,\"fast_t\":%.6g,\"o3_vs_ours0_mre\":%.6g,"
+                "\"fast_emax\":%.6g,",
+                r.o3T, r.fastT, r.o3Diff, r.fastE);
+  return b;
+}
 
 template <typename T>
 static std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
@@ -132,12 +154,19 @@ int main(int argc, char **argv) {
                  argv[0]);
     return 1;
   }
-  std::string dir = argv[1], jsonPath;
+  std::string dir = argv[1], jsonPath, plainDir;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
       gReps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
       jsonPath = argv[++i];
+    else if (!std::strcmp(argv[i], "--plain") && i + 1 < argc)
+      plainDir = argv[++i];
+    else {
+      std::fprintf(stderr, "approx-bench: unknown option or missing value: %s\n",
+                   argv[i]);
+      return 2;
+    }
   }
   Expected<std::shared_ptr<Context>> ctx = Context::create(0);
   check(ctx.status(), "context");
@@ -155,7 +184,9 @@ int main(int argc, char **argv) {
                         LaunchConfig cfg, HandBuffers &hb,
                         const std::function<void()> &hand,
                         std::vector<size_t> handOut,
-                        std::vector<size_t> handOutCount, bool f64) {
+                        std::vector<size_t> handOutCount, bool f64,
+                        const char *plainKernel,
+                        const std::function<void(const PlainKernel &)> &plain) {
     Expected<std::unique_ptr<Module>> m =
         Module::load(*ctx, dir + "/" + module + ".manifest.json");
     check(m.status(), module.c_str());
@@ -208,6 +239,17 @@ int main(int argc, char **argv) {
     std::vector<double> hm = handOutputs();
     r.handE = *Metric::meanRelative()(h0, hm);
     r.diff0 = *Metric::meanRelative()(*ref, h0);
+    if (!plainDir.empty()) {
+      // timeHand leaves the last timed launch's outputs in the buffers.
+      PlainKernel o3("approx-bench", plainDir + "/plain-examples.O3.ptx",
+                     plainKernel);
+      PlainKernel fast("approx-bench", plainDir + "/plain-examples.fast.ptx",
+                       plainKernel);
+      r.o3T = timeHand(hb, [&] { plain(o3); });
+      r.o3Diff = *Metric::meanRelative()(*ref, handOutputs());
+      r.fastT = timeHand(hb, [&] { plain(fast); });
+      r.fastE = *Metric::meanRelative()(*ref, handOutputs());
+    }
     TuneOptions to;
     to.qos = QoS::ratio(0.8);
     Expected<TuneResult> heu = tune(**ev, TuneMethod::Heu, to);
@@ -245,7 +287,12 @@ int main(int argc, char **argv) {
           boxMullerHand<<<cfg.grid.x, cfg.block.x>>>((float *)hb.work[0],
                                                      nPerRng, nRng);
         },
-        {0}, {data.size()}, false);
+        {0}, {data.size()}, false, "boxMullerPlain",
+        [&](const PlainKernel &k) {
+          long long a = nPerRng, b = nRng;
+          void *params[] = {&hb.work[0], &a, &b};
+          k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
+        });
   }
   // ---- Black-Scholes: memory-streaming -------------------------------------
   {
@@ -283,7 +330,14 @@ int main(int argc, char **argv) {
               (const float *)hb.work[2], (const float *)hb.work[3],
               (const float *)hb.work[4], r, v, n);
         },
-        {0, 1}, {size_t(n), size_t(n)}, false);
+        {0, 1}, {size_t(n), size_t(n)}, false, "blackScholesPlain",
+        [&](const PlainKernel &k) {
+          float rr = r, vv = v;
+          long long nn = n;
+          void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2],
+                            &hb.work[3], &hb.work[4], &rr, &vv, &nn};
+          k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
+        });
   }
   // ---- Coulomb f64: compute-bound ------------------------------------------
   {
@@ -318,7 +372,12 @@ int main(int argc, char **argv) {
               (const double *)hb.work[0], (const double *)hb.work[1],
               (double *)hb.work[2], natoms, npoints);
         },
-        {2}, {size_t(npoints)}, true);
+        {2}, {size_t(npoints)}, true, "coulombPlain",
+        [&](const PlainKernel &k) {
+          long long a = natoms, b = npoints;
+          void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2], &a, &b};
+          k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
+        });
   }
 
   std::printf("\n| example | kind | lambda_max | ours T(0) ms | hand T(0) ms | "
@@ -333,6 +392,18 @@ int main(int argc, char **argv) {
                 r.handT0, r.oursT0 / r.handT0, r.oursTm, r.handTm,
                 r.oursTm / r.handTm, r.oursT0 / r.oursTm, r.handT0 / r.handTm,
                 r.oursE, r.handE, r.diff0);
+  if (!plainDir.empty()) {
+    std::printf("\nAgainst nvcc builds of the hand-written precise code "
+                "without the split (-O3; -O3 -use_fast_math); MRE against "
+                "ours at lambda = 0:\n\n| example | nvcc -O3 T ms | ours T(0) "
+                "/ -O3 | -O3 vs ours at 0 (MRE) | fast-math T ms | ours "
+                "T(max) / fast | E fast-math | E(max) ours |\n"
+                "|---|---|---|---|---|---|---|---|\n");
+    for (const Row &r : rows)
+      std::printf("| %s | %.4f | %.3f | %.2g | %.4f | %.3f | %.3g | %.3g |\n",
+                  r.name.c_str(), r.o3T, r.oursT0 / r.o3T, r.o3Diff, r.fastT,
+                  r.oursTm / r.fastT, r.fastE, r.oursE);
+  }
   std::printf("\nTuners at QoS_ratio 0.8 (runs = distinct lambda measured, "
               "lambda=0 included):\n\n| example | QoS bound | HEU lambda | "
               "HEU runs | SMP lambda | SMP runs | OMG lambda (fastest) | OMG "
@@ -370,13 +441,13 @@ int main(int argc, char **argv) {
             f,
             "  {\"example\":\"%s\",\"lambda_max\":%lld,\"ours_t0\":%.6g,"
             "\"ours_tmax\":%.6g,\"hand_t0\":%.6g,\"hand_tmax\":%.6g,"
-            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,"
+            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,%s"
             "\"heu\":{\"lambda\":%lld,\"runs\":%d,\"trace\":%s},"
             "\"smp\":{\"lambda\":%lld,\"runs\":%d},"
             "\"omg\":{\"lambda\":%lld,\"max_feasible\":%lld,\"runs\":%d,"
             "\"trace\":%s}}%s\n",
             r.name.c_str(), (long long)r.lmax, r.oursT0, r.oursTm, r.handT0,
-            r.handTm, r.oursE, r.handE, r.heu.qosBound,
+            r.handTm, r.oursE, r.handE, r.heu.qosBound, plainJson(r).c_str(),
             (long long)r.heu.lambda, r.heu.runs, trace(r.heu).c_str(),
             (long long)r.smp.lambda, r.smp.runs, (long long)r.omg.lambda,
             (long long)r.omg.maxFeasibleLambda, r.omg.runs,

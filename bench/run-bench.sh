@@ -9,7 +9,9 @@
 # runtime (runtime-only configure) if $BUILD lacks it, then:
 #   1. approx-bench: compiler kernels vs hand-written CUDA (bench/handwritten.cuh),
 #      ratios at lambda=0 and lambda_max, SFU speedups, tuner cost at
-#      QoS_ratio 0.8 (HEU, SMP, OMG);
+#      QoS_ratio 0.8 (HEU, SMP, OMG), and against nvcc -O3 and nvcc -O3
+#      -use_fast_math of the hand-written precise code without the split
+#      (bench/plain-examples.cu, compiled to PTX here: --plain);
 #   2. approx-tune --method all on each example: tables, JSON and SVG plots.
 # Results go to $OUT (default $BUILD/bench-out).
 set -u -o pipefail
@@ -22,9 +24,14 @@ bash bench/build-runtime.sh "$BUILD" || exit 2
 nvcc -O3 -std=c++17 -arch=sm_90 -diag-suppress 2810 bench/approx-bench.cu \
   -Iruntime/include "$BUILD/runtime/libapprox_runtime.a" -ldl \
   -o "$BUILD/approx-bench" || exit 2
+mkdir -p "$BUILD/plain"
+for f in "O3:" "fast:-use_fast_math"; do
+  nvcc -O3 ${f#*:} -std=c++17 -arch=sm_90 -diag-suppress 2810 -ptx \
+    bench/plain-examples.cu -o "$BUILD/plain/plain-examples.${f%%:*}.ptx" || exit 2
+done
 status=0
 echo "=== approx-bench $EX"
-"$BUILD/approx-bench" "$EX" --reps 20 --json "$OUT/bench.json" |
+"$BUILD/approx-bench" "$EX" --reps 20 --json "$OUT/bench.json" --plain "$BUILD/plain" |
   tee "$OUT/bench.md" || status=1
 
 T="$BUILD/bin/approx-tune"

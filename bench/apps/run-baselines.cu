@@ -38,13 +38,12 @@
 //   --ours DIR   approx-cc's <abbr>.ptx/.manifest.json (compile-apps.sh)
 //   --plain DIR  <abbr>.O3.ptx and <abbr>.fast.ptx (run-baselines.sh)
 #include "Harness.cuh"
+#include "../PlainPtx.cuh"
 
 #include "approx/runtime/core/DeviceMonitor.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/tune/Metrics.h"
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -71,82 +70,14 @@ struct Options {
   int energyBatches = 2;
 };
 
-/// The driver functions a plain build needs, found through the runtime
-/// (cudaGetDriverEntryPointByVersion): the binary links no libcuda, so it
-/// starts, and refuses bad options, on a machine without a driver.
-struct Driver {
-  PFN_cuModuleLoad_v2000 moduleLoad = nullptr;
-  PFN_cuModuleGetFunction_v2000 moduleGetFunction = nullptr;
-  PFN_cuModuleUnload_v2000 moduleUnload = nullptr;
-  PFN_cuFuncSetAttribute_v9000 funcSetAttribute = nullptr;
-  PFN_cuLaunchKernel_v4000 launchKernel = nullptr;
-  PFN_cuGetErrorString_v6000 getErrorString = nullptr;
-  static const Driver &get() {
-    static const Driver d = [] {
-      Driver d;
-      auto find = [](const char *name, auto &fn) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q{};
-        CK(cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault,
-                                            &q));
-        if (!p || q != cudaDriverEntryPointSuccess) {
-          std::fprintf(stderr, "baselines: the driver has no %s\n", name);
-          std::exit(2);
-        }
-        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
-      };
-      find("cuModuleLoad", d.moduleLoad);
-      find("cuModuleGetFunction", d.moduleGetFunction);
-      find("cuModuleUnload", d.moduleUnload);
-      find("cuFuncSetAttribute", d.funcSetAttribute);
-      find("cuLaunchKernel", d.launchKernel);
-      find("cuGetErrorString", d.getErrorString);
-      return d;
-    }();
-    return d;
-  }
-};
-
-#define CU(x)                                                                  \
-  do {                                                                         \
-    CUresult r_ = (x);                                                         \
-    if (r_ != CUDA_SUCCESS) {                                                  \
-      const char *s_ = nullptr;                                                \
-      Driver::get().getErrorString(r_, &s_);                                   \
-      std::fprintf(stderr, "baselines: %s: %s\n", #x, s_ ? s_ : "?");          \
-      std::exit(2);                                                            \
-    }                                                                          \
-  } while (0)
-
-/// A plain nvcc build of an app's kernel, loaded through the driver API
-/// (its extern "C" name would clash with the hand build's if linked).
-struct PlainKernel {
-  CUmodule module = nullptr;
-  CUfunction fn = nullptr;
-  PlainKernel(const std::string &ptx, const char *kernel, unsigned shared) {
-    if (FILE *f = std::fopen(ptx.c_str(), "r"))
-      std::fclose(f);
-    else {
-      std::fprintf(stderr, "baselines: cannot read %s\n", ptx.c_str());
-      std::exit(2);
-    }
-    const Driver &drv = Driver::get();
-    CU(drv.moduleLoad(&module, ptx.c_str()));
-    CU(drv.moduleGetFunction(&fn, module, kernel));
-    if (shared > 48 * 1024)
-      CU(drv.funcSetAttribute(
-          fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared)));
-  }
-  ~PlainKernel() { Driver::get().moduleUnload(module); }
-  void launch(apps::DeviceProblem &d) const {
-    apps::DeviceProblem::Params q = d.params();
-    const apps::Problem &p = d.p;
-    CU(Driver::get().launchKernel(fn, p.grid[0], p.grid[1], p.grid[2],
-                                  p.block[0], p.block[1], p.block[2],
-                                  p.sharedBytes, nullptr, q.list.data(),
-                                  nullptr));
-  }
-};
+/// A plain build's launch of the app's problem.
+void launchPlain(const PlainKernel &k, apps::DeviceProblem &d) {
+  apps::DeviceProblem::Params q = d.params();
+  const apps::Problem &p = d.p;
+  k.launch(dim3(p.grid[0], p.grid[1], p.grid[2]),
+           dim3(p.block[0], p.block[1], p.block[2]), p.sharedBytes,
+           q.list.data());
+}
 
 /// One build's samples and what they give.
 struct Series {
@@ -424,10 +355,10 @@ int main(int argc, char **argv) {
     auto occ = lambdaBound(m, kernel, d.config(), "lambda");
     check(occ.status(), app.abbr);
     const int64_t lmax = occ->lambdaMax;
-    PlainKernel o3(o.plain + "/" + app.abbr + ".O3.ptx", app.kernel,
-                   d.p.sharedBytes);
-    PlainKernel fast(o.plain + "/" + app.abbr + ".fast.ptx", app.kernel,
-                     d.p.sharedBytes);
+    PlainKernel o3("baselines", o.plain + "/" + app.abbr + ".O3.ptx",
+                   app.kernel, d.p.sharedBytes);
+    PlainKernel fast("baselines", o.plain + "/" + app.abbr + ".fast.ptx",
+                     app.kernel, d.p.sharedBytes);
     const std::vector<Arg> args = d.runtimeArgs();
     const LaunchConfig cfg = d.config();
     auto ours = [&](int64_t lambda) {
@@ -437,7 +368,8 @@ int main(int argc, char **argv) {
     };
     // The four builds, in the order of every round.
     const std::vector<std::function<void()>> builds = {
-        [&] { o3.launch(d); }, [&] { ours(0); }, [&] { fast.launch(d); },
+        [&] { launchPlain(o3, d); }, [&] { ours(0); },
+        [&] { launchPlain(fast, d); },
         [&] { ours(lmax); }};
 
     cudaEvent_t a, b;
