@@ -215,13 +215,7 @@ int main(int argc, char **argv) {
   std::string jsonPath;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "run-apps: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto next = [&] { return optionValue(argc, argv, i, "run-apps"); };
     if (a == "--set") {
       std::string v = next();
       size_t eq = v.find('=');

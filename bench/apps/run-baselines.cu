@@ -220,13 +220,7 @@ Options parse(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "baselines: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto next = [&] { return optionValue(argc, argv, i, "baselines"); };
     auto positive = [&](const std::string &v) {
       char *end = nullptr;
       double x = std::strtod(v.c_str(), &end);

@@ -860,14 +860,7 @@ int main(int argc, char **argv) {
   bool maxGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    // The new options' value, or one line and exit 2 when it is missing.
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "lns-bench: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto next = [&] { return optionValue(argc, argv, i, "lns-bench"); };
     if (a == "--json" && i + 1 < argc)
       json = argv[++i];
     else if (a == "--rounds" && i + 1 < argc)
