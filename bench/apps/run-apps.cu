@@ -65,9 +65,6 @@ using namespace approx::rt;
 namespace {
 int gMinReps = 10, gMaxReps = 200, gWarmup = 3;
 double gUntilCi = 0; // 0: off
-// Past --min-reps, tightness is checked every this many rounds (a bootstrap
-// of 2,000 resamples per launch costs about as much as a short launch).
-constexpr int kCheckEvery = 10;
 
 /// The runner's median since its first runs (the upper middle sample for an
 /// even count): the JSON's medians keep that meaning.
@@ -77,27 +74,9 @@ double upperMedian(std::vector<double> v) {
 }
 
 /// One interleaved measurement: each launch's samples (ms), and the rounds.
-struct Sampled {
-  std::vector<std::vector<double>> samples;
-  int reps = 0;
-  double ms(size_t k) const { return upperMedian(samples[k]); }
-  /// The 95% bootstrap interval of launch k's median.
-  std::pair<double, double> ci(size_t k) const {
-    return medianInterval(samples[k]);
-  }
-  /// Per-round ratio of launch a to launch b (paired samples): its median
-  /// and 95% interval.
-  struct Ratio {
-    double median, lo, hi;
-  };
-  Ratio ratio(size_t a, size_t b) const {
-    std::vector<double> r;
-    for (size_t i = 0; i < samples[a].size() && i < samples[b].size(); ++i)
-      r.push_back(samples[a][i] / samples[b][i]);
-    auto [lo, hi] = medianInterval(r);
-    return {approx::rt::median(r), lo, hi};
-  }
-};
+using apps::Sampled;
+/// A measurement's median as the runner has always reported it.
+double ms(const Sampled &t, size_t k) { return upperMedian(t.samples[k]); }
 
 /// Times `launches` interleaved: sample i of each in turn, each after a
 /// restore, events around the launch only; gWarmup rounds first, then at
@@ -108,34 +87,22 @@ Sampled timeInterleaved(apps::DeviceProblem &d,
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  Sampled t;
-  t.samples.resize(launches.size());
-  const Tightness tight{gUntilCi, gMaxReps};
-  for (int r = 0;; ++r) {
-    for (size_t k = 0; k < launches.size(); ++k) {
+  std::vector<std::function<double()>> steps;
+  for (const auto &launch : launches)
+    steps.push_back([&, launch] {
       d.restore();
       CK(cudaEventRecord(a));
-      launches[k]();
+      launch();
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
       float ms = 0;
       CK(cudaEventElapsedTime(&ms, a, b));
-      if (r >= gWarmup)
-        t.samples[k].push_back(ms);
-    }
-    if (r < gWarmup)
-      continue;
-    ++t.reps;
-    if (t.reps >= gMaxReps)
-      break;
-    if (t.reps < gMinReps || (t.reps - gMinReps) % kCheckEvery)
-      continue;
-    bool all = true;
-    for (const auto &s : t.samples)
-      all = all && tight.reached(s);
-    if (all)
-      break;
-  }
+      return double(ms);
+    });
+  apps::RepeatRule rule;
+  rule.warmup = gWarmup, rule.minReps = gMinReps, rule.maxReps = gMaxReps;
+  rule.tight = gUntilCi;
+  Sampled t = apps::repeatRounds(steps, rule);
   CK(cudaGetLastError());
   CK(cudaEventDestroy(a));
   CK(cudaEventDestroy(b));
@@ -370,7 +337,7 @@ int main(int argc, char **argv) {
       std::vector<int> Treps;
       for (int64_t l = 0; l <= lmax; ++l) {
         const Sampled t = timeInterleaved(tuneIn, {oursOn(tuneIn, l)});
-        T.push_back(t.ms(0));
+        T.push_back(ms(t, 0));
         Tci.push_back(t.ci(0));
         Treps.push_back(t.reps);
         const apps::Outputs out = outputsAt(tuneIn, l);
@@ -400,8 +367,8 @@ int main(int argc, char **argv) {
       CK(app.setHandLambda(handMax));
       const Sampled tmax = timeInterleaved(
           tuneIn, {oursOn(tuneIn, lmax), [&]() { tuneIn.launchHand(app); }});
-      const std::vector<double> r0 = {t0.ms(0), t0.ms(1)},
-                                rmax = {tmax.ms(0), tmax.ms(1)};
+      const std::vector<double> r0 = {ms(t0, 0), ms(t0, 1)},
+                                rmax = {ms(tmax, 0), ms(tmax, 1)};
       tuneIn.restore();
       tuneIn.launchHand(app);
       double handE = app.error(tuneIn.p, ref, tuneIn.outputs());
@@ -441,7 +408,7 @@ int main(int argc, char **argv) {
       for (int round = 0; round < 3; ++round) {
         const Sampled pair = timeInterleaved(
             tuneIn, {oursOn(tuneIn, heu.lambda), oursOn(tuneIn, omg.lambda)});
-        retimed.push_back(pair.ms(0) / pair.ms(1));
+        retimed.push_back(ms(pair, 0) / ms(pair, 1));
         retimedReps.push_back(pair.reps);
         for (size_t i = 0; i < pair.samples[0].size(); ++i)
           pooled.push_back(pair.samples[0][i] / pair.samples[1][i]);

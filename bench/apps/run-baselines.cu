@@ -37,13 +37,12 @@
 //          [--energy-seconds S] [--energy-batches N] [--json PATH]
 //   --ours DIR   approx-cc's <abbr>.ptx/.manifest.json (compile-apps.sh)
 //   --plain DIR  <abbr>.O3.ptx and <abbr>.fast.ptx (run-baselines.sh)
-#include "Harness.cuh"
 #include "../PlainPtx.cuh"
+#include "Harness.cuh"
 
 #include "approx/runtime/core/DeviceMonitor.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/tune/Metrics.h"
-
 
 #include <algorithm>
 #include <cerrno>
@@ -79,54 +78,14 @@ void launchPlain(const PlainKernel &k, apps::DeviceProblem &d) {
            q.list.data());
 }
 
-/// One build's samples and what they give.
-struct Series {
-  std::vector<double> ms;
-  double median() const { return approx::rt::median(ms); }
-  std::pair<double, double> interval() const { return medianInterval(ms); }
-};
+using apps::Sampled;
 
-/// Runs `steps` round by round (each step returns one sample in ms) under
-/// the repetition rule; returns the rounds taken.
-int repeat(const Options &o, const std::vector<std::function<double()>> &steps,
-           std::vector<Series> &out) {
-  out.assign(steps.size(), {});
-  for (auto &s : steps) // warm-up: first-launch costs, clocks rising
-    for (int w = 0; w < 3; ++w)
-      s();
-  const auto t0 = std::chrono::steady_clock::now();
-  Tightness tight{o.tight, o.maxReps};
-  int rounds = 0;
-  for (;;) {
-    for (size_t k = 0; k < steps.size(); ++k)
-      out[k].ms.push_back(steps[k]());
-    ++rounds;
-    if (rounds >= o.maxReps)
-      break;
-    if (rounds < o.minReps || rounds % 10)
-      continue;
-    const double spent = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - t0)
-                             .count();
-    bool all = true;
-    for (const Series &s : out)
-      all = all && tight.reached(s.ms);
-    if (all || spent >= o.appSeconds)
-      break;
-  }
-  return rounds;
-}
-
-/// Per-round ratio a[i] / b[i]: median and 95% interval.
-struct Ratio {
-  double median, lo, hi;
-};
-Ratio pairedRatio(const Series &a, const Series &b) {
-  std::vector<double> r;
-  for (size_t i = 0; i < a.ms.size() && i < b.ms.size(); ++i)
-    r.push_back(a.ms[i] / b.ms[i]);
-  auto [lo, hi] = medianInterval(r);
-  return {approx::rt::median(r), lo, hi};
+/// The repetition rule of the command line.
+apps::RepeatRule ruleOf(const Options &o) {
+  apps::RepeatRule r;
+  r.minReps = o.minReps, r.maxReps = o.maxReps;
+  r.tight = o.tight, r.maxSeconds = o.appSeconds;
+  return r;
 }
 
 /// Bit-for-bit and ulp agreement of two outputs of `elem`-byte floats.
@@ -180,12 +139,14 @@ Agreement agreement(const apps::Outputs &a, const apps::Outputs &b,
 }
 
 std::string num(double v) { return apps::jsonNum(v); }
-std::string series(const Series &s, int rounds) {
-  auto [lo, hi] = s.interval();
-  return "{\"median\":" + num(s.median()) + ",\"lo\":" + num(lo) +
-         ",\"hi\":" + num(hi) + ",\"reps\":" + std::to_string(rounds) + "}";
+/// Series k of `t`: its median, 95% interval and rounds, as JSON.
+std::string series(const Sampled &t, size_t k) {
+  auto [lo, hi] = t.ci(k);
+  return "{\"median\":" + num(approx::rt::median(t.samples[k])) +
+         ",\"lo\":" + num(lo) + ",\"hi\":" + num(hi) +
+         ",\"reps\":" + std::to_string(t.reps) + "}";
 }
-std::string ratio(const Ratio &r) {
+std::string ratio(const Sampled::Ratio &r) {
   return "{\"median\":" + num(r.median) + ",\"lo\":" + num(r.lo) +
          ",\"hi\":" + num(r.hi) + "}";
 }
@@ -225,7 +186,8 @@ Options parse(int argc, char **argv) {
       char *end = nullptr;
       double x = std::strtod(v.c_str(), &end);
       if (!end || *end || !(x > 0) || !std::isfinite(x)) {
-        std::fprintf(stderr, "baselines: %s wants a positive number, not '%s'\n",
+        std::fprintf(stderr,
+                     "baselines: %s wants a positive number, not '%s'\n",
                      a.c_str(), v.c_str());
         std::exit(2);
       }
@@ -236,9 +198,10 @@ Options parse(int argc, char **argv) {
       errno = 0;
       long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || !end || *end || errno || n < 1 || n > 100000) {
-        std::fprintf(stderr,
-                     "baselines: %s wants an integer from 1 to 100000, not '%s'\n",
-                     a.c_str(), v.c_str());
+        std::fprintf(
+            stderr,
+            "baselines: %s wants an integer from 1 to 100000, not '%s'\n",
+            a.c_str(), v.c_str());
         std::exit(2);
       }
       return int(n);
@@ -300,9 +263,9 @@ int main(int argc, char **argv) {
   else
     std::printf("# no NVML readings: %s\n", m.status().toString().c_str());
   const double period = mon ? counterPeriod(*mon) : NAN;
-  const double batchSeconds =
-      std::isfinite(period) ? std::max(o.energySeconds, 20 * period)
-                            : o.energySeconds;
+  const double batchSeconds = std::isfinite(period)
+                                  ? std::max(o.energySeconds, 20 * period)
+                                  : o.energySeconds;
   if (mon)
     std::printf("# NVML energy counter period %.3g s: batches of %.3g s\n",
                 period, batchSeconds);
@@ -310,11 +273,12 @@ int main(int argc, char **argv) {
               "per measurement\n",
               dev.name.c_str(), dev.driverVersion, o.minReps, o.maxReps,
               100 * o.tight, o.appSeconds);
-  std::printf("\n| app | λmax | O3 kernel ms | ours λ=0 / O3 | fast kernel ms "
-              "| ours λmax / fast | ours λ=0 / O3, app | ours λmax / fast, app "
-              "| differ λ=0 vs O3 (max ulp) | differ λmax vs fast (max ulp) | E "
-              "fast | E ours λmax | energy J/run O3 / ours0 / fast / oursmax "
-              "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\n| app | λmax | O3 kernel ms | ours λ=0 / O3 | fast kernel ms "
+      "| ours λmax / fast | ours λ=0 / O3, app | ours λmax / fast, app "
+      "| differ λ=0 vs O3 (max ulp) | differ λmax vs fast (max ulp) | E "
+      "fast | E ours λmax | energy J/run O3 / ours0 / fast / oursmax "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::ostringstream js;
   js << "{\"device\":\"" << dev.name << "\",\"driver\":" << dev.driverVersion
      << ",\"uuid\":\"" << dev.uuid << "\",\"min_reps\":" << o.minReps
@@ -363,8 +327,7 @@ int main(int argc, char **argv) {
     // The four builds, in the order of every round.
     const std::vector<std::function<void()>> builds = {
         [&] { launchPlain(o3, d); }, [&] { ours(0); },
-        [&] { launchPlain(fast, d); },
-        [&] { ours(lmax); }};
+        [&] { launchPlain(fast, d); }, [&] { ours(lmax); }};
 
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -410,9 +373,8 @@ int main(int argc, char **argv) {
         CK(cudaEventRecord(b));
         return elapsed();
       });
-    std::vector<Series> kt, at;
-    const int kRounds = repeat(o, kernelSteps, kt);
-    const int aRounds = repeat(o, appSteps, at);
+    const Sampled kt = apps::repeatRounds(kernelSteps, ruleOf(o)),
+                  at = apps::repeatRounds(appSteps, ruleOf(o));
     CK(cudaGetLastError());
 
     // Energy per application run, batches interleaved across builds.
@@ -460,8 +422,8 @@ int main(int argc, char **argv) {
     const double mreFast = apps::meanRelativeOfOutputs(outO3, outFast, elem),
                  mreOursMax =
                      apps::meanRelativeOfOutputs(outO3, outOursMax, elem);
-    const Ratio k0 = pairedRatio(kt[1], kt[0]), kmax = pairedRatio(kt[3], kt[2]),
-                a0 = pairedRatio(at[1], at[0]), amax = pairedRatio(at[3], at[2]);
+    const Sampled::Ratio k0 = kt.ratio(1, 0), kmax = kt.ratio(3, 2),
+                         a0 = at.ratio(1, 0), amax = at.ratio(3, 2);
     const std::string stateEnd = stateJson(mon.get());
 
     auto medianOf = [](std::vector<double> v) {
@@ -470,14 +432,14 @@ int main(int argc, char **argv) {
     std::printf("| %s | %lld | %.4f | %.3f [%.3f, %.3f] | %.4f | %.3f [%.3f, "
                 "%.3f] | %.3f | %.3f | %llu/%llu (%.3g) | %llu/%llu (%.3g) | "
                 "%.3g | %.3g | %.3g / %.3g / %.3g / %.3g |\n",
-                app.abbr, (long long)lmax, kt[0].median(), k0.median, k0.lo,
-                k0.hi, kt[2].median(), kmax.median, kmax.lo, kmax.hi,
-                a0.median, amax.median, (unsigned long long)g0.differ,
-                (unsigned long long)g0.compared, g0.maxUlp,
-                (unsigned long long)gmax.differ,
-                (unsigned long long)gmax.compared, gmax.maxUlp, eFast,
-                eOursMax, medianOf(joules[0]), medianOf(joules[1]),
-                medianOf(joules[2]), medianOf(joules[3]));
+                app.abbr, (long long)lmax, approx::rt::median(kt.samples[0]),
+                k0.median, k0.lo, k0.hi, approx::rt::median(kt.samples[2]),
+                kmax.median, kmax.lo, kmax.hi, a0.median, amax.median,
+                (unsigned long long)g0.differ, (unsigned long long)g0.compared,
+                g0.maxUlp, (unsigned long long)gmax.differ,
+                (unsigned long long)gmax.compared, gmax.maxUlp, eFast, eOursMax,
+                medianOf(joules[0]), medianOf(joules[1]), medianOf(joules[2]),
+                medianOf(joules[3]));
     std::fflush(stdout);
 
     static const char *names[] = {"o3", "ours0", "fast", "oursmax"};
@@ -488,10 +450,10 @@ int main(int argc, char **argv) {
        << ",\"lambda_max\":" << lmax << ",\"kernel_ms\":{";
     first = false;
     for (size_t k = 0; k < builds.size(); ++k)
-      js << (k ? "," : "") << "\"" << names[k] << "\":" << series(kt[k], kRounds);
+      js << (k ? "," : "") << "\"" << names[k] << "\":" << series(kt, k);
     js << "},\"app_ms\":{";
     for (size_t k = 0; k < builds.size(); ++k)
-      js << (k ? "," : "") << "\"" << names[k] << "\":" << series(at[k], aRounds);
+      js << (k ? "," : "") << "\"" << names[k] << "\":" << series(at, k);
     js << "},\"ratios\":{\"kernel_ours0_o3\":" << ratio(k0)
        << ",\"kernel_oursmax_fast\":" << ratio(kmax)
        << ",\"app_ours0_o3\":" << ratio(a0)
