@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# rerun-dispersion.sh [STEP...]: the older suites again under issue 30's
+# timing rule (each median repeated until its 95% bootstrap interval is
+# within +-1%, at least 30 times; clocks, temperature and power logged), on
+# a lent GPU, one call per group of steps. Needs .carry/ from
+# scripts/gpu-prepare.sh (apps, lns, polybench) and
+# .carry/perforation-bench (bench/perforation/prepare.sh).
+#
+#   apps       run-apps (Table-6 curves, ours/hand, SMP/HEU/OMG re-timed,
+#              the paper's mean relative error) on set hw, one JSON per app
+#              so that a call cut off keeps the apps before; APPS=a,b,...
+#   perforation  perforation-bench at 1024^2, 2048^2 and 16384^2
+#   lns        lns-bench, every section
+#   precision  approx-scale on the 14 PolyBench apps, Random input, paper
+#              size, TOQ 0.9, with the pinned-f64 control and NVML energy
+#
+# Every step writes under $WORK/<step>; the lot is packed into
+# $OUT/results.tgz after each step and every minute (the device tool
+# returns only a few files, and a step the call's limit cuts off keeps
+# what it finished). DEADLINE [540] seconds from the start: a step (or an
+# app) that would start later is skipped and said so; each is cut at the
+# deadline by timeout(1).
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+T0=$(date +%s)
+DEADLINE=${DEADLINE:-540}
+BUILD=${BUILD:-build-gpu}
+# run-apps.sh runs every set it finds under APPS_PTX: hw only here.
+APPS_PTX=${APPS_PTX:-.carry/apps-hw}
+RESULTS=${OUT:-$PWD/gpu-out}
+WORK=${WORK:-$(mktemp -d)}
+mkdir -p "$WORK" "$RESULTS"
+pack() { tar czf "$RESULTS/results.tgz.tmp" -C "$WORK" . 2>/dev/null &&
+         mv "$RESULTS/results.tgz.tmp" "$RESULTS/results.tgz"; }
+(while sleep 60; do pack; done) &
+packer=$!
+trap 'kill $packer 2>/dev/null; pack' EXIT
+left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
+say() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a "$WORK/steps.log"; }
+{ date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory \
+    --format=csv,noheader; } > "$WORK/machine.txt" 2>&1
+# The runtime once, the targets every step links or runs.
+bash bench/build-runtime.sh "$BUILD" approx_runtime_archive approx-tune \
+  approx-scale approx-inspect approx_lns_math > "$WORK/build.log" 2>&1 ||
+  { say "runtime build failed"; tail -20 "$WORK/build.log"; exit 2; }
+say "runtime built"
+status=0
+for step in "$@"; do
+  l=$(left)
+  if [ "$l" -lt 20 ]; then say "$step: skipped (deadline)"; continue; fi
+  mkdir -p "$WORK/$step"
+  case $step in
+  apps)
+    apps=${APPS:-$(ls bench/apps/[a-z]*.cu | xargs -n1 basename | sed 's/\.cu$//' | grep -v '^run-' | paste -sd,)}
+    # run-apps.sh builds the runner with the first app; the others call it.
+    for app in ${apps//,/ }; do
+      l=$(left)
+      if [ "$l" -lt 20 ]; then say "apps: $app skipped (deadline)"; continue; fi
+      args=(--apps "$app" --min-reps 30 --until-ci 0.01 --max-reps 100)
+      if [ -x "$BUILD/run-apps" ]; then
+        timeout -k 5 "$l" "$BUILD/run-apps" --set "hw=$APPS_PTX/hw" \
+          --json "$WORK/apps/apps-$app.json" "${args[@]}" > "$WORK/apps/$app.log" 2>&1
+        rc=$?
+      else
+        OUT=$WORK/apps BUILD=$BUILD timeout -k 5 "$l" bash bench/apps/run-apps.sh \
+          "$APPS_PTX" "${args[@]}" > "$WORK/apps/$app.log" 2>&1
+        rc=$?
+        mv "$WORK/apps/apps.json" "$WORK/apps/apps-$app.json" 2>/dev/null
+      fi
+      say "apps: $app exit $rc"
+      [ $rc -eq 0 ] || status=1
+    done ;;
+  perforation)
+    OUT=$WORK/perforation BUILD=$BUILD timeout -k 5 "$l" bash bench/perforation/run.sh \
+      --sizes 1024,2048,16384 --min-reps 30 --until-ci 0.01 --max-reps 200 \
+      > "$WORK/perforation/run.log" 2>&1
+    rc=$?; [ $rc -eq 0 ] || status=1
+    say "perforation: exit $rc" ;;
+  lns)
+    OUT=$WORK/lns BUILD=$BUILD timeout -k 5 "$l" bash bench/lns/run-lns.sh .carry/lns \
+      --min-reps 30 --until-ci 0.01 --max-reps 200 > "$WORK/lns/run.log" 2>&1
+    rc=$?; [ $rc -eq 0 ] || status=1
+    say "lns: exit $rc" ;;
+  precision)
+    OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS=random SIZES=paper \
+      TOQS=0.9 REPS=5 UNTIL_CI=0.01 MAX_REPS=30 HOLDOUT=0 QUICK=1 \
+      BUDGET=$(( l - 10 )) CALL_TIMEOUT=60 \
+      APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr" \
+      bash bench/precision/run-scaling.sh > "$WORK/precision/run.log" 2>&1
+    rc=$?; [ $rc -eq 0 ] || status=1
+    say "precision: exit $rc" ;;
+  *) say "unknown step $step (apps, perforation, lns, precision)"; status=2 ;;
+  esac
+  pack
+done
+say "done, status $status"
+exit $status
