@@ -13,10 +13,16 @@
 // builds a user would pick instead (issue 30): the hand-written precise code
 // without the split (plain-examples.cu) as nvcc -O3 and nvcc -O3
 // -use_fast_math build it (DIR/plain-examples.{O3,fast}.ptx, run-bench.sh),
-// timed the same way: ours at λ = 0 against -O3, ours at λmax against fast
-// math, and their outputs' mean relative error against ours at λ = 0.
+// timed in interleaved rounds with ours at λ = 0 and at λmax (the same
+// buffers, restored before every launch): ours at λ = 0 against -O3, ours
+// at λmax against fast math, as per-round paired ratios with their 95%
+// bootstrap intervals, and their outputs' mean relative error against ours
+// at λ = 0. Those rounds follow issue 30's rule: at least --min-reps, then
+// until every median's 95% interval is within ±--until-ci of it, at most
+// --max-reps (../Repeat.cuh).
 //
-// usage: approx-bench EXAMPLES_DIR [--reps N] [--json PATH] [--plain DIR]
+// usage: approx-bench EXAMPLES_DIR [--min-reps N | --reps N] [--until-ci R]
+//                     [--max-reps N] [--json PATH] [--plain DIR]
 #include "handwritten.cuh"
 #include "PlainPtx.cuh"
 
@@ -24,6 +30,7 @@
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "BenchCommon.cuh"
+#include "Repeat.cuh"
 #include "approx/runtime/tune/Tuner.h"
 
 #include <cuda_runtime.h>
@@ -40,7 +47,8 @@
 using namespace approx::rt;
 
 
-static int gWarmup = 3, gReps = 20;
+static int gWarmup = 3, gReps = 20, gMaxReps = 200;
+static double gUntilCi = 0;
 
 /// Device copies of one example's buffers for the hand-written kernel.
 struct HandBuffers {
@@ -124,8 +132,10 @@ struct Row {
   int64_t lmax;
   double oursT0, oursTm, handT0, handTm, oursE, handE, diff0;
   // --plain: nvcc -O3 and -use_fast_math of the unsplit precise code; their
-  // outputs' MRE against ours at λ = 0 (NaN without --plain).
+  // outputs' MRE against ours at λ = 0 (NaN without --plain), and the
+  // interleaved rounds (series: ours λ = 0, -O3, ours λmax, fast math).
   double o3T = NAN, fastT = NAN, o3Diff = NAN, fastE = NAN;
+  bench::Sampled plainRounds;
   TuneResult heu, smp, omg;
 };
 
@@ -133,12 +143,33 @@ struct Row {
 static std::string plainJson(const Row &r) {
   if (std::isnan(r.o3T))
     return "";
-  char b[256];
-  std::snprintf(b, sizeof b,
-                "\"o3_t0\":%.6g,\"fast_t\":%.6g,\"o3_vs_ours0_mre\":%.6g,"
-                "\"fast_emax\":%.6g,",
-                r.o3T, r.fastT, r.o3Diff, r.fastE);
-  return b;
+  const bench::Sampled &t = r.plainRounds;
+  auto num = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return std::string(b);
+  };
+  // Each series' median and interval, then the two paired ratios.
+  static const char *names[] = {"ours0", "o3", "oursmax", "fast"};
+  std::string ms = "{", ci = "{";
+  for (size_t k = 0; k < 4; ++k) {
+    auto [lo, hi] = t.ci(k);
+    ms += std::string(k ? "," : "") + "\"" + names[k] +
+          "\":" + num(approx::rt::median(t.samples[k]));
+    ci += std::string(k ? "," : "") + "\"" + names[k] + "\":[" + num(lo) +
+          "," + num(hi) + "]";
+  }
+  auto ratio = [&](const bench::Sampled::Ratio &q) {
+    return "{\"median\":" + num(q.median) + ",\"lo\":" + num(q.lo) +
+           ",\"hi\":" + num(q.hi) + "}";
+  };
+  return "\"o3_t0\":" + num(r.o3T) + ",\"fast_t\":" + num(r.fastT) +
+         ",\"o3_vs_ours0_mre\":" + num(r.o3Diff) +
+         ",\"fast_emax\":" + num(r.fastE) +
+         ",\"plain_rounds\":" + std::to_string(t.reps) +
+         ",\"plain_ms\":" + ms + "},\"plain_ci\":" + ci +
+         "},\"ours0_vs_o3\":" + ratio(t.ratio(0, 1)) +
+         ",\"oursmax_vs_fast\":" + ratio(t.ratio(2, 3)) + ",";
 }
 
 template <typename T>
@@ -149,24 +180,44 @@ static std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s EXAMPLES_DIR [--reps N] [--json PATH]\n",
-                 argv[0]);
-    return 1;
+  const char *usage =
+      "usage: approx-bench EXAMPLES_DIR [--min-reps N | --reps N] "
+      "[--until-ci R] [--max-reps N] [--json PATH] [--plain DIR] "
+      "[--cuda DIR]\n";
+  if (argc < 2 || argv[1][0] == '-') {
+    std::fputs(usage, stderr);
+    return 2;
   }
-  std::string dir = argv[1], jsonPath, plainDir;
+  std::string dir = argv[1], jsonPath, plainDir, cudaDir;
   for (int i = 2; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
-      gReps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
-      jsonPath = argv[++i];
-    else if (!std::strcmp(argv[i], "--plain") && i + 1 < argc)
-      plainDir = argv[++i];
+    const std::string a = argv[i];
+    auto next = [&] { return optionValue(argc, argv, i, "approx-bench"); };
+    if (a == "--reps" || a == "--min-reps")
+      gReps = countOption("approx-bench", a, next());
+    else if (a == "--max-reps")
+      gMaxReps = countOption("approx-bench", a, next());
+    else if (a == "--until-ci")
+      gUntilCi = untilCiOption("approx-bench", a, next());
+    else if (a == "--json")
+      jsonPath = next();
+    else if (a == "--plain")
+      plainDir = next();
+    else if (a == "--cuda")
+      cudaDir = next();
     else {
-      std::fprintf(stderr, "approx-bench: unknown option or missing value: %s\n",
-                   argv[i]);
+      std::fprintf(stderr, "approx-bench: unknown option %s\n", a.c_str());
       return 2;
     }
+  }
+  if (!cudaDir.empty() && plainDir.empty()) {
+    std::fprintf(stderr, "approx-bench: --cuda needs --plain (the nvcc builds "
+                         "of examples/cuda/box_muller.cu)\n");
+    return 2;
+  }
+  if (gMaxReps < gReps) {
+    std::fprintf(stderr, "approx-bench: --max-reps %d is below --min-reps %d\n",
+                 gMaxReps, gReps);
+    return 2;
   }
   Expected<std::shared_ptr<Context>> ctx = Context::create(0);
   check(ctx.status(), "context");
@@ -179,16 +230,24 @@ int main(int argc, char **argv) {
   std::mt19937 rng(12345);
   std::vector<Row> rows;
 
-  auto runExample = [&](const std::string &module, const std::string &kernel,
+  // A hand buffer as the runtime's memref argument (ours on the same memory).
+  auto view = [](const HandBuffers &hb, size_t i, ScalarType t) {
+    return BufferView{uint64_t(uintptr_t(hb.work[i])), hb.bytes[i], t};
+  };
+  // moduleDir/module.{ptx,manifest.json} is ours; plainDir/plainBase.{O3,
+  // fast}.ptx (with --plain) the nvcc builds a user would pick instead.
+  auto runExample = [&](const std::string &moduleDir, const std::string &module,
+                        const std::string &plainBase, const std::string &kernel,
                         const std::string &kind, std::vector<ArgSpec> specs,
                         LaunchConfig cfg, HandBuffers &hb,
                         const std::function<void()> &hand,
                         std::vector<size_t> handOut,
                         std::vector<size_t> handOutCount, bool f64,
                         const char *plainKernel,
-                        const std::function<void(const PlainKernel &)> &plain) {
+                        const std::function<void(const PlainKernel &)> &plain,
+                        const std::vector<Arg> &oursArgs) {
     Expected<std::unique_ptr<Module>> m =
-        Module::load(*ctx, dir + "/" + module + ".manifest.json");
+        Module::load(*ctx, moduleDir + "/" + module + ".manifest.json");
     check(m.status(), module.c_str());
     EvaluatorOptions eo;
     eo.kernel = kernel;
@@ -240,15 +299,50 @@ int main(int argc, char **argv) {
     r.handE = *Metric::meanRelative()(h0, hm);
     r.diff0 = *Metric::meanRelative()(*ref, h0);
     if (!plainDir.empty()) {
-      // timeHand leaves the last timed launch's outputs in the buffers.
-      PlainKernel o3("approx-bench", plainDir + "/plain-examples.O3.ptx",
+      PlainKernel o3("approx-bench", plainDir + "/" + plainBase + ".O3.ptx",
                      plainKernel);
-      PlainKernel fast("approx-bench", plainDir + "/plain-examples.fast.ptx",
+      PlainKernel fast("approx-bench", plainDir + "/" + plainBase + ".fast.ptx",
                        plainKernel);
-      r.o3T = timeHand(hb, [&] { plain(o3); });
-      r.o3Diff = *Metric::meanRelative()(*ref, handOutputs());
-      r.fastT = timeHand(hb, [&] { plain(fast); });
+      // Ours through the runtime on the hand build's buffers, so that all
+      // four builds run on the same memory, restored before each launch.
+      auto ours = [&](int64_t lambda) {
+        LaunchOptions o;
+        o.knobs["lambda"] = lambda;
+        check((*m)->launch(kernel, cfg, oursArgs, o), "launch ours");
+      };
+      cudaEvent_t a, b;
+      CK(cudaEventCreate(&a));
+      CK(cudaEventCreate(&b));
+      auto timed = [&](std::function<void()> launch) {
+        return std::function<double()>([&hb, &a, &b, launch] {
+          hb.prepare();
+          CK(cudaEventRecord(a));
+          launch();
+          CK(cudaEventRecord(b));
+          CK(cudaEventSynchronize(b));
+          float ms = 0;
+          CK(cudaEventElapsedTime(&ms, a, b));
+          return double(ms);
+        });
+      };
+      bench::RepeatRule rule;
+      rule.warmup = gWarmup, rule.minReps = gReps, rule.maxReps = gMaxReps;
+      rule.tight = gUntilCi;
+      const int64_t lmax = r.lmax;
+      r.plainRounds = bench::repeatRounds(
+          {timed([&] { ours(0); }), timed([&] { plain(o3); }),
+           timed([&] { ours(lmax); }), timed([&] { plain(fast); })},
+          rule);
+      CK(cudaGetLastError());
+      CK(cudaEventDestroy(a));
+      CK(cudaEventDestroy(b));
+      r.o3T = approx::rt::median(r.plainRounds.samples[1]);
+      r.fastT = approx::rt::median(r.plainRounds.samples[3]);
+      // The rounds end with fast math's launch: its outputs are in place.
       r.fastE = *Metric::meanRelative()(*ref, handOutputs());
+      hb.prepare();
+      plain(o3);
+      r.o3Diff = *Metric::meanRelative()(*ref, handOutputs());
     }
     TuneOptions to;
     to.qos = QoS::ratio(0.8);
@@ -278,7 +372,7 @@ int main(int argc, char **argv) {
     HandBuffers hb;
     hb.add(data.data(), data.size() * 4, false);
     runExample(
-        "box_muller", "box_muller_gpu", "memory-streaming (in place)",
+        dir, "box_muller", "plain-examples", "box_muller_gpu", "memory-streaming (in place)",
         {ArgSpec::inputOf(ScalarType::F32, {int64_t(data.size())}, data, true),
          ArgSpec::value(Arg::integer(nPerRng)),
          ArgSpec::value(Arg::integer(nRng))},
@@ -292,7 +386,9 @@ int main(int argc, char **argv) {
           long long a = nPerRng, b = nRng;
           void *params[] = {&hb.work[0], &a, &b};
           k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
-        });
+        },
+        {Arg::memref(view(hb, 0, ScalarType::F32), {int64_t(data.size())}),
+         Arg::integer(nPerRng), Arg::integer(nRng)});
   }
   // ---- Black-Scholes: memory-streaming -------------------------------------
   {
@@ -315,7 +411,7 @@ int main(int argc, char **argv) {
     hb.add(strike.data(), n * 4, false);
     hb.add(years.data(), n * 4, false);
     runExample(
-        "black_scholes", "black_scholes", "memory-streaming",
+        dir, "black_scholes", "plain-examples", "black_scholes", "memory-streaming",
         {ArgSpec::output(ScalarType::F32, {n}),
          ArgSpec::output(ScalarType::F32, {n}),
          ArgSpec::inputOf(ScalarType::F32, {n}, price),
@@ -337,7 +433,13 @@ int main(int argc, char **argv) {
           void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2],
                             &hb.work[3], &hb.work[4], &rr, &vv, &nn};
           k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
-        });
+        },
+        {Arg::memref(view(hb, 0, ScalarType::F32), {n}),
+         Arg::memref(view(hb, 1, ScalarType::F32), {n}),
+         Arg::memref(view(hb, 2, ScalarType::F32), {n}),
+         Arg::memref(view(hb, 3, ScalarType::F32), {n}),
+         Arg::memref(view(hb, 4, ScalarType::F32), {n}), Arg::floating(r),
+         Arg::floating(v), Arg::integer(n)});
   }
   // ---- Coulomb f64: compute-bound ------------------------------------------
   {
@@ -360,7 +462,7 @@ int main(int argc, char **argv) {
     hb.add(points.data(), points.size() * 8, false);
     hb.add(nullptr, npoints * 8, true);
     runExample(
-        "coulomb_f64", "coulomb", "compute-bound (natoms rsqrt per output)",
+        dir, "coulomb_f64", "plain-examples", "coulomb", "compute-bound (natoms rsqrt per output)",
         {ArgSpec::inputOf(ScalarType::F64, {natoms, 4}, atoms),
          ArgSpec::inputOf(ScalarType::F64, {npoints, 3}, points),
          ArgSpec::output(ScalarType::F64, {npoints}),
@@ -377,7 +479,51 @@ int main(int argc, char **argv) {
           long long a = natoms, b = npoints;
           void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2], &a, &b};
           k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
-        });
+        },
+        {Arg::memref(view(hb, 0, ScalarType::F64), {natoms, 4}),
+         Arg::memref(view(hb, 1, ScalarType::F64), {npoints, 3}),
+         Arg::memref(view(hb, 2, ScalarType::F64), {npoints}),
+         Arg::integer(natoms), Arg::integer(npoints)});
+  }
+  // ---- examples/cuda/box_muller.cu: approx-cc's build against nvcc's -------
+  // The same file as a CUDA user writes it: there is no hand split, so the
+  // "hand" build is nvcc -O3's (its λ has no effect: hand columns are the
+  // plain build at both ends).
+  if (!cudaDir.empty()) {
+    const int n = 1 << 24;
+    std::vector<float> u1(n), u2(n);
+    std::uniform_real_distribution<float> u(1e-7f, 1.0f);
+    for (int i = 0; i < n; ++i)
+      u1[i] = u(rng), u2[i] = u(rng);
+    LaunchConfig cfg;
+    cfg.block.x = 256;
+    cfg.grid.x = unsigned((n + 255) / 256);
+    HandBuffers hb;
+    hb.add(u1.data(), size_t(n) * 4, false);
+    hb.add(u2.data(), size_t(n) * 4, false);
+    hb.add(nullptr, size_t(n) * 4, true);
+    hb.add(nullptr, size_t(n) * 4, true);
+    const char *mangled = "_Z10box_mullerPKfS0_PfS1_i";
+    PlainKernel nvccO3("approx-bench", plainDir + "/box_muller_cuda.O3.ptx",
+                       mangled);
+    auto launchPlain = [&](const PlainKernel &k) {
+      int nn = n;
+      void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2], &hb.work[3],
+                        &nn};
+      k.launch(dim3(cfg.grid.x), dim3(cfg.block.x), 0, params);
+    };
+    auto ptr = [&](size_t i) { return Arg::pointer(uint64_t(uintptr_t(hb.work[i]))); };
+    runExample(
+        cudaDir, "box_muller", "box_muller_cuda", mangled,
+        "CUDA example (approx-cc; hand = nvcc -O3, no split)",
+        {ArgSpec::inputOf(ScalarType::F32, {n}, u1),
+         ArgSpec::inputOf(ScalarType::F32, {n}, u2),
+         ArgSpec::output(ScalarType::F32, {n}),
+         ArgSpec::output(ScalarType::F32, {n}), ArgSpec::value(Arg::integer(n))},
+        cfg, hb, [&] { launchPlain(nvccO3); }, {2, 3},
+        {size_t(n), size_t(n)}, false, mangled, launchPlain,
+        {ptr(0), ptr(1), ptr(2), ptr(3), Arg::integer(n)});
+    rows.back().name = "cuda/box_muller";
   }
 
   std::printf("\n| example | kind | lambda_max | ours T(0) ms | hand T(0) ms | "
@@ -394,15 +540,37 @@ int main(int argc, char **argv) {
                 r.oursE, r.handE, r.diff0);
   if (!plainDir.empty()) {
     std::printf("\nAgainst nvcc builds of the hand-written precise code "
-                "without the split (-O3; -O3 -use_fast_math); MRE against "
-                "ours at lambda = 0:\n\n| example | nvcc -O3 T ms | ours T(0) "
-                "/ -O3 | -O3 vs ours at 0 (MRE) | fast-math T ms | ours "
-                "T(max) / fast | E fast-math | E(max) ours |\n"
-                "|---|---|---|---|---|---|---|---|\n");
-    for (const Row &r : rows)
-      std::printf("| %s | %.4f | %.3f | %.2g | %.4f | %.3f | %.3g | %.3g |\n",
-                  r.name.c_str(), r.o3T, r.oursT0 / r.o3T, r.o3Diff, r.fastT,
-                  r.oursTm / r.fastT, r.fastE, r.oursE);
+                "without the split (-O3; -O3 -use_fast_math), timed in "
+                "interleaved rounds with ours (at least %d, until every "
+                "median's 95%% interval is within ±%.1f%%, at most %d): "
+                "medians [95%% intervals], ratios of paired rounds; MRE "
+                "against ours at lambda = 0:\n\n| example | rounds | ours "
+                "T(0) ms | nvcc -O3 T ms | ours T(0) / -O3 | -O3 vs ours at 0 "
+                "(MRE) | ours T(max) ms | fast-math T ms | ours T(max) / fast "
+                "| E fast-math | E(max) ours |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n",
+                gReps, 100 * gUntilCi, gMaxReps);
+    for (const Row &r : rows) {
+      const bench::Sampled &t = r.plainRounds;
+      auto ms = [&](size_t k) {
+        auto [lo, hi] = t.ci(k);
+        char b[96];
+        std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]",
+                      approx::rt::median(t.samples[k]), lo, hi);
+        return std::string(b);
+      };
+      auto ratio = [](const bench::Sampled::Ratio &q) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.3f [%.3f, %.3f]", q.median, q.lo, q.hi);
+        return std::string(b);
+      };
+      std::printf("| %s | %d | %s | %s | %s | %.2g | %s | %s | %s | %.3g | "
+                  "%.3g |\n",
+                  r.name.c_str(), t.reps, ms(0).c_str(), ms(1).c_str(),
+                  ratio(t.ratio(0, 1)).c_str(), r.o3Diff, ms(2).c_str(),
+                  ms(3).c_str(), ratio(t.ratio(2, 3)).c_str(), r.fastE,
+                  r.oursE);
+    }
   }
   std::printf("\nTuners at QoS_ratio 0.8 (runs = distinct lambda measured, "
               "lambda=0 included):\n\n| example | QoS bound | HEU lambda | "

@@ -11,9 +11,14 @@
 #      ratios at lambda=0 and lambda_max, SFU speedups, tuner cost at
 #      QoS_ratio 0.8 (HEU, SMP, OMG), and against nvcc -O3 and nvcc -O3
 #      -use_fast_math of the hand-written precise code without the split
-#      (bench/plain-examples.cu, compiled to PTX here: --plain);
+#      (bench/plain-examples.cu, compiled to PTX here: --plain), and, with
+#      CUDA_EX (a directory holding approx-cc's box_muller.{ptx,
+#      manifest.json} of examples/cuda/box_muller.cu), that file through
+#      approx-cc against nvcc -O3 and -O3 -use_fast_math of it (--cuda);
+#      timed under issue 30's rule: BENCH_REPS [--min-reps 30 --until-ci
+#      0.01 --max-reps 200];
 #   2. approx-tune --method all on each example: tables, JSON and SVG plots.
-# Results go to $OUT (default $BUILD/bench-out).
+# Results go to $OUT (default $BUILD/bench-out). TUNE=0 skips step 2.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 EX=${1:-build/examples}
@@ -28,12 +33,17 @@ mkdir -p "$BUILD/plain"
 for f in "O3:" "fast:-use_fast_math"; do
   nvcc -O3 ${f#*:} -std=c++17 -arch=sm_90 -diag-suppress 2810 -ptx \
     bench/plain-examples.cu -o "$BUILD/plain/plain-examples.${f%%:*}.ptx" || exit 2
+  nvcc -O3 ${f#*:} -std=c++17 -arch=sm_90 -ptx examples/cuda/box_muller.cu \
+    -o "$BUILD/plain/box_muller_cuda.${f%%:*}.ptx" || exit 2
 done
 status=0
 echo "=== approx-bench $EX"
-"$BUILD/approx-bench" "$EX" --reps 20 --json "$OUT/bench.json" --plain "$BUILD/plain" |
+read -ra reps <<<"${BENCH_REPS:---min-reps 30 --until-ci 0.01 --max-reps 200}"
+"$BUILD/approx-bench" "$EX" "${reps[@]}" --json "$OUT/bench.json" \
+  --plain "$BUILD/plain" ${CUDA_EX:+--cuda "$CUDA_EX"} |
   tee "$OUT/bench.md" || status=1
 
+[ "${TUNE:-1}" = 0 ] && exit $status
 T="$BUILD/bin/approx-tune"
 tune() { # name, args...
   local name=$1; shift

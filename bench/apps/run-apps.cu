@@ -143,19 +143,6 @@ std::string stateText(const DeviceMonitor *mon) {
   return buf;
 }
 
-/// A count of rounds: a positive integer; anything else is one line on
-/// stderr and exit 2.
-int repsValue(const std::string &opt, const std::string &v) {
-  char *end = nullptr;
-  errno = 0;
-  long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || !end || *end || errno || n < 1 || n > 1000000) {
-    std::fprintf(stderr, "run-apps: %s wants a positive integer, not '%s'\n",
-                 opt.c_str(), v.c_str());
-    std::exit(2);
-  }
-  return int(n);
-}
 /// A finite number >= lo (> lo when `strict`).
 double numberValue(const std::string &opt, const std::string &v, double lo,
                    bool strict, const char *what) {
@@ -196,18 +183,11 @@ int main(int argc, char **argv) {
       for (std::string s; std::getline(ss, s, ',');)
         only.push_back(s);
     } else if (a == "--min-reps" || a == "--reps") {
-      gMinReps = repsValue(a, next());
+      gMinReps = countOption("run-apps", a, next());
     } else if (a == "--max-reps") {
-      gMaxReps = repsValue(a, next());
+      gMaxReps = countOption("run-apps", a, next());
     } else if (a == "--until-ci") {
-      gUntilCi = numberValue(a, next(), 0, false,
-                             "a relative half-width >= 0 (0: off), e.g. 0.01");
-      if (gUntilCi >= 1) {
-        std::fprintf(stderr, "run-apps: --until-ci wants a relative "
-                             "half-width below 1, e.g. 0.01, not %g\n",
-                     gUntilCi);
-        return 2;
-      }
+      gUntilCi = untilCiOption("run-apps", a, next());
     } else if (a == "--qos-ratio") {
       qosRatio = numberValue(a, next(), 0, true, "a positive number");
     } else if (a == "--json") {

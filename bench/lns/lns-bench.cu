@@ -824,34 +824,6 @@ void dynamicThroughput() {
   gJson << "}, ";
 }
 
-/// A count of rounds: a whole number from 1 to 1,000,000; anything else is
-/// one line on stderr and exit 2.
-int countValue(const std::string &opt, const std::string &v) {
-  char *end = nullptr;
-  errno = 0;
-  const long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || !end || *end || errno || n < 1 || n > 1000000) {
-    std::fprintf(stderr, "lns-bench: %s wants a positive integer, not '%s'\n",
-                 opt.c_str(), v.c_str());
-    std::exit(2);
-  }
-  return int(n);
-}
-/// --until-ci's value: a relative half-width in [0, 1) (0: off); anything
-/// else is one line on stderr and exit 2.
-double ciValue(const std::string &opt, const std::string &v) {
-  char *end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || !end || *end || !std::isfinite(x) || x < 0 || x >= 1) {
-    std::fprintf(stderr,
-                 "lns-bench: %s wants a relative half-width from 0 (off) "
-                 "to below 1, e.g. 0.01, not '%s'\n",
-                 opt.c_str(), v.c_str());
-    std::exit(2);
-  }
-  return x;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -866,12 +838,12 @@ int main(int argc, char **argv) {
     else if (a == "--rounds" && i + 1 < argc)
       gRounds = std::max(1, std::atoi(argv[++i]));
     else if (a == "--min-reps")
-      gRounds = countValue(a, next());
+      gRounds = countOption("lns-bench", a, next());
     else if (a == "--max-reps") {
-      gMaxReps = countValue(a, next());
+      gMaxReps = countOption("lns-bench", a, next());
       maxGiven = true;
     } else if (a == "--until-ci")
-      gUntilCi = ciValue(a, next());
+      gUntilCi = untilCiOption("lns-bench", a, next());
     else if (a == "--block" && i + 1 < argc)
       gBlock = std::clamp(std::atoi(argv[++i]), 32, 256);
     else if (a == "--iters" && i + 1 < argc)
