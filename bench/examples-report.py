@@ -15,6 +15,11 @@ Blocks and the raw files in bench/results/ they are made from:
   examples-first         the first run, before FMA contraction
   examples-first-tuners  and its tuners (bench-h200-2026-11-21.json)
   examples-tune          approx-tune on the examples (tune-*-h200.json)
+  examples-baselines     ours against nvcc -O3 and -O3 -use_fast_math of the
+                         same code without the split, and examples/cuda/
+                         box_muller.cu through approx-cc against nvcc's
+                         builds of it, interleaved, with 95% intervals
+                         (examples-h200-2026-11-29/bench.json)
 
 A ratio ours/hand above 1.02 (the target of the SFU issue) is marked
 "(missed)"; a T(HEU λ)/T(OMG λ) above 1.01 is bold. Standard library only.
@@ -171,6 +176,41 @@ def tune_table():
     return out
 
 
+# The run of the examples against the compilers a user would pick.
+BASELINES_RUN = "examples-h200-2026-11-29"
+
+
+def verdict(q):
+    """Slower / faster / same from a paired ratio's 95% interval."""
+    if q["lo"] > 1:
+        return f"slower by {100 * (q['median'] - 1):.1f}%"
+    if q["hi"] < 1:
+        return f"faster by {100 * (1 - q['median']):.1f}%"
+    return "same (interval holds 1)"
+
+
+def baselines_table():
+    rows = load(os.path.join(BASELINES_RUN, "bench.json"))
+    out = ["| example | rounds | ours λ = 0 ms | nvcc -O3 ms | ours λ = 0 / -O3 | -O3 vs ours λ = 0 (MRE) "
+           "| ours λmax ms | -use_fast_math ms | ours λmax / fast math | E fast math | E ours λmax |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "plain_ms" not in r:
+            continue
+        ms, ci = r["plain_ms"], r["plain_ci"]
+
+        def t(k):
+            return f"{ms[k]:.4f} [{ci[k][0]:.4f}, {ci[k][1]:.4f}]"
+
+        def q(x):
+            return f"{x['median']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}]: {verdict(x)}"
+        out.append(f"| {r['example']} | {r['plain_rounds']} | {t('ours0')} | {t('o3')} "
+                   f"| {q(r['ours0_vs_o3'])} | {r['o3_vs_ours0_mre']:.2g} | {t('oursmax')} "
+                   f"| {t('fast')} | {q(r['oursmax_vs_fast'])} | {r['fast_emax']:.3g} "
+                   f"| {r['ours_emax']:.3g} |")
+    return out
+
+
 def doc_blocks():
     fmad = bench_rows("bench-h200-2026-11-21-fmad.json")
     first = bench_rows("bench-h200-2026-11-21.json")
@@ -184,6 +224,8 @@ def doc_blocks():
         "examples-first-tuners": tuners_table(first),
         "examples-tune": tune_table(),
     }
+    if os.path.exists(os.path.join(RESULTS, BASELINES_RUN, "bench.json")):
+        blocks["examples-baselines"] = baselines_table()
     return {name: "\n".join(lines) + "\n" for name, lines in blocks.items()}
 
 
