@@ -12,24 +12,33 @@ Plain SVG from bench/lib/svgplot.py, no plotting library needed.
 Files of run-apps since issue 30's "Dispersion" (--min-reps, --until-ci)
 carry each median's 95% interval and rounds: their tables show the interval
 beside T(0), ours/hand and the re-timed HEU/OMG ratio, and a dispersion
-table (rounds taken, widest interval, device state per app) follows. Older
-files print as before.
+table (rounds taken, widest interval, device state per app) follows. Files
+that also hold "error_mre" (the paper's mean relative error over every
+output element, beside the app's own metric E) get a second table: E and
+MRE at λmax and at HEU's λ. Older files print as before.
 
-Without JSON files it is the generator of docs/benchmarks.md's blocks of the
-2026-11-26 run (bench/lib/docblocks.py; bench/docs-tables.py runs it in CI):
+Without JSON files it is the generator of docs/benchmarks.md's blocks
+(bench/lib/docblocks.py; bench/docs-tables.py runs it in CI):
 
   bench/apps/report.py [--write | --check | --list] [--docs PAGE]
 
-  apps-hw       the per-app table of slot hw and its summary
-                (bench/results/apps-h100-2026-11-26-{a,b}.json)
-  apps-slots    hw against hw-base and virtual (the same files)
-  apps-retimed  HEU against OMG re-timed side by side
-                (bench/results/apps-retimed-h100-2026-11-26-{a,b}.json)
+  apps-hw          the per-app table of slot hw, with intervals, and its
+                   summary (HW_RUN: bench/results/apps-h200-2026-11-29/,
+                   one JSON per app)
+  apps-mre         E and the paper's MRE at λmax and λ_HEU (the same files)
+  apps-dispersion  rounds, widest interval and device state per app (the
+                   same files)
+  apps-slots       hw against hw-base and virtual (RUN:
+                   bench/results/apps-h100-2026-11-26-{a,b}.json)
+  apps-retimed     HEU against OMG re-timed side by side (RETIMED:
+                   bench/results/apps-retimed-h100-2026-11-26-{a,b}.json)
 """
 import argparse
+import glob
 import json
 import math
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -38,9 +47,16 @@ from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 import docblocks  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "results")
-# The 2026-11-26 run of docs/benchmarks.md: two calls of 9 apps each.
+# The 2026-11-26 run (NVIDIA H100, sets hw, hw-base and virtual, median of
+# 10): two calls of 9 apps each. docs/benchmarks.md's apps-slots block;
+# bench/readme-status.py's SFU row reads it too.
 RUN = [os.path.join(RESULTS, f"apps-h100-2026-11-26-{h}.json") for h in "ab"]
 RETIMED = [os.path.join(RESULTS, f"apps-retimed-h100-2026-11-26-{h}.json") for h in "ab"]
+# The 2026-11-29 run (NVIDIA H200, set hw only, issue 30's timing rule:
+# 30 to 100 rounds until ±1%): one JSON per app. docs/benchmarks.md's
+# apps-hw, apps-mre and apps-dispersion blocks.
+HW_DIR = os.path.join(RESULTS, "apps-h200-2026-11-29")
+HW_RUN = sorted(glob.glob(os.path.join(HW_DIR, "apps-*.json")))
 
 
 def load(paths):
@@ -51,6 +67,17 @@ def load(paths):
         meta = meta or d
         apps += d["apps"]
     return meta, apps
+
+
+def load_all(paths):
+    """(each file's top level, every app): a run of several calls keeps
+    each call's settings and device state."""
+    metas, apps = [], []
+    for p in paths:
+        with open(p) as f:
+            metas.append(json.load(f))
+        apps += metas[-1]["apps"]
+    return metas, apps
 
 
 def num(x):
@@ -182,6 +209,108 @@ def dispersion_table(apps, sets):
     return "\n".join(out)
 
 
+def mre_table(apps, sets):
+    """Files with "error_mre" only (run-apps since 2026-11-29): per app and
+    set, E (the app's own metric, the one the searches hold to the QoS
+    bound) and the paper's MRE (ICS'16, footnote 5: the mean relative error
+    over every element of every output, against the same λ = 0 output;
+    |out - ref| where ref is 0, inf if an output is not finite) at λmax and
+    at HEU's λ on the tuning input. None for older files."""
+    if not any("error_mre" in s for a in apps for s in a["sets"].values()):
+        return None
+    out = ["| app | set | E: the app's own metric | E(λmax) | MRE(λmax) | HEU λ | E(λ_HEU) / bound | MRE(λ_HEU) |",
+           "|---|---|---|---|---|---|---|---|"]
+    n = same = kept = 0
+    ratios, at_max, at_heu = [], [], []
+    for a in apps:
+        for name in sets:
+            s = a["sets"].get(name)
+            if not s or "error_mre" not in s:
+                continue
+            e = [num(x) for x in s["error"]]
+            m = [num(x) for x in s["error_mre"]]
+            heu = s["tune"]["HEU"]
+            lam = heu["lambda"]
+            abbr = a["abbr"].upper()
+            n += 1
+            if e == m:  # the app's own metric is the paper's
+                same += 1
+            elif e[-1] > 0 and math.isfinite(e[-1]):
+                ratios.append(m[-1] / e[-1])
+            kept += lam == 0
+            at_max.append((m[-1], abbr))
+            at_heu.append((m[lam], abbr))
+            metric = a.get("metric", "").replace("|", "\\|")  # a cell of its own
+            out.append(f"| {abbr} | {name} | {metric} | {e[-1]:.3g} | {m[-1]:.3g} "
+                       f"| {lam} | {num(heu['error']):.3g} / {num(heu['bound']):.3g} | {m[lam]:.3g} |")
+    out.append("")
+
+    def worst(xs):
+        return f"{max(xs)[0]:.3g} ({max(xs)[1]})"
+
+    def two(x):  # 2 significant digits, without an exponent up to 10^6
+        return "%.2g" % x if x < 100 else "%.0f" % float("%.2g" % x)
+
+    text = f"MRE equals E on {same} of {n} (their own metric is the mean relative error)"
+    if ratios:
+        lo, hi = two(min(ratios)), two(max(ratios))
+        text += f"; on the other {n - same}, MRE(λmax)/E(λmax) " + (f"from {lo} to {hi}" if lo != hi else f"is {lo}")
+    out.append(text + f". Largest MRE at λmax {worst(at_max)}, at λ_HEU {worst(at_heu)}; "
+               f"HEU kept λ = 0 (MRE 0) on {kept} of {n}.")
+    return "\n".join(out)
+
+
+def states(metas, apps):
+    """Every NVML reading of a run: the start and end of each call (the
+    files' top level) and of each app; null readings left out."""
+    got = []
+    for d in list(metas) + list(apps):
+        got += [d[k] for k in ("state_start", "state_end") if d.get(k)]
+    return got
+
+
+def span_text(values, fmt="%g"):
+    lo, hi = fmt % min(values), fmt % max(values)
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def dispersion_summary(metas, apps, sets):
+    """One paragraph under the dispersion table: how the curve's medians
+    stopped (at the minimum rounds, later, at the cap) and the device state
+    over the run. None for files without intervals."""
+    meta = metas[0]
+    if "min_reps" not in meta or not any("reps_taken" in s for a in apps for s in a["sets"].values()):
+        return None
+    lo, hi = meta["min_reps"], meta["max_reps"]
+    reps, capped, wide = [], [], []
+    for a in apps:
+        for name in sets:
+            s = a["sets"].get(name)
+            if not s or "reps_taken" not in s:
+                continue
+            reps += s["reps_taken"]
+            capped += [f"{a['abbr'].upper()} λ = {l}" for l, r in enumerate(s["reps_taken"]) if r >= hi]
+            for l, (m, (a_lo, a_hi)) in enumerate(zip(s["time_ms"], s["time_ms_ci"])):
+                m = num(m)
+                # as the dispersion table shows it (±, two decimals of a %)
+                if m > 0 and round(100 * max(m - num(a_lo), num(a_hi) - m) / m, 2) > 100 * meta.get("until_ci", 0) > 0:
+                    wide.append(f"{a['abbr'].upper()} λ = {l}")
+    text = (f"{len(reps)} medians of T(λ): {sum(r == lo for r in reps)} stopped at the minimum {lo} rounds, "
+            f"{sum(lo < r < hi for r in reps)} later, {len(capped)} at the cap of {hi}"
+            + (f" ({', '.join(capped)})" if capped else ""))
+    if meta.get("until_ci"):
+        text += (f"; {len(wide)} with an interval wider than ±{100 * meta['until_ci']:g}% of the median shown"
+                 + (f" ({', '.join(wide)})" if wide else ""))
+    st = states(metas, apps)
+    if st:
+        power = [num(x["power_w"]) for x in st if math.isfinite(num(x["power_w"]))]
+        text += (f". Device state over the run ({len(st)} NVML readings, start and end of each call and app): "
+                 f"SM clock {span_text([x['sm_mhz'] for x in st])} MHz, memory clock "
+                 f"{span_text([x['mem_mhz'] for x in st])} MHz, {span_text([x['temp_c'] for x in st])} C"
+                 + (f", {span_text(power, '%.0f')} W" if power else ""))
+    return text + "."
+
+
 def retimed_table(apps, main):
     """HEU's λ against OMG's, T(λ_HEU)/T(λ_OMG) from the curve and re-timed
     side by side (JSON heu_omg_retimed), and the ours/hand ratios of the
@@ -213,15 +342,72 @@ def retimed_table(apps, main):
     return "\n".join(out)
 
 
+def shown(paths):
+    """The files of a run as the page names them: 'DIR/apps-*.json' for a
+    folder of the run's own, else one name with the parts that differ in
+    braces (bench/results/apps-h100-2026-11-26-{a,b}.json)."""
+    rel = [os.path.relpath(p, ROOT) for p in paths]
+    if len(rel) == 1:
+        return rel[0]
+    if os.path.dirname(paths[0]) != RESULTS:
+        return os.path.dirname(rel[0]) + "/apps-*.json"
+    pre = os.path.commonprefix(rel)
+    suf = os.path.commonprefix([r[::-1] for r in rel])[::-1]
+    return pre + "{" + ",".join(r[len(pre):len(r) - len(suf)] for r in rel) + "}" + suf
+
+
+def run_date(path):
+    """2026-11-29 from a run's file name, or its folder's (one of its own)."""
+    base = os.path.basename(os.path.dirname(path) if os.path.dirname(path) != RESULTS else path)
+    return re.search(r"\d{4}-\d{2}-\d{2}", base).group(0)
+
+
+def driver_text(meta, folder=None):
+    """'580.159.04 (CUDA driver API 13.0)' when the run's folder holds
+    nvidia-smi's line (machine.txt), else the JSON's CUDA driver API."""
+    api = f"CUDA driver API {meta['driver'] // 1000}.{meta['driver'] % 1000 // 10}"
+    smi = os.path.join(folder, "machine.txt") if folder else None
+    if smi and os.path.exists(smi):
+        lines = open(smi).read().splitlines()
+        if len(lines) > 1 and len(lines[1].split(", ")) > 1:
+            return f"driver {lines[1].split(', ')[1]} ({api})"
+    return api
+
+
+def source_line(paths, metas, sets, what):
+    """Which run a block comes from: files, GPU, date, driver, sets, rounds."""
+    meta = metas[0]
+    folder = os.path.dirname(paths[0]) if os.path.dirname(paths[0]) != RESULTS else None
+    if "min_reps" in meta:
+        rule = (f"each median over {meta['min_reps']} to {meta['max_reps']} rounds, until its 95% "
+                f"bootstrap interval is within ±{100 * meta['until_ci']:g}%" if meta.get("until_ci")
+                else f"each median over {meta['min_reps']} rounds")
+    else:
+        rule = f"median of {meta['reps']} rounds, no intervals recorded"
+    probes = [m["grids"][sets[0]] for m in metas if sets[0] in m["grids"]]
+    grids = sorted({g["step"] for g in probes})
+    r2 = [g["captured"] for g in probes]
+    return (f"{what} from `{shown(paths)}`: {meta['device']}, {run_date(paths[0])}, "
+            f"{driver_text(meta, folder)}, set{'s' if len(sets) > 1 else ''} "
+            + ", ".join(f"`{x}`" for x in sets) + f"; {rule}; λ grid of `{sets[0]}` (probe) step "
+            + "/".join(map(str, grids)) + f" (staircase fit R² {span_text(r2, '%.4f')}"
+            + (f", {len(r2)} probes" if len(r2) > 1 else "") + ").")
+
+
 def doc_blocks():
-    """NAME -> text of docs/benchmarks.md's blocks of the 2026-11-26 run."""
-    _, apps = load(RUN)
-    _, again = load(RETIMED)
+    """NAME -> text of docs/benchmarks.md's blocks: the 2026-11-29 H200 run
+    (apps-hw, apps-mre, apps-dispersion) and the 2026-11-26 H100 runs
+    (apps-slots, apps-retimed)."""
+    hw_metas, hw = load_all(HW_RUN)
+    old_metas, apps = load_all(RUN)
+    again_metas, again = load_all(RETIMED)
     sets = sorted({k for a in apps for k in a["sets"]})
     blocks = {
-        "apps-hw": tables(None, apps, "hw"),
-        "apps-slots": slots_table(apps, sets),
-        "apps-retimed": retimed_table(again, "hw"),
+        "apps-hw": source_line(HW_RUN, hw_metas, ["hw"], "Run") + "\n\n" + tables(None, hw, "hw"),
+        "apps-mre": mre_table(hw, ["hw"]),
+        "apps-dispersion": dispersion_table(hw, ["hw"]) + "\n\n" + dispersion_summary(hw_metas, hw, ["hw"]),
+        "apps-slots": source_line(RUN, old_metas, sets, "Run") + "\n\n" + slots_table(apps, sets),
+        "apps-retimed": source_line(RETIMED, again_metas, ["hw"], "Run") + "\n\n" + retimed_table(again, "hw"),
     }
     return {name: text + "\n" for name, text in blocks.items()}
 
@@ -288,28 +474,43 @@ def main():
     ap.add_argument("--svg-dir")
     ap.add_argument("--tag", default="h100")
     args = ap.parse_args()
-    meta, apps = load(args.json)
+    metas, apps = load_all(args.json)
+    meta = metas[0]
     if "min_reps" in meta:  # run-apps since "Dispersion"
         until = (f" until ±{100 * meta['until_ci']:g}% (at most {meta['max_reps']})"
                  if meta.get("until_ci") else "")
         print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['min_reps']}{until}, QoS_ratio {meta['qos_ratio']}")
-        print(f"device at start: {state_text(meta.get('state_start'))}; at end: {state_text(meta.get('state_end'))}")
+        # Several files (calls): the first one's start, the last one's end.
+        print(f"device at start: {state_text(meta.get('state_start'))}; at end: {state_text(metas[-1].get('state_end'))}")
     else:
         print(f"# {meta['device']}, driver {meta['driver']}, reps {meta['reps']}, QoS_ratio {meta['qos_ratio']}")
     print("λ grid measured by the probe: " + ", ".join(f"{k} step {v['step']} (staircase fit R² {v['captured']:.4f})" for k, v in meta["grids"].items()))
     print()
     print(tables(meta, apps, args.set))
-    print()
     sets = sorted({k for a in apps for k in a["sets"]})
+    mre = mre_table(apps, sets)
+    if mre:
+        print()
+        print(mre)
+    print()
     print(slots_table(apps, sets))
     disp = dispersion_table(apps, sets)
     if disp:
         print()
         print(disp)
+        summary = dispersion_summary(metas, apps, sets)
+        if summary:
+            print()
+            print(summary)
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
-        svg_curves(apps, args.set, os.path.join(args.svg_dir, f"apps-curves-{args.tag}.svg"), f"{meta['device']}, slot {args.set}")
-        svg_speedup(apps, args.set, os.path.join(args.svg_dir, f"apps-speedup-{args.tag}.svg"), f"{meta['device']}, slot {args.set}")
+        # The figures name their run: GPU, and the date of the files' names.
+        first = os.path.abspath(args.json[0])
+        date = re.search(r"\d{4}-\d{2}-\d{2}", os.path.join(os.path.basename(os.path.dirname(first)),
+                                                         os.path.basename(first)))
+        title = f"{meta['device']}{', ' + date.group(0) if date else ''}, slot {args.set}"
+        svg_curves(apps, args.set, os.path.join(args.svg_dir, f"apps-curves-{args.tag}.svg"), title)
+        svg_speedup(apps, args.set, os.path.join(args.svg_dir, f"apps-speedup-{args.tag}.svg"), title)
         print(f"\nwrote {args.svg_dir}/apps-curves-{args.tag}.svg, apps-speedup-{args.tag}.svg")
 
 
