@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """report.py - tables and Pareto fronts of the perforation benchmark.
 
-    python3 bench/perforation/report.py perforation.json OUT_DIR
+    python3 bench/perforation/report.py perforation.json[.gz] OUT_DIR
 
-Reads perforation-bench's JSON and prints:
+Reads perforation-bench's JSON (gzipped where the name ends in .gz, as the
+committed runs keep it) and prints:
   - a summary (per example and size: the direct kernel's bandwidth, the
     accurate tiling against it, the fastest input- and output-perforated
     versions with their median error at that size);
@@ -37,12 +38,22 @@ infinite error. Standard library only: it also runs on the GPU machine.
 gives docs/perforation.md's measured tables from the committed runs in
 bench/results/perforation-*/: the blocks between '<!-- report:NAME -->'
 and '<!-- /report:NAME -->' (bench/lib/docblocks.py); --check (CI) fails,
-naming the table, where the page differs.
+naming the table, where the page differs. The headline blocks (NAME
+ending in the run's date) come from LATEST: the run's GPU, driver, date,
+timing rule and how far each size got to it, then the summary, the best
+shape per scheme, the Pareto fronts and the errors at each size, every
+time and speedup with its 95% interval; the older runs' blocks are named
+by their run's letter.
+
+"Input perforation" is a raised version whose scheme skips loads: a
+stencil on a window without halo (inversion's 1 x 1) loads the whole tile
+("loaded_fraction" 1), is the accurate tiling again, and is left out.
 """
 import gzip
 import json
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -195,6 +206,40 @@ def svg(path, title, points, front):
     fig.save(path)
 
 
+def skips_loads(v):
+    """Whether the version loads less than the whole tile: not so for a
+    `stencil` on a window without halo (inversion's 1 x 1), which the
+    newer benches label stencil:nn and which is the accurate tiling again
+    (files without "loaded_fraction": as their scheme says)."""
+    lf = v.get("loaded_fraction")
+    return lf is None or lf < 1
+
+
+def is_input(v):
+    """An input perforation: a raised kernel whose scheme skips loads."""
+    return (v["scheme"] not in ("", "accurate") and not v["label"].startswith("out:")
+            and skips_loads(v))
+
+
+def is_output(v):
+    """An output perforation (Paraprox) of the plain kernel."""
+    return v["label"].startswith("out:")
+
+
+def fastest(ex, size, pred):
+    """(version, speedup over the baseline, its interval or None, median
+    error) of the fastest version of `ex` at `size` that `pred` accepts,
+    whatever its error; None where there is none (summary's cells)."""
+    vs = ex["versions"]
+    c = [v for v in vs if pred(v)]
+    if not c:
+        return None
+    v = min(c, key=lambda v: v["ms"][size])
+    _, _, base = baseline(vs, size)
+    return (v, base / v["ms"][size], ratio_interval(baseline_version(vs, size), v, size),
+            primary(v, ex["metric"], size))
+
+
 def summary(data):
     """One row per example and size: the baselines' bandwidth, and the best
     input- and output-perforated versions (speedup over the baseline, the
@@ -210,24 +255,20 @@ def summary(data):
             direct, acc, base = baseline(vs, size)
             gbs = (n_inputs(ex) + 1) * n * n * 4 / direct / 1e6
 
-            bv = baseline_version(vs, size)
-
             def best(pred):
-                c = [v for v in vs if pred(v)]
-                if not c:
+                f = fastest(ex, size, pred)
+                if f is None:
                     return "none"
-                v = min(c, key=lambda v: v["ms"][size])
-                return (f"{v['label']}: {base / v['ms'][size]:.2f}x"
-                        f"{ci_text(ratio_interval(bv, v, size), 2)}, "
-                        f"{pct(primary(v, ex['metric'], size), 3)}")
+                v, sp, ci, err = f
+                return f"{v['label']}: {sp:.2f}x{ci_text(ci, 2)}, {pct(err, 3)}"
 
             accs = (f"{direct / acc['ms'][size]:.2f}{ci_text(ratio_interval(vs[0], acc, size), 2)} "
                     f"({acc['label']})" if acc else "none")
             out.append(
                 f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
                 f"| {accs} "
-                f"| {best(lambda v: v['scheme'] not in ('', 'accurate') and not v['label'].startswith('out:'))} "
-                f"| {best(lambda v: v['label'].startswith('out:'))} |")
+                f"| {best(is_input)} "
+                f"| {best(is_output)} |")
     return "\n".join(out) + "\n"
 
 
@@ -295,14 +336,18 @@ COMPUTE_BOUND = {"sobel5", "median3"}
 SCHEMES = ["rows1:nn", "rows2:nn", "stencil:nn"]
 
 
-def load(path):
-    """A run's perforation.json (gzipped in the larger runs)."""
-    path = os.path.join(RESULTS, path)
-    if os.path.exists(path + ".gz"):
-        with gzip.open(path + ".gz", "rt") as f:
-            return json.load(f)
-    with open(path) as f:
+def read_json(path):
+    """perforation-bench's JSON at `path`, gzipped where the name ends in
+    .gz (the committed runs keep it so)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
+
+
+def load(path):
+    """A run's perforation.json under bench/results (gzipped in the larger
+    runs: PATH.gz is read where it exists)."""
+    path = os.path.join(RESULTS, path)
+    return read_json(path + ".gz" if os.path.exists(path + ".gz") else path)
 
 
 def shape(v):
@@ -318,6 +363,28 @@ def best_accurate_cell(ex, data, size):
             f"{gbs:.0f} ({100 * gbs / data['copy_gbs']:.0f}%{note})")
 
 
+def scheme_cells(ex, size, err=lambda e: f"{100 * e:.2f}%"):
+    """Per scheme of SCHEMES, its fastest shape at `size`: 'shape: speedup
+    [interval], % of the byte-ratio bound, median error' (`err` writes the
+    error: two decimals of a percent in the older blocks)."""
+    vs = ex["versions"]
+    _, _, base = baseline(vs, size)
+    bv = baseline_version(vs, size)
+    cells = []
+    for scheme in SCHEMES:
+        c = [v for v in vs if v["scheme"] == scheme and skips_loads(v)]
+        if not c:  # no halo: stencil loads the whole tile, as accurate
+            cells.append("(= accurate)")
+            continue
+        v = min(c, key=lambda v: v["ms"][size])
+        t = v["ms"][size]
+        _, bound = moved_bytes(ex, v, int(size))
+        cells.append(f"{shape(v)}: {base / t:.2f}x{ci_text(ratio_interval(bv, v, size), 2)}, "
+                     f"{100 * base / t / bound:.0f}%, "
+                     f"{err(primary(v, ex['metric'], size))}")
+    return cells
+
+
 def best_table(runs, size="16384"):
     """At `size`, per example and GPU: the best accurate tiling, with the
     scalar fetch where the run has one, then the fastest shape of each
@@ -328,30 +395,16 @@ def best_table(runs, size="16384"):
            + ("accurate, scalar fetch: GB/s (% of copy) | " if scalar else "")
            + " | ".join(SCHEMES) + " |",
            "|---|---|---|" + ("---|" if scalar else "") + "---|" * len(SCHEMES)]
-    n = int(size)
-    for i, name in enumerate(NAMES):
+    for name in NAMES:
         for gpu, data, sdata in runs:
             ex = next(e for e in data["examples"] if e["name"] == name)
-            vs = ex["versions"]
-            _, _, base = baseline(vs, size)
-            bv = baseline_version(vs, size)
             cells = [NAMES[name], gpu, best_accurate_cell(ex, data, size)]
             if scalar:
                 sex = next(e for e in sdata["examples"] if e["name"] == name)
                 _, acc, _ = baseline(sex["versions"], size)
                 cells.append(f"{acc['gbs'][size]:.0f} "
                              f"({100 * acc['gbs'][size] / sdata['copy_gbs']:.0f}%)")
-            for scheme in SCHEMES:
-                c = [v for v in vs if v["scheme"] == scheme]
-                if not c:  # no halo: the raise pass writes stencil as accurate
-                    cells.append("(= accurate)")
-                    continue
-                v = min(c, key=lambda v: v["ms"][size])
-                t = v["ms"][size]
-                _, bound = moved_bytes(ex, v, n)
-                cells.append(f"{shape(v)}: {base / t:.2f}x{ci_text(ratio_interval(bv, v, size), 2)}, "
-                             f"{100 * base / t / bound:.0f}%, "
-                             f"{100 * primary(v, ex['metric'], size):.2f}%")
+            cells += scheme_cells(ex, size)
             out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
@@ -413,11 +466,107 @@ def tune_cuda_table(run_dir, kernels):
     return "\n".join(out) + "\n"
 
 
+# The run docs/perforation.md's headline tables come from (issue 30: the
+# paper's 1024^2 and 2048^2 beside 16384^2, every time with its interval).
+LATEST = "perforation-h200-2026-11-29"
+
+
+def gpu_line(run_dir):
+    """(GPU, driver) from a run's gpu.txt (nvidia-smi's name,
+    driver_version, ...)."""
+    with open(os.path.join(RESULTS, run_dir, "gpu.txt")) as f:
+        name, driver = [c.strip() for c in f.readline().split(",")[:2]]
+    return name, driver
+
+
+def run_table(run_dir):
+    """The run's GPU, driver, date and DRAM ceiling, its timing rule, and
+    per size: launches per version, how many versions stopped at the most
+    launches, how many medians' intervals stayed wider than the rule's
+    +-R (the bench's test: lo >= m(1-R) and hi <= m(1+R)), the widest, and
+    NVML's readings at the start and end of the size's timing."""
+    data = load(run_dir + "/perforation.json")
+    name, driver = gpu_line(run_dir)
+    date = re.search(r"\d{4}-\d{2}-\d{2}", run_dir).group(0)
+    t = data["timing"]
+    r = t["until_ci"]
+    out = [f"{name}, driver {driver}, {date}; DRAM ceiling (1 GiB device-to-device copy, "
+           f"read + write) {data['copy_gbs']} GB/s. Timing: {t['warmup']} warm-ups, then "
+           f"at least {t['min_reps']} timed launches, more in batches of {t['batch_reps']} "
+           f"until the median's 95% interval is within ±{100 * r:g}% of it, at most "
+           f"{t['max_reps']}; the interval is the {t['interval']}.",
+           "",
+           f"| size | launches per version | versions at {t['max_reps']} launches "
+           f"| intervals wider than ±{100 * r:g}% | widest | GPU at the start of the timing "
+           "| at its end |",
+           "|---|---|---|---|---|---|---|"]
+    vs = [v for ex in data["examples"] for v in ex["versions"]]
+    for size in sorted(data["device_state"], key=int):
+        reps = [v["reps"][size] for v in vs]
+        wide = [v for v in vs if v["ms_ci95"][size][0] < v["ms"][size] * (1 - r)
+                or v["ms_ci95"][size][1] > v["ms"][size] * (1 + r)]
+        widest = max(max(v["ms"][size] - v["ms_ci95"][size][0],
+                         v["ms_ci95"][size][1] - v["ms"][size]) / v["ms"][size] for v in vs)
+        st = data["device_state"][size] or {}
+        out.append(f"| {size}^2 | {min(reps)}-{max(reps)} "
+                   f"| {sum(x >= t['max_reps'] for x in reps)} of {len(vs)} "
+                   f"| {len(wide)} of {len(vs)} | ±{100 * widest:.1f}% "
+                   f"| {state_text(st.get('start'))} | {state_text(st.get('end'))} |")
+    return "\n".join(out) + "\n"
+
+
+def best_sizes_table(data):
+    """best_table for one run at each of its sizes: per example and size,
+    the best accurate tiling (time with its interval) and the fastest shape
+    of each perforated scheme (speedup [interval], % of the byte-ratio
+    bound, median error at that size)."""
+    out = ["| example | size | accurate: shape, ms [95% interval], GB/s (% of copy) | "
+           + " | ".join(SCHEMES) + " |",
+           "|---|---|---|" + "---|" * len(SCHEMES)]
+    for name in NAMES:
+        ex = next(e for e in data["examples"] if e["name"] == name)
+        for size in sorted(ex["versions"][0]["ms"], key=int):
+            cells = [NAMES[name], f"{size}^2", best_accurate_cell(ex, data, size)]
+            out.append("| " + " | ".join(cells + scheme_cells(ex, size, pct)) + " |")
+    return "\n".join(out) + "\n"
+
+
+def fronts_table(data):
+    """Per example and size: the Pareto front (speedup over the baseline
+    [interval], median error at that size), and how many output-perforation
+    points some input perforation is at least as fast and as exact as."""
+    out = ["| example | size | Pareto front: version speedup [95% interval], median error "
+           "| output perforation dominated |",
+           "|---|---|---|---|"]
+    for name in NAMES:
+        ex = next(e for e in data["examples"] if e["name"] == name)
+        vs, metric = ex["versions"], ex["metric"]
+        for size in sorted(vs[0]["ms"], key=int):
+            _, _, base = baseline(vs, size)
+            bv = baseline_version(vs, size)
+            by = {v["label"]: v for v in vs}
+            points = [(base / v["ms"][size], primary(v, metric, size), v["label"]) for v in vs]
+            front = "; ".join(
+                f"{p[2]} {p[0]:.3f}x{ci_text(ratio_interval(bv, by[p[2]], size), 3)}, {pct(p[1])}"
+                for p in pareto(points))
+            outs = [p for p in points if is_output(by[p[2]])]
+            ins = [p for p in points if is_input(by[p[2]]) or by[p[2]]["scheme"] == "accurate"]
+            beaten = [o for o in outs if any(i[0] >= o[0] and i[1] <= o[1] for i in ins)]
+            out.append(f"| {NAMES[name]} | {size}^2 | {front} | {len(beaten)} of {len(outs)} |")
+    return "\n".join(out) + "\n"
+
+
 def doc_blocks():
     h100g = "perforation-h100-2026-11-26-g/"
     h200g = "perforation-h200-2026-11-26-g/"
     d = load("perforation-h100-2026-11-25-d/perforation.json")
+    latest = load(LATEST + "/perforation.json")
     return {
+        "run-2026-11-29": run_table(LATEST),
+        "summary-2026-11-29": summary(latest),
+        "best-2026-11-29": best_sizes_table(latest),
+        "fronts-2026-11-29": fronts_table(latest),
+        "errors-2026-11-29": errors_table(latest),
         "best-g": best_table([
             ("H100", load(h100g + "perforation.json"), load(h100g + "scalar-16384/perforation.json")),
             ("H200", load(h200g + "perforation.json"), load(h200g + "scalar-16384/perforation.json"))]),
@@ -439,9 +588,10 @@ def state_text(s):
     return f"SM {s['sm_mhz']} MHz, memory {s['mem_mhz']} MHz, {s['temp_c']} C, {power} W"
 
 
-def timing_lines(data):
+def timing_text(data):
     """The repetition rule and the GPU's state around each size's timing,
-    where the JSON has them (nothing for older JSON)."""
+    where the JSON has them ('' for older JSON)."""
+    out = []
     t = data.get("timing")
     if t:
         rule = (f"at least {t['min_reps']}, until the 95% interval of the median is "
@@ -450,17 +600,21 @@ def timing_lines(data):
         reps = [r for ex in data["examples"] for v in ex["versions"]
                 for r in (v.get("reps") or {}).values() if r is not None]
         took = f"; took {min(reps)} to {max(reps)}" if reps else ""
-        print(f"timing: {t['warmup']} warm-ups, then timed launches: {rule}{took}; "
-              f"times are medians [95% interval]")
-        print()
+        out += [f"timing: {t['warmup']} warm-ups, then timed launches: {rule}{took}; "
+                f"times are medians [95% interval]", ""]
     if "device_state" in data:
         if data.get("nvml"):
-            print(f"GPU state: no NVML readings ({data['nvml']})")
+            out.append(f"GPU state: no NVML readings ({data['nvml']})")
         for size in sorted(data["device_state"], key=int):
             st = data["device_state"][size] or {}
-            print(f"GPU state at {size}^2 timing: start {state_text(st.get('start'))}; "
-                  f"end {state_text(st.get('end'))}")
-        print()
+            out.append(f"GPU state at {size}^2 timing: start {state_text(st.get('start'))}; "
+                       f"end {state_text(st.get('end'))}")
+        out.append("")
+    return "".join(line + "\n" for line in out)
+
+
+def timing_lines(data):
+    print(timing_text(data), end="")
 
 
 def main():
@@ -468,9 +622,8 @@ def main():
         return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "perforation.md"),
                               doc_blocks, "bench/results/perforation-*", names_from_page=True)
     if len(sys.argv) != 3:
-        sys.exit("usage: report.py perforation.json OUT_DIR")
-    with open(sys.argv[1]) as f:
-        data = json.load(f)
+        sys.exit("usage: report.py perforation.json[.gz] OUT_DIR")
+    data = read_json(sys.argv[1])
     os.makedirs(sys.argv[2], exist_ok=True)
     if "phases_s" in data:
         print("run time by phase: " + ", ".join(
