@@ -10,11 +10,11 @@ templates below; every measured number in it comes from the committed raw
 files through the suites' own generators, imported here (their main()
 does not run on import):
 
-  SFU warp split    bench/apps/report.py: apps-h100-2026-11-26-{a,b}.json
-                    (apps, HEU's runs, ours/hand, pure-SFU speedup) and
-                    apps-retimed-h100-2026-11-26-{a,b}.json (HEU against
-                    OMG re-timed); heu-rules-h100-2026-11-29.txt (approx-
-                    replay: HEU's runs under the paper's rule);
+  SFU warp split    bench/apps/report.py: apps-h200-2026-11-29/apps-*.json
+                    (apps, HEU's runs, ours/hand, pure-SFU speedup, HEU
+                    against OMG re-timed side by side);
+                    apps-h200-2026-11-29/heu-rules.txt (approx-replay:
+                    HEU's runs under the paper's rule);
                     bench/apps/baselines-report.py: sfu-baselines-h200-*
                     (GPU and date)
   LNS               bench/lns/report.py: lns-h100-2026-11-26-versioned.json
@@ -22,16 +22,18 @@ does not run on import):
   correct rounding  bench/hrcs/report.py: hrcs-h200-2026-11-28/ (the
                     oracle's comparisons, the scaling runs, cr-check.log)
   perforation       bench/perforation/report.py: perforation-h{1,2}00-
-                    2026-11-26-g/perforation.json.gz (16384^2 and 1024^2)
+                    2026-11-26-g/perforation.json.gz (16384^2, the goals);
+                    report.py's LATEST, perforation-h200-2026-11-29/
+                    perforation.json.gz (1024^2, 2048^2 and 16384^2, with
+                    95% intervals)
   precision         bench/precision/scaling-report.py: precision-scaling-
                     h100-2026-11-26b/{paper,16x} (means at TOQ 0.9, goals)
 
 Fixed text (not measured here, or a judgement of the numbers): the papers'
 own figures (5.1x), the goals of the issues (2% ours/hand, 1% HEU/OMG,
 ≤ 4 HEU runs, < 120 s, 1.9x, 3.7x, 90% of the byte-ratio bound; their
-verdicts are computed), the analysis of the misses (register occupancy,
-off the measured λ grid, issue-bound, about
-half of the precision speedup is staging), what is built, and dates that
+verdicts are computed), the analysis of the misses (off the measured λ
+grid, issue-bound, about half of the precision speedup is staging), what is built, and dates that
 are not a run's (the fix of 2026-11-28).
 """
 import importlib.util
@@ -45,8 +47,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
 
 RESULTS = os.path.join(ROOT, "bench", "results")
-# approx-replay over the 2026-11-26 run: HEU's runs under the paper's rule.
-HEU_RULES = os.path.join(RESULTS, "heu-rules-h100-2026-11-29.txt")
+# approx-replay over the 2026-11-29 run: HEU's runs under the paper's rule.
+HEU_RULES = os.path.join(RESULTS, "apps-h200-2026-11-29", "heu-rules.txt")
 # The perforation runs the row quotes (docs/perforation.md's best-g block).
 PERFORATION_RUNS = ["perforation-h100-2026-11-26-g", "perforation-h200-2026-11-26-g"]
 
@@ -59,9 +61,6 @@ HRCS_SECONDS_GOAL = 120
 HRCS_TWO_GOAL = 1.9
 HRCS_FOUR_GOAL = 3.7
 PERFORATION_BOUND_GOAL = 90  # % of the byte-ratio bound
-# Apps whose ours/hand miss is register occupancy (docs/benchmarks.md's
-# analysis: 72, 48 and 36 registers against the hand build's).
-OCCUPANCY = ("CUT", "LAV", "MRQ")
 
 
 def suite(name, path):
@@ -111,7 +110,7 @@ def span(values, fmt):
 def sfu_row():
     apps_r = suite("apps_report", "bench/apps/report.py")
     base_r = suite("baselines_report", "bench/apps/baselines-report.py")
-    meta, apps = apps_r.load(apps_r.RUN)
+    meta, apps = apps_r.load(apps_r.HW_RUN)
     table = apps_r.tables(meta, apps, "hw")
     heu_runs = re.search(r"HEU ([\d.]+) runs on average", table).group(1)
     sfu_max = max(float(r["pure-SFU speedup"].rstrip("x")) for r in rows(table))
@@ -120,7 +119,7 @@ def sfu_row():
                      r"pure-SFU speedup is >= ([\d.]+)", open(HEU_RULES).read())
     gain = round(100 * (float(rule.group(4)) - 1))
     # ours / hand-written at λ = 0 and λmax (4 digits: KNN's 1.0204).
-    occ, other, within = [], [], 0
+    other, within = [], 0
     for a in apps:
         oh = a["sets"]["hw"]["ours_hand"]
         r0, rm = oh["ours0"] / oh["hand0"], oh["oursmax"] / oh["handmax"]
@@ -130,17 +129,12 @@ def sfu_row():
             continue
         where = ("" if min(r0, rm) > OURS_HAND_GOAL else
                  "λ = 0" if r0 > OURS_HAND_GOAL else "λmax")
-        if name in OCCUPANCY:
-            occ.append(name + (f" ({where})" if where else ""))
-        else:
-            vals = (f"{r0:.4f} / {rm:.4f}" if not where else
-                    f"{where}, {r0 if where == 'λ = 0' else rm:.4f}")
-            other.append(f"{name} ({vals})")
-    missed = ([join_and(occ) + ", all register occupancy"] if occ else []) + (
-        [join_and(other)] if other else [])
-    missed = ("ours/hand on " + ", and ".join(missed) + "; ") if missed else ""
+        vals = (f"{r0:.3f} / {rm:.3f}" if not where else
+                f"{where}, {r0 if where == 'λ = 0' else rm:.3f}")
+        other.append(f"{name} ({vals})")
+    missed = f"ours/hand on {join_and(other)}; " if other else ""
     # HEU against OMG, re-timed side by side.
-    _, again = apps_r.load(apps_r.RETIMED)
+    again = apps
     rt = re.search(r"Within 1% re-timed: (\d+) of (\d+)", apps_r.retimed_table(again, "hw"))
     off = [a["abbr"].upper() for a in again
            if (a["sets"].get("hw") or {}).get("heu_omg_retimed") is not None
@@ -151,7 +145,7 @@ def sfu_row():
         "| SFU warp split (ICS'16): warps below a knob λ take the `.approx` form of each "
         "transcendental | built, for MLIR kernels and unmodified CUDA (approx-cc); "
         f"{len(apps)} of the paper's Table-6 applications measured on an {gpu(meta['device'])} "
-        f"({run_date(apps_r.RUN[0])}): HEU {heu_runs} runs on average ({rule.group(1)} over the "
+        f"({run_date(apps_r.HW_DIR)}): HEU {heu_runs} runs on average ({rule.group(1)} over the "
         f"{rule.group(3)} apps that gain ≥ {gain}%; under the paper's own stop rule "
         f"{rule.group(2)} there, the ≤ {HEU_RUNS_GOAL} target "
         f"{'met' if float(rule.group(2)) <= HEU_RUNS_GOAL else 'missed'}), ours within "
@@ -273,18 +267,22 @@ def perforation_row():
         got = [best[n][1][scheme] for n in dram if scheme in best[n][1]]
         return (span([g[0] for g in got], "%.2f") + "x at "
                 + span([g[2] for g in got], "%.0f") + "% error")
-    # 1024^2 (the paper's size), H100: the best input perforation per example,
-    # as report.py's summary picks it.
-    d = runs["H100"]
-    small, errs = [], []
-    for ex in d["examples"]:
-        vs = ex["versions"]
-        _, _, base = p.baseline(vs, "1024")
-        c = [v for v in vs if v["scheme"] not in ("", "accurate")
-             and not v["label"].startswith("out:")]
-        v = min(c, key=lambda v: v["ms"]["1024"])
-        small.append(base / v["ms"]["1024"])
-        errs.append(100 * p.primary(v, ex["metric"], "1024"))
+    # The latest run (report.py's LATEST: one H200, the paper's 1024^2,
+    # 2048^2 and 16384^2, every time with its 95% interval): per size, the
+    # fastest input and output perforation per example over the best
+    # accurate tiling, as report.py's summary picks them.
+    latest = p.load(p.LATEST + "/perforation.json")
+    best = {size: [(p.fastest(ex, size, p.is_input), p.fastest(ex, size, p.is_output))
+                   for ex in latest["examples"]] for size in ("1024", "2048", "16384")}
+
+    def inputs(size):
+        return span([i[1] for i, _ in best[size]], "%.2f") + "x"
+
+    def outputs(size):
+        return span([o[1] for _, o in best[size]], "%.2f") + "x"
+    # Examples whose best input perforation's interval at 1024^2 holds 1.
+    even = sum(1 for i, _ in best["1024"] if i[2] and i[2][0] <= 1 <= i[2][1])
+    errs = [100 * i[3] for size in best for i, _ in best[size]]
     # Below the goal on the H100 (% of the byte-ratio bound, as the table
     # rounds it).
     below = [f"{p.NAMES[n]} {s} at {h100[n][1][s][1]:.0f}%" for n in dram
@@ -293,6 +291,8 @@ def perforation_row():
     below = (join_and(below) + " of its byte-ratio bound on the H100 (goal "
              f"{PERFORATION_BOUND_GOAL}%), and " if below else "")
     rows200 = span([h200[n][1][s][1] for n in dram for s in ("rows1:nn", "rows2:nn")], "%.0f")
+    new200 = perforation_best(p, latest, "16384")
+    copy_new = span([new200[n][0] for n in dram], "%.0f")
     return (
         "| kernel perforation (CGO'18): work-group tile loads that skip rows, columns or the "
         "halo and rebuild them in shared memory, the scheme picked by a knob; Paraprox output "
@@ -304,9 +304,14 @@ def perforation_row():
         f"accurate tilings at {copy100}% of the copy's DRAM bandwidth on the DRAM-bound "
         f"examples (H200: {copy200}%), on the H100 rows2:nn {scheme_span(h100, 'rows2:nn')} "
         f"and rows1:nn {scheme_span(h100, 'rows1:nn').replace(' error', '')} over the best "
-        f"accurate tiling at 16384²; at the paper's 1024² the best input perforation gives only "
-        f"{span(small, '%.2f')}x (at most {max(errs):.1f}% error; same run, "
-        f"`bench/results/{PERFORATION_RUNS[0]}/report.txt`; 2048² not measured); input "
+        f"accurate tiling at 16384²; on an {gpu(p.LATEST)} ({run_date(p.LATEST)}, every time "
+        f"with its 95% interval, `bench/results/{p.LATEST}/`; accurate tilings at {copy_new}% "
+        f"of the copy at 16384²) the best input perforation gives only {inputs('1024')} at the "
+        f"paper's 1024² (the interval holds 1 for {even} of {len(best['1024'])} examples), "
+        f"{inputs('2048')} at 2048² and {inputs('16384')} at 16384² (at most {max(errs):.1f}% "
+        f"error), and output perforation of the plain kernels is slower than the accurate "
+        f"tiling at every size ({outputs('1024')}, {outputs('2048')}, {outputs('16384')}); "
+        f"input "
         f"perforation's fronts dominate output perforation everywhere. Missed: {below}on the "
         f"H200 the rows schemes ({rows200}%), which are issue-bound there "
         "| [docs/perforation.md](docs/perforation.md) |")
