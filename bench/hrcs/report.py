@@ -187,6 +187,65 @@ def speed():
     return "\n".join(out) + "\n"
 
 
+# The speed section repeated (SPEED_REPEATS, issue 30's "Dispersion"): one
+# H200 with 16 cores, 2026-11-29.
+SPEED_RUN = os.path.join(RESULTS, "hrcs-h200-2026-11-29")
+
+
+def speed_repeated():
+    """Each configuration's runs: median search time and wall with their
+    range (min-max of the runs; too few runs for a bootstrap interval), the
+    rate and speedup of the medians, and the GPU's state around the runs."""
+    env = open(os.path.join(SPEED_RUN, "env.txt")).read().split("\n")
+    cores = next(int(l.split()[1]) for l in env if l.startswith("cores "))
+    out = ["| exp over [1, 1+2^-10), p 53, q 54, eps 2^-32 (2^42 arguments) | runs "
+           "| search time, median [min, max] | wall (process), median [min, max] "
+           "| rate (median) | speedup (search / wall, medians) | cases |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+
+    def runs(cfg):
+        dirs = sorted(glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}")) +
+                      glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}-r*")))
+        search = [load_json(os.path.join(d, "stats.json"))["seconds"]["total"] for d in dirs]
+        walls = [wall(os.path.relpath(d, GPU_DIR)) for d in dirs]
+        cases = {load_json(os.path.join(d, "stats.json"))["cases"] for d in dirs}
+        args = load_json(os.path.join(dirs[0], "stats.json"))["arguments"]
+        return search, walls, cases, args
+
+    def med(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+    base = runs("cpu-1")
+    states = []
+    for name, cfg in (("1 core", "cpu-1"), (f"{cores} cores", f"cpu-{cores}"),
+                      (f"1 H200 ({cores} cores plan and confirm)", f"gpu-{cores}")):
+        search, walls, cases, args = runs(cfg)
+        t, w = med(search), med(walls)
+        out.append(
+            f"| {name} | {len(search)} | {t:.3f} s [{min(search):.3f}, {max(search):.3f}] "
+            f"| {w:.2f} s [{min(walls):.2f}, {max(walls):.2f}] | {args / t:.2e} args/s "
+            f"| {med(base[0]) / t:.0f}x / {med(base[1]) / w:.0f}x "
+            f"| {', '.join(fmt_int(c) for c in sorted(cases))} |")
+        for d in glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}*")):
+            for line in open(os.path.join(d, "log")):
+                if line.startswith("state_"):
+                    when, state = line.split(None, 1)
+                    states.append((when, [x.strip() for x in state.split(",")]))
+    shas = {open(d).read().strip() for d in glob.glob(os.path.join(SPEED_RUN, "speed-*", "cases.sha256"))}
+
+    def seen(when, k):
+        vals = {v[k] for w, v in states if w == when}
+        return "/".join(sorted(vals, key=lambda x: float(x.split()[0])))
+    out.append("")
+    out.append(f"Every run found the same cases ({len(shas)} distinct sha256 over "
+               f"{len(glob.glob(os.path.join(SPEED_RUN, 'speed-*')))} runs). GPU state "
+               f"(nvidia-smi, clocks not locked): before each run SM {seen('state_before', 0)}, "
+               f"memory {seen('state_before', 1)}; after it SM {seen('state_after', 0)}, "
+               f"memory {seen('state_after', 1)}.")
+    return "\n".join(out) + "\n"
+
+
 def table1():
     out = ["| arguments p | boundaries q | algorithm | phase 1 (intervals) | phase 2 "
            "| phase 3 (sub-intervals) | cases | GPU search time |",
@@ -277,11 +336,12 @@ def algorithm():
 
 
 TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
-          "speed": speed, "table1": table1, "multi": multi, "agree": agree,
+          "speed": speed, "speed-repeated": speed_repeated, "table1": table1, "multi": multi, "agree": agree,
           "crcheck": crcheck}
 
 
 if __name__ == "__main__":
     docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "hrcs.md"),
-                   lambda: {name: fn() for name, fn in TABLES.items()},
+                   lambda: {name: fn() for name, fn in TABLES.items()
+                            if name != "speed-repeated" or os.path.isdir(SPEED_RUN)},
                    "bench/results")

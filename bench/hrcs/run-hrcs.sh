@@ -12,6 +12,7 @@
 #   agree    CPU and GPU backends give the same cases on random segments
 #   table1   exp over [1, 1+2^-13), eps 2^-32, the paper's Table 1
 #   speed    the same 2^42 arguments on 1 core, all cores and the GPU
+#            (SPEED_REPEATS times, in turn)
 #   binade   exp over [1, 2), p 53, q 54, eps 2^-32 on one GPU
 #   twogpu   the same on GPUs 0 and 1 in one process
 #   allgpu   the same on every GPU of the machine in one process
@@ -120,12 +121,20 @@ PY
     done
     ;;
   speed)
-    # One build, one domain (2^42 arguments from 1): 1 core, all cores, GPU.
-    for cfg in "cpu 1" "cpu $CORES" "gpu $CORES"; do
-      set -- $cfg
-      run "speed-$1-$2" --function exp --domain 1,0x1.004p0 --arg-precision 53 \
-        --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
-        && echo "speed $1 x$2: $(line "$OUT/speed-$1-$2/log")"
+    # One build, one domain (2^42 arguments from 1): 1 core, all cores, GPU,
+    # in turn, SPEED_REPEATS [1] times (runs 2.. in speed-*-rK), the GPU's
+    # clocks, temperature and power logged before and after each run.
+    for k in $(seq 1 "${SPEED_REPEATS:-1}"); do
+      for cfg in "cpu 1" "cpu $CORES" "gpu $CORES"; do
+        set -- $cfg
+        name=speed-$1-$2; [ "$k" -gt 1 ] && name=$name-r$k
+        state=$(nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)
+        run "$name" --function exp --domain 1,0x1.004p0 --arg-precision 53 \
+          --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
+          && echo "speed $1 x$2 (run $k): $(line "$OUT/$name/log")"
+        { echo "state_before $state"
+          echo "state_after $(nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)"; } >> "$OUT/$name/log"
+      done
     done
     ;;
   binade)
