@@ -20,13 +20,18 @@ prints as it always did.
     bench/lns/report.py [--write | --check] [--docs docs/lns.md]
 
 gives docs/lns.md's measured tables from the committed runs in
-bench/results/lns-*.json: the blocks between '<!-- report:NAME -->' and
+bench/results/lns-*: the blocks between '<!-- report:NAME -->' and
 '<!-- /report:NAME -->' (bench/lib/docblocks.py); --check (CI) fails,
-naming the table, where the page differs.
+naming the table, where the page differs; --list names the blocks. The
+bit checks, accuracy, Table 1, the dynamic distribution, the captured
+shares and the device's state come from RUN (lns-h200-2026-11-29/, with
+intervals); the split with one branch per op (BRANCH_RUN), the HMM
+example and the tuner's choice from older H100 runs, labelled on the page.
 """
 import json
 import math
 import os
+import re
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -110,66 +115,244 @@ def module_label(module):
     return label + (", degree %s" % parts[2][1:] if len(parts) > 2 else "")
 
 
-def accuracy_block(first, later):
-    """The accuracy table: the rows of `first` (2026-11-22), then those only
-    `later` (2026-11-26: texture3) has, dated, in `later`'s order."""
-    old = {r["module"]: r for r in first["accuracy"]}
+# The run docs/lns.md's measured tables come from (issue 30: medians with
+# 95% intervals and the device's state): lns-bench on one H200, every
+# section, `bash bench/lns/run-lns.sh .carry/lns --min-reps 30 --until-ci
+# 0.01 --max-reps 200` (bench/rerun-dispersion.sh lns, tree 6569733).
+RUN_DIR = "lns-h200-2026-11-29"
+RUN = RUN_DIR + "/lns.json"
+RUN_TREE = "6569733"  # the commit whose tree the run built (not in the JSON)
+# Older runs the page still quotes, each labelled with its run: the split
+# with one branch per op, which the pipeline no longer emits (2026-11-22),
+# and the run the accuracy figure is drawn from (2026-11-26).
+BRANCH_RUN = "lns-h100-2026-11-22.json"
+FIGURE_RUN = "lns-h100-2026-11-26.json"
+
+
+def machine(run_dir):
+    """{date, gpu, driver, sm, mem} from a run folder's machine.txt
+    (bench/rerun-dispersion.sh: the UTC date, then nvidia-smi's name,
+    driver_version, clocks.max.sm, clocks.max.memory)."""
+    with open(os.path.join(RESULTS, run_dir, "machine.txt")) as f:
+        lines = [l.strip() for l in f if l.strip()]
+    gpu, driver, sm, mem = [c.strip() for c in lines[1].split(",")]
+    return dict(date=lines[0], gpu=gpu, driver=driver, sm=sm, mem=mem)
+
+
+def run_date(name):
+    """2026-11-22 from a run's file name."""
+    return re.search(r"\d{4}-\d{2}-\d{2}", name).group(0)
+
+
+def acc_values(r):
+    """An accuracy row's values as the page prints them (lns-bench writes
+    inf/nan as strings: JSON has neither)."""
+    return " | ".join("inf" if math.isinf(float(v)) else "%.2e" % float(v)
+                      for v in r["grid"] + r["all"])
+
+
+def accuracy_block(run, figure_run):
+    """The accuracy table of `run`, then whether every value equals that of
+    `figure_run`, the run the page's figure is drawn from."""
     out = ["| impl | f | grid sb | grid db (x ≤ -1) | grid db (near 0) | all-f32 sb "
            "| all-f32 db (x ≤ -1) | all-f32 db (near 0) |",
            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in later["accuracy"]:
-        label = module_label(r["module"])
-        if r["module"] in old:
-            r = old[r["module"]]
-        else:
-            label += " (2026-11-26)"
-        # lns-bench writes inf/nan as strings (JSON has neither).
-        vals = " | ".join("inf" if math.isinf(float(v)) else "%.2e" % float(v)
-                          for v in r["grid"] + r["all"])
-        out.append("| %s | %d | %s |" % (label, r["f"], vals))
+    for r in run["accuracy"]:
+        out.append("| %s | %d | %s |" % (module_label(r["module"]), r["f"], acc_values(r)))
+    fig = {r["module"]: acc_values(r) for r in figure_run["accuracy"]}
+    differ = [r["module"] for r in run["accuracy"] if fig.get(r["module"]) != acc_values(r)]
+    out += ["", "Every value above equals, digit for digit, the %s run's (`%s`), from which "
+            "the figure below is drawn." % (figure_run["gpu"], FIGURE_RUN) if not differ else
+            "These differ from the figure's run (`%s`): %s." % (FIGURE_RUN, ", ".join(differ))]
     return "\n".join(out) + "\n"
 
 
-TABLE1_ROWS = [  # (label, run, field): run 0 = 2026-11-22, 1 = -26, 2 = -26 versioned
-    ("order-1 (texture1, 256/unit)", 0, "order1"),
-    ("order-2 (texture2, 64/unit)", 0, "order2"),
-    ("order-3 (texture3, 64/unit; 2026-11-26)", 1, "order3"),
-    ("HW transcendentals (SFU)", 0, "hw"),
-    ("Horner degree 5 (1/unit)", 0, "horner5"),
-    ("precise (libdevice)", 0, "precise"),
-    ("order-2 + HW, warp split, one branch per op (best λ)", 0, "split"),
-    ("order-2 + HW, split versioned around the loop by hand (best λ)", 0, "versioned"),
-    ("order-2 + HW, split as the pipeline emits it now (approx-lns-version; 2026-11-26)",
-     2, "split"),
-    ("order-2 + HW in each thread (paper's method, 2 elements)", 0, "mix"),
-    ("2× HW (2 elements, the ILP baseline)", 0, "hw2"),
+def bitexact_block(run):
+    """The bit checks of `run`: every evaluation kernel's sb and db against
+    the CPU evaluators, then the 2-D filter probe (gating) and the 3-D one
+    (reported)."""
+    out = ["| kernel | inputs | sb: differ | db (x ≤ -1): differ "
+           "| db near 0: max relative difference (lg2.approx) |",
+           "| --- | --- | --- | --- | --- |"]
+    for key, r in run.items():
+        if key.startswith("acc_") and isinstance(r, dict):
+            out.append("| %s | {:,} | %d | %d | %.2g |".format(r["inputs"]) % (
+                module_label(key[4:]), r["sb_mismatches"], r["db_mismatches"],
+                r["db_near_rel_diff"]))
+    f, f3 = run["filter"], run["filter3d"]
+    out += ["",
+            "- 2-D filter probe (gating): {:,} fetches × 4 channels, **{:,} differ**.".format(
+                f["fetches"], f["mismatches"]),
+            "- 3-D filter probe (reported, not gating): {:,} fetches × 4 channels, {:,} differ "
+            "({:.2f}%; on the diagonal a = b = c {} of {}); channels: {:,} by 1-4 ulps, {:,} by "
+            "more; max |diff| {:.2f}% of the largest texel.".format(
+                f3["fetches"], f3["mismatches"], 100 * f3["mismatches"] / f3["fetches"],
+                f3["diagonal_mismatches"], f3["diagonal"], f3["channels_within_4_ulps"],
+                f3["channels_beyond"], 100 * f3["max_diff_over_max_texel"])]
+    return "\n".join(out) + "\n"
+
+
+def rel_ci(value, ci):
+    """A median's 95% interval relative to it: '−0.04% / +0.14%'."""
+    if not ci:
+        return "—"
+    return "−%.2f%% / +%.2f%%" % (100 * (1 - ci[0] / value), 100 * (ci[1] / value - 1))
+
+
+TABLE1_ROWS = [  # (label, lns-bench's field)
+    ("order-1 (texture1, 256/unit)", "order1"),
+    ("order-2 (texture2, 64/unit)", "order2"),
+    ("order-3 (texture3, 64/unit)", "order3"),
+    ("HW transcendentals (SFU)", "hw"),
+    ("Horner degree 5 (1/unit)", "horner5"),
+    ("precise (libdevice)", "precise"),
+    ("order-2 + HW, warp split as the pipeline emits it (approx-lns-version; best λ)", "split"),
+    ("order-2 + HW, split versioned around the loop by hand (best λ)", "versioned"),
+    ("order-2 + HW in each thread (paper's method, 2 elements)", "mix"),
+    ("2× HW (2 elements, the ILP baseline)", "hw2"),
 ]
 
 
-def table1_block(runs):
-    """Table 1: ps per element and the ratio to the same run's SFU row."""
-    out = ["| row | sb: ps | ratio | sb + db: ps | ratio |", "| --- | --- | --- | --- | --- |"]
-    for label, run, field in TABLE1_ROWS:
+def widest(t, fields):
+    """The widest of `fields`' intervals relative to their medians: (%, field)."""
+    return max((100 * max(1 - t["ci"][k][0] / t[k], t["ci"][k][1] / t[k] - 1), k)
+               for k in fields if k in t.get("ci", {}))
+
+
+def table1_block(run):
+    """Table 1 of `run`: ps per element, its 95% interval relative to the
+    median, the ratio to the SFU row; rounds and the widest interval."""
+    out = ["| row | sb: ps | 95% interval | ratio | sb + db: ps | 95% interval | ratio |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for label, field in TABLE1_ROWS:
         cells = []
         for what in ("sb", "sbdb"):
-            t = runs[run]["throughput"][what]
+            t = run["throughput"][what]
+            lam = " (λ=%d)" % t[field + "_lambda"] if field + "_lambda" in t else ""
+            cells.append("%.2f%s | %s | %.3f" % (t[field], lam, rel_ci(t[field], t["ci"].get(field)),
+                                                 t[field] / t["hw"]))
+        out.append("| %s | %s |" % (label, " | ".join(cells)))
+    sb, sbdb = run["throughput"]["sb"], run["throughput"]["sbdb"]
+    fields = [f for _, f in TABLE1_ROWS]
+    (w1, k1), (w2, k2) = widest(sb, fields), widest(sbdb, fields)
+    out += ["", "Medians of %d interleaved rounds (sb) and %d (sb + db); the widest interval "
+            "±%.2f%% (`%s`, sb) and ±%.2f%% (`%s`, sb + db); ratios are of the medians; the "
+            "λ sweeps' intervals are in the JSON (`sweep_ci`, `versioned_sweep_ci`)."
+            % (sb["rounds"], sbdb["rounds"], w1, k1, w2, k2)]
+    return "\n".join(out) + "\n"
+
+
+def table1_branch_block(old):
+    """The split with one warp-uniform branch per op (what approx-lns-lower
+    alone emits; the pipeline now versions the loop) and the SFU row of
+    the same run, an older run without intervals."""
+    out = ["| row (%s, %s, medians of 5 rounds, no interval) | sb: ps | ratio "
+           "| sb + db: ps | ratio |" % (old["gpu"], run_date(BRANCH_RUN)),
+           "| --- | --- | --- | --- | --- |"]
+    for label, field in (("SFU alone", "hw"),
+                         ("order-2 + HW, warp split, one branch per op (best λ)", "split")):
+        cells = []
+        for what in ("sb", "sbdb"):
+            t = old["throughput"][what]
             lam = " (λ=%d)" % t[field + "_lambda"] if field + "_lambda" in t else ""
             cells.append("%.2f%s | %.3f" % (t[field], lam, t[field] / t["hw"]))
         out.append("| %s | %s |" % (label, " | ".join(cells)))
     return "\n".join(out) + "\n"
 
 
-def dynamic_block(data):
-    """Dynamic work distribution: the split's S against the bound B."""
-    out = ["| | SFU | texture2 | split (best λ) | split / SFU (S) | bound B = 1 + r_TEX/r_SFU "
-           "| share of the available gain (S−1)/(B−1) | S/B (the SFU alone: 1/B) |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+def dynamic_block(run):
+    """Dynamic work distribution: the SFU, texture2 and the best split, each
+    median with its 95% interval, and the rounds."""
+    out = ["| | SFU: ps | texture2: ps | split (best λ): ps | rounds |",
+           "| --- | --- | --- | --- | --- |"]
     for what, label in (("sb", "sb"), ("sbdb", "sb + db")):
-        t = data["dynamic"][what]
-        s, b = t["split_speedup"], t["limit"]
-        out.append("| %s | %.3f | %.3f | %.3f (λ = %d) | %.3fx | %.3f | %.1f%% | %.1f%% (%.1f%%) |"
-                   % (label, t["hw"], t["order2"], t["split"], t["split_lambda"], s, b,
-                      100 * (s - 1) / (b - 1), 100 * s / b, 100 / b))
+        t = run["dynamic"][what]
+        ci = t.get("ci", {})
+        out.append("| %s | %.3f%s | %.3f%s | %.3f%s (λ = %d) | %s |" % (
+            label, t["hw"], ci_text(ci.get("hw"), "%.3f"), t["order2"],
+            ci_text(ci.get("order2"), "%.3f"), t["split"], ci_text(ci.get("split"), "%.3f"),
+            t["split_lambda"], t.get("rounds", "—")))
+    return "\n".join(out) + "\n"
+
+
+def share_range(t, field):
+    """The captured share (S-1)/(B-1) at the ends of the medians' 95%
+    intervals (the SFU's, texture2's and the split's), lowest and highest:
+    a bound from the intervals, not itself an interval. None without them."""
+    ci = t.get("ci", {})
+    if not all(k in ci for k in ("hw", "order2", field)):
+        return None
+    s_lo, s_hi = ci["hw"][0] / ci[field][1], ci["hw"][1] / ci[field][0]
+    b_lo, b_hi = 1 + ci["hw"][0] / ci["order2"][1], 1 + ci["hw"][1] / ci["order2"][0]
+    return (s_lo - 1) / (b_hi - 1), (s_hi - 1) / (b_lo - 1)
+
+
+def captured_share_block(run):
+    """Every split of `run` against its bound B = 1 + r_TEX/r_SFU: the
+    speedup S over the SFU, the captured share (S-1)/(B-1) with its range
+    over the intervals' ends, S/B and the SFU alone's 1/B."""
+    out = ["| split | λ | S = SFU / split | B = 1 + r_TEX/r_SFU "
+           "| captured share (S−1)/(B−1) | at the intervals' ends | S/B (the SFU alone: 1/B) |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows = []
+    for what, label in (("sb", "sb"), ("sbdb", "sb + db")):
+        t = run["throughput"][what]
+        rows.append(("Table 1, %s, as the pipeline emits it" % label, t, "split",
+                     t["split_speedup"], t["split_lambda"]))
+        rows.append(("Table 1, %s, versioned by hand" % label, t, "versioned",
+                     t["versioned_speedup"], t["versioned_lambda"]))
+    for what, label in (("sb", "sb"), ("sbdb", "sb + db")):
+        t = run["dynamic"][what]
+        rows.append(("dynamic distribution, %s" % label, t, "split", t["split_speedup"],
+                     t["split_lambda"]))
+    for label, t, field, s, lam in rows:
+        b = t["limit"]
+        rng = share_range(t, field)
+        out.append("| %s | %d | %.3fx | %.3f | **%.1f%%** | %s | %.1f%% (%.1f%%) |" % (
+            label, lam, s, b, 100 * (s - 1) / (b - 1),
+            "—" if rng is None else "%.1f%% to %.1f%%" % (100 * rng[0], 100 * rng[1]),
+            100 * s / b, 100 / b))
+    return "\n".join(out) + "\n"
+
+
+SECTIONS = [("bitexact", "bit checks"), ("accuracy", "accuracy"),
+            ("throughput", "Table 1"), ("dynamic", "dynamic distribution")]
+
+
+def device_block(run, run_dir):
+    """The GPU, driver, date and clocks of the run (machine.txt), the timing
+    rule (lns-bench's "timing") and NVML's readings at the start and end of
+    each section ("device_state")."""
+    m = machine(run_dir)
+    tm = run["timing"]
+    out = ["- %s, driver %s, %s (nvidia-smi at the call's start: max clocks SM %s, "
+           "memory %s); tree %s; `bash bench/lns/run-lns.sh .carry/lns --min-reps %d "
+           "--until-ci %g --max-reps %d` (bench/rerun-dispersion.sh lns)."
+           % (m["gpu"], m["driver"], m["date"], m["sm"], m["mem"], RUN_TREE, tm["min_reps"],
+              tm["until_ci"], tm["max_reps"]),
+           "- Timing: every median over at least %d interleaved rounds of %d timed launches "
+           "(after %d warm-up launches), more (checked every %d, at most %d) until each "
+           "median's 95%% interval is within ±%g%% of it; interval: %s."
+           % (tm["min_reps"], tm["launches_per_sample"], tm["warmup_launches"],
+              tm["check_every"], tm["max_reps"], 100 * tm["until_ci"], tm["interval"]),
+           "", "| section | SM MHz | memory MHz | °C | W | energy |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    if run.get("nvml"):
+        return "\n".join(out[:2] + ["- NVML: no readings (%s)." % run["nvml"]]) + "\n"
+    for key, label in SECTIONS:
+        st = run["device_state"].get(key)
+        if not st:
+            continue
+        a, b = st["start"], st["end"]
+
+        def pair(k, fmt="%s"):
+            x, y = fmt % a[k], fmt % b[k]
+            return x if x == y else "%s → %s" % (x, y)
+        out.append("| %s | %s | %s | %s | %s | {:,.0f} J |".format(
+            b["energy_j"] - a["energy_j"]) % (label, pair("sm_mhz"), pair("mem_mhz"),
+                                              pair("temp_c"), pair("power_w", "%.0f")))
+    out += ["", "(NVML at the start → end of each section; energy: the counter's difference "
+            "over the section.)"]
     return "\n".join(out) + "\n"
 
 
@@ -244,13 +427,15 @@ def tune_blocks(runs):
 
 
 def doc_blocks():
-    r22 = load("lns-h100-2026-11-22.json")
-    r26 = load("lns-h100-2026-11-26.json")
-    ver = load("lns-h100-2026-11-26-versioned.json")
+    run = load(RUN)
     blocks = {
-        "accuracy": accuracy_block(r22, r26),
-        "table1": table1_block([r22, r26, ver]),
-        "dynamic": dynamic_block(load("lns-dynamic-h100-2026-11-26.json")),
+        "lns-device": device_block(run, RUN_DIR),
+        "bitexact": bitexact_block(run),
+        "accuracy": accuracy_block(run, load(FIGURE_RUN)),
+        "table1": table1_block(run),
+        "table1-branch-per-op": table1_branch_block(load(BRANCH_RUN)),
+        "dynamic": dynamic_block(run),
+        "captured-share": captured_share_block(run),
         "hmm": hmm_block(load("lns-examples-h100-2026-11-22.json"),
                          load("lns-examples-h100-2026-11-26.json")),
     }
@@ -282,7 +467,8 @@ def main():
         print("\n## %s: ps per element (ratio to the SFU row)\n" % label)
         if "rounds" in t:
             print("- %d interleaved rounds; 95%% intervals of the medians in brackets" % t["rounds"])
-        for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split", "mix", "hw2"):
+        for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split",
+                    "versioned", "mix", "hw2"):
             if row in t:
                 print("- %s: %.2f%s (%.3f)" % (row, t[row], ci_text(ci.get(row), "%.2f"), t[row] / hw))
         print("- split lambda %s; limit B = 1 + r_TEX/r_SFU = %.3f; split speedup S = %.3f: %s"
@@ -291,6 +477,11 @@ def main():
         if "versioned_speedup" in t:
             print("- versioned by hand: S = %.3f: %s"
                   % (t["versioned_speedup"], share_text(t["versioned_speedup"], t["limit"])))
+        for field in ("split", "versioned"):
+            rng = share_range(t, field)
+            if rng:
+                print("- %s: captured share at the ends of the 95%% intervals: %.1f%% to %.1f%%"
+                      % (field, 100 * rng[0], 100 * rng[1]))
     # Dynamic work distribution (lns-bench --only dynamic).
     for what, t in sorted(data.get("dynamic", {}).items()):
         ci = t.get("ci", {})
@@ -302,6 +493,10 @@ def main():
               % (t["limit"], t["split_speedup"], share_text(t["split_speedup"], t["limit"])))
         if "rounds" in t:
             print("- %d interleaved rounds; 95%% intervals of the medians in brackets" % t["rounds"])
+        rng = share_range(t, "split")
+        if rng:
+            print("- captured share at the ends of the 95%% intervals: %.1f%% to %.1f%%"
+                  % (100 * rng[0], 100 * rng[1]))
     # The device's state around each section (lns-bench since issue 30).
     if "device_state" in data:
         print("\n## device state (NVML)\n")

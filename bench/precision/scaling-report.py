@@ -36,7 +36,11 @@ prints markdown:
       over it, and the split of its speedup over the pageable f64 profile
       into staging (pageable f64 / pinned f64) times precision (pinned f64
       / pick); means per TOQ and strategy. Reports without it (before
-      2026-12) are listed as such.
+      2026-12) are listed as such;
+  (g) where the reports have them (approx-scale --until-ci, issue 30):
+      every measured configuration's median with its 95% bootstrap
+      interval, the runs taken and the GPU's energy per run (NVML), and how
+      many intervals are within +-1%.
 
 and writes a bar chart of the speedups at TOQ 0.9 (four strategies per app
 and input) to --svg (default OUT_DIR/speedup-toq0.9.svg) with
@@ -518,6 +522,98 @@ def table_control(reports):
         print()
 
 
+def fmt_time(seconds):
+    """A median's milliseconds: three decimals below 2 ms, one from 100 ms,
+    else two."""
+    ms = seconds * 1e3
+    return f"{ms:.3f}" if ms < 2 else f"{ms:.1f}" if ms >= 100 else f"{ms:.2f}"
+
+
+def ci_cell(seconds, ci, runs):
+    """'35.07 [34.66, 35.26]': a median in ms and its 95% interval; one run
+    has none ('1 run'); older reports have neither ('—' for the interval)."""
+    if runs is not None and runs <= 1:
+        return f"{fmt_time(seconds)} (1 run)"
+    if not ci:
+        return fmt_time(seconds)
+    return f"{fmt_time(seconds)} [{fmt_time(ci[0])}, {fmt_time(ci[1])}]"
+
+
+def half_width(seconds, ci):
+    """The 95% interval's larger side relative to its median (None: none)."""
+    if not ci or seconds <= 0:
+        return None
+    return max(1 - ci[0] / seconds, ci[1] / seconds - 1)
+
+
+def energy_cell(joules, seconds):
+    """GPU energy per run (J) and what it implies over the median time (W):
+    '13.50 J (979 W)'; '0 J' where the counter did not advance; '—' where
+    there is no reading."""
+    if joules is None or (isinstance(joules, float) and math.isnan(joules)):
+        return "—"
+    if joules == 0:
+        return "0 J"
+    return f"{joules:.2f} J ({joules / seconds:.0f} W)"
+
+
+def measurements(report):
+    """(label, seconds, interval, runs, energy J per run) of every measured
+    configuration of a report with dispersion fields: the f64 profile, the
+    pinned f64 control, each strategy's pick per TOQ."""
+    out = [("f64 profile", report["profile"]["total_seconds"],
+            report.get("profile_seconds_ci"), report.get("profile_runs"),
+            report.get("profile_energy_j_per_run"))]
+    c = control(report)
+    if c is not None:
+        out.append(("pinned f64", c["total_seconds"], c.get("total_seconds_ci"), c.get("runs"),
+                    c.get("energy_j_per_run")))
+    for q in toqs_of(report):
+        for k in STRATEGIES:
+            e = entry(report, k, q)
+            if e is None:
+                continue
+            v = e["verified"]
+            out.append((f"{LABELS[k]} {q:g}", v["total_seconds"], v.get("total_seconds_ci"),
+                        v.get("runs"), v.get("energy_j_per_run")))
+    return out
+
+
+def table_dispersion(reports):
+    """(g): each measured configuration's median, 95% interval, runs and
+    GPU energy per run, where the reports have them (approx-scale
+    --until-ci, issue 30)."""
+    have = [r for r in reports if "profile_seconds_ci" in r]
+    if not have:
+        return  # older reports: no interval
+    print("## (g) Dispersion and energy")
+    print()
+    print("Medians in ms with their 95% bootstrap interval and the runs taken "
+          "(approx-scale --until-ci: repeated until the interval is within the "
+          "rule or the run limit); GPU energy per run: NVML's counter over the "
+          "measurement's runs, per run, and that over the median time (W); 0 J: "
+          "the counter did not advance.")
+    print()
+    print("| app | input | configuration | ms [95% interval] | runs | GPU energy per run |")
+    print("|---|---|---|---|---|---|")
+    widths = []
+    for r in have:
+        app, inp = row_label(r)
+        for label, sec, ci, runs, joules in measurements(r):
+            w = half_width(sec, ci) if (runs or 0) > 1 else None
+            if w is not None:
+                widths.append((w, f"{app}/{inp} {label}"))
+            print(f"| {app} | {inp} | {label} | {ci_cell(sec, ci, runs)} | "
+                  f"{runs if runs is not None else '—'} | {energy_cell(joules, sec)} |")
+    print()
+    if widths:
+        within = sum(1 for w, _ in widths if w <= 0.01 + 1e-12)
+        w, where = max(widths)
+        print(f"{within} of {len(widths)} intervals within ±1% of their median; the widest "
+              f"±{100 * w:.1f}% ({where}).")
+        print()
+
+
 def svg_bars(path, reports, toq):
     """Speedups at `toq`: one group of bars per app x input, one bar per
     strategy (its value as the tooltip); the dashed line is f64's 1x."""
@@ -567,6 +663,7 @@ def main():
     goals(reports)
     machine(a.out_dir, a.db or os.path.join(a.out_dir, "precision-db.json"), reports)
     table_control(reports)
+    table_dispersion(reports)
     svg = a.svg or os.path.join(a.out_dir, f"speedup-toq{HEADLINE_TOQ:g}.svg")
     n = svg_bars(svg, reports, HEADLINE_TOQ)
     print(f"bar chart: {svg} ({n} app x input groups)")
@@ -584,7 +681,8 @@ SECOND_RUN = os.path.join(RESULTS, "precision-scaling-h100-2026-11-26b")
 EXEC_REPORT = os.path.join(SECOND_RUN, "diag", "mgpu-exec.scale.json")
 # "Throughput on the lent GPU machine's host": host-convert-bench's table.
 HOST_CONVERT = os.path.join(RESULTS, "precision-host-convert-h100-host-2026-11-25.md")
-DOC_SOURCES = ("bench/results/precision-control-h200-2026-11-29, "
+DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29, "
+               "precision-control-h200-2026-11-29, "
                "precision-scaling-h100-2026-11-26b/{paper,16x,diag}, "
                "precision-host-convert-h100-host-2026-11-25.md")
 # The docs' order of the input sets within a cell ("random / default / image").
@@ -797,6 +895,251 @@ def doc_host_convert(path):
     return "\n".join(out) + "\n"
 
 
+# The headline run (issue 30): the 14 apps on Random at the paper's size,
+# TOQ 0.9, the f64 profile, every pick and the pinned-f64 control re-timed
+# until +-1% or 30 runs, with NVML energy; one H200, 2026-11-29
+# (bench/rerun-dispersion.sh precision; its README.md).
+H200_RUN = os.path.join(RESULTS, "precision-scaling-h200-2026-11-29")
+H200_TREE = "6569733"  # the commit whose tree the run built (not in its files)
+# Apps whose control is not a staging control (their factors are listed
+# apart, and the means are also given without them): FDTD-2D's 1,500
+# launches run through the scaled session in the control but as the plain
+# program in the profile and in ours' pick (all f64, plain copies).
+CONTROL_SUSPECT = {"FDTD-2D": "its control runs its 1,500 launches through the scaled "
+                              "session, the profile and ours' all-f64 pick the plain program"}
+
+
+def with_control(reports, toq=HEADLINE_TOQ):
+    """(report, strategy -> entry at `toq`) of the reports with the control."""
+    return [(r, {k: entry(r, k, toq) for k in STRATEGIES}) for r in reports
+            if control(r) is not None]
+
+
+def factor_range(report, e):
+    """(staging lo, hi, precision lo, hi) at the ends of the 95% intervals
+    of the f64 profile, the control and the pick; None without intervals
+    (or with one run)."""
+    c = control(report)
+    p_ci, c_ci = report.get("profile_seconds_ci"), c.get("total_seconds_ci")
+    e_ci = e["verified"].get("total_seconds_ci")
+    if not (p_ci and c_ci and e_ci) or min(report.get("profile_runs") or 0, c.get("runs") or 0,
+                                           e["verified"].get("runs") or 0) <= 1:
+        return None
+    return p_ci[0] / c_ci[1], p_ci[1] / c_ci[0], c_ci[0] / e_ci[1], c_ci[1] / e_ci[0]
+
+
+def doc_h200_speedups(reports, toq=HEADLINE_TOQ):
+    """Per app: each strategy's speedup over the pageable f64 program and
+    over the pinned f64 control ('a / b'), ours' trials."""
+    out = ["| app | in-kernel | PFP | PreScaler | ours | trials ours / bound |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for r, es in sorted(with_control(reports, toq), key=lambda x: x[0]["app"]):
+        cells = []
+        for k in STRATEGIES:
+            e = es[k]
+            if e is None:
+                cells.append("—")
+                continue
+            sp, vp, _, _ = over_pinned(r, e)
+            cells.append(f"{sp:.2f}x / {vp:.2f}x" + ("" if e["verified"]["pass"] else "*"))
+        o = es["ours"]
+        out.append(f"| {r['app']} | " + " | ".join(cells) + " | " +
+                   ("—" if o is None else f"{len(o['trials'])} / {o['trial_bound']}") + " |")
+    return "\n".join(out) + "\n"
+
+
+def doc_h200_split(reports, toq=HEADLINE_TOQ):
+    """Per app: the pageable f64 profile, the pinned f64 control and ours'
+    pick as medians with 95% intervals (runs), and ours' speedup split into
+    staging x precision, each factor with its range at the intervals'
+    ends."""
+    out = ["| app | f64 (pageable) ms | pinned f64 ms | ours ms | runs | staging | precision "
+           "| ours over f64 |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r, es in sorted(with_control(reports, toq), key=lambda x: x[0]["app"]):
+        e = es["ours"]
+        if e is None:
+            continue
+        c, v = control(r), e["verified"]
+        sp, _, st, pr = over_pinned(r, e)
+        rng = factor_range(r, e)
+        st_c = f"{st:.2f}x" + ("" if rng is None else f" ({rng[0]:.2f}-{rng[1]:.2f})")
+        pr_c = f"{pr:.2f}x" + ("" if rng is None else f" ({rng[2]:.2f}-{rng[3]:.2f})")
+        runs = " / ".join(str(n) if n is not None else "—" for n in
+                          (r.get("profile_runs"), c.get("runs"), v.get("runs")))
+        out.append(f"| {r['app']} | "
+                   f"{ci_cell(r['profile']['total_seconds'], r.get('profile_seconds_ci'), r.get('profile_runs'))} | "
+                   f"{ci_cell(c['total_seconds'], c.get('total_seconds_ci'), c.get('runs'))} | "
+                   f"{ci_cell(v['total_seconds'], v.get('total_seconds_ci'), v.get('runs'))} | "
+                   f"{runs} | {st_c} | {pr_c} | {sp:.2f}x |")
+    widths, one = [], set()
+    for r in reports:
+        for label, sec, ci, runs, _ in measurements(r):
+            if (runs or 0) <= 1:
+                one.add(r["app"])
+            elif half_width(sec, ci) is not None:
+                widths.append((half_width(sec, ci), f"{r['app']} {label}"))
+    within = sum(1 for w, _ in widths if w <= 0.01 + 1e-12)
+    within2 = sum(1 for w, _ in widths if w <= 0.02 + 1e-12)
+    w, where = max(widths)
+    out += ["", f"Runs: f64 / pinned f64 / ours. Staging = pageable f64 / pinned f64, precision = "
+            f"pinned f64 / ours, in brackets at the ends of the three intervals. Of the "
+            f"{len(widths)} medians with an interval in the run (every strategy's pick, the "
+            f"control, the profile), {within} are within ±1% and {within2} within ±2%; the "
+            f"others stopped at the run limit, the widest at ±{100 * w:.1f}% ({where}). One run "
+            f"each, no interval: {', '.join(sorted(one)) or 'none'}."]
+    return "\n".join(out) + "\n"
+
+
+def summary_numbers(reports, toq=HEADLINE_TOQ, strategy="ours", leave_out=()):
+    """Geometric means and ranges over the reports with the control:
+    speedup over pageable f64 (sp), over pinned f64 (vp), staging (st),
+    each as (geomean, min, min's app, max, max's app), and n."""
+    rows = [(r["app"], over_pinned(r, es[strategy])) for r, es in with_control(reports, toq)
+            if es[strategy] is not None and r["app"] not in leave_out]
+
+    def stat(i):
+        vals = [(x[i], app) for app, x in rows]
+        lo, hi = min(vals), max(vals)
+        return geomean([v for v, _ in vals]), lo[0], lo[1], hi[0], hi[1], \
+            statistics.mean(v for v, _ in vals)
+    return dict(n=len(rows), sp=stat(0), vp=stat(1), st=stat(2))
+
+
+def doc_h200_means(reports, toq=HEADLINE_TOQ):
+    """Per strategy: speedup over pageable f64 and over pinned f64
+    (arithmetic / geometric mean, range); then staging, and the same
+    without CONTROL_SUSPECT's apps."""
+    out = [f"| strategy (TOQ {toq:g}) | runs | over pageable f64: arith. / geom. | range "
+           "| over pinned f64 (precision): arith. / geom. | range |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for k in STRATEGIES:
+        s = summary_numbers(reports, toq, k)
+        if not s["n"]:
+            continue
+        sp, vp = s["sp"], s["vp"]
+        bold = (lambda x: f"**{x}**") if k == "ours" else (lambda x: x)
+        out.append(f"| {LABELS[k]} | {s['n']} | {sp[5]:.3f}x / {bold(f'{sp[0]:.3f}x')} "
+                   f"| {sp[1]:.2f}x ({sp[2]}) to {sp[3]:.2f}x ({sp[4]}) "
+                   f"| {vp[5]:.3f}x / {bold(f'{vp[0]:.3f}x')} "
+                   f"| {vp[1]:.2f}x ({vp[2]}) to {vp[3]:.2f}x ({vp[4]}) |")
+    s = summary_numbers(reports, toq)
+    st = s["st"]
+    out += ["", f"- Staging (pageable f64 / pinned f64, the same for every strategy): geometric "
+            f"mean {st[0]:.3f}x over {s['n']} apps, {st[1]:.2f}x ({st[2]}) to {st[3]:.2f}x "
+            f"({st[4]}); ours over pageable f64 = staging x precision: {s['sp'][0]:.3f}x = "
+            f"{st[0]:.3f}x x {s['vp'][0]:.3f}x (geometric means multiply)."]
+    sus = sorted(a for a in CONTROL_SUSPECT if any(r["app"] == a for r, _ in with_control(reports, toq)))
+    if sus:
+        t = summary_numbers(reports, toq, leave_out=sus)
+        out.append(f"- Without {', '.join(sus)} ({'; '.join(CONTROL_SUSPECT[a] for a in sus)}): "
+                   f"ours {t['sp'][0]:.3f}x over pageable f64 = staging {t['st'][0]:.3f}x "
+                   f"({t['st'][1]:.2f}x to {t['st'][3]:.2f}x) x precision {t['vp'][0]:.3f}x "
+                   f"({t['vp'][1]:.2f}x to {t['vp'][3]:.2f}x), over {t['n']} apps.")
+    return "\n".join(out) + "\n"
+
+
+def doc_h200_energy(reports, toq=HEADLINE_TOQ):
+    """Per app: the GPU's energy per run of the f64 profile, the pinned
+    f64 control and ours' pick (and over each median time, W), and ours
+    against the control; the geometric mean of that ratio where both
+    counters advanced."""
+    out = ["| app | f64 profile | pinned f64 | ours | ours / pinned f64 |",
+           "| --- | --- | --- | --- | --- |"]
+    ratios = []
+    for r, es in sorted(with_control(reports, toq), key=lambda x: x[0]["app"]):
+        e = es["ours"]
+        if e is None:
+            continue
+        c, v = control(r), e["verified"]
+        jc, jo = c.get("energy_j_per_run"), v.get("energy_j_per_run")
+        ratio = "—"
+        if jc and jo:
+            ratios.append((jo / jc, r["app"]))
+            ratio = f"{jo / jc:.2f}"
+        out.append(f"| {r['app']} | "
+                   f"{energy_cell(r.get('profile_energy_j_per_run'), r['profile']['total_seconds'])} | "
+                   f"{energy_cell(jc, c['total_seconds'])} | {energy_cell(jo, v['total_seconds'])} "
+                   f"| {ratio} |")
+    if ratios:
+        lo, hi = min(ratios), max(ratios)
+        out += ["", f"Ours / pinned f64, GPU energy per run: geometric mean "
+                f"{geomean([x for x, _ in ratios]):.2f} over the {len(ratios)} apps where both "
+                f"readings exist and the counter advanced, {lo[0]:.2f} ({lo[1]}) to {hi[0]:.2f} "
+                f"({hi[1]})."]
+    return "\n".join(out) + "\n"
+
+
+def doc_h200_goals(run, toq=HEADLINE_TOQ):
+    """The goals as one run measured them (goal_numbers)."""
+    g = goal_numbers(*run)
+
+    def pct(x):
+        return ">100%" if math.isinf(x) else f"{100 * x:.0f}%"
+    low = min(g["objs"], key=lambda o: o[2]) if g["objs"] else None
+    small = sorted({o[0].split("/")[0] + "'s " + o[0].split("/")[-1] for o in g["small"]})
+    lines = [
+        f"- average >= {GOAL_SPEEDUP}x at TOQ {toq:g} (ours, over the pageable f64 program): "
+        f"{'**met**' if g['mean'] >= GOAL_SPEEDUP else '**missed**'}, {g['mean']:.3f}x "
+        f"(arithmetic) over {g['runs']} runs of {g['apps']} apps;",
+        f"- transfer-bound objects at >= {100 * GOAL_BOUND:.0f}% of their byte-ratio bound: "
+        f"{'**met**' if not g['below'] else '**missed**'}, {len(g['objs']) - len(g['below'])} of "
+        f"{len(g['objs'])}" + (f" (the lowest {pct(low[2])}: {low[0]}, {low[1]})" if low else "")
+        + (f"; latency-bound, not counted: {len(g['small'])} ({', '.join(small)})" if small else "")
+        + ";",
+        f"- trials <= #MObj x (1 + #types): {'**met**' if not g['over'] else '**missed**'}, "
+        f"{g['searches'] - g['over']} of {g['searches']} searches;",
+        "- the TOQ on a held-out input: " + (
+            f"{'**met**' if not g['violated'] else '**missed**'}, {g['held'] - g['violated']} of "
+            f"{g['held']}." if g["held"] else "not run (HOLDOUT=0)."),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def doc_h200_run(out_dir, reports):
+    """The machine and the run: the database's GPU, driver, link and CPU,
+    machine.txt's date and clocks, run.json's command and time, the
+    reports' timing options."""
+    with open(os.path.join(out_dir, "precision-db.json")) as f:
+        db = json.load(f)
+    g, c = db["machine"]["gpu"], db["machine"]["cpu"]
+    with open(os.path.join(out_dir, "run.json")) as f:
+        runs = json.load(f)["runs"]
+    with open(os.path.join(out_dir, "machine.txt")) as f:
+        lines = [l.strip() for l in f if l.strip()]
+    _, _, sm, mem = [x.strip() for x in lines[1].split(",")]
+    reps = sorted({(r.get("warmups"), r.get("reps")) for r in reports})
+    lines = [
+        f"- {g['name']}, driver {g['driver']}, PCIe gen {g['pcie_gen']} x{g['pcie_width']}; "
+        f"{c['model']}, {c['logical_cores']} logical cores ({c['simd']}); nvidia-smi at the "
+        f"call's start ({lines[0]}): max clocks SM {sm}, memory {mem}; tree {H200_TREE}.",
+        f"- Database: `approx-inspect --quick`, recorded {db.get('created', '?')}.",
+    ]
+    for run in runs:
+        lines.append(f"- Finished {run['date']} after {run['seconds']} s (budget "
+                     f"{run['budget']} s); skipped: {'; '.join(run['skipped']) or 'none'}; failed: "
+                     f"{'; '.join(run['failed']) or 'none'}. Command (run.json): "
+                     f"`{run['command'].strip()}`.")
+    lines.append("- Timing: the search's trials are one untimed run and the median of --reps; "
+                 "the f64 profile, each pick and the control are then timed on until the 95% "
+                 "bootstrap interval of their median is within ±1% or 30 runs (`--until-ci 0.01 "
+                 "--max-reps 30`); (warm-ups, reps) per report: " +
+                 ", ".join(f"({w}, {n})" for w, n in reps) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def doc_h200_summary(reports, toq=HEADLINE_TOQ):
+    """One line for README: ours' speedup over the pageable f64 program,
+    split into staging x precision, with ranges (geometric means)."""
+    s = summary_numbers(reports, toq)
+    sp, vp, st = s["sp"], s["vp"], s["st"]
+    return (f"- Precision scaling, ours at TOQ {toq:g} over the {s['n']} PolyBench apps (Random, "
+            f"paper size): {sp[0]:.2f}x over the f64 program as written (pageable copies; "
+            f"{sp[1]:.2f}x to {sp[3]:.2f}x) = staging {st[0]:.2f}x (f64 through the same pinned "
+            f"staging, {st[1]:.2f}x to {st[3]:.2f}x) x precision {vp[0]:.2f}x ({vp[1]:.2f}x to "
+            f"{vp[3]:.2f}x); geometric means.\n")
+
+
 def doc_blocks():
     import contextlib
     import io
@@ -829,6 +1172,15 @@ def doc_blocks():
     blocks["results-goals"] = doc_goals(paper, big)
     blocks["results-exec"] = doc_exec(EXEC_REPORT)
     blocks["host-convert-h100-host"] = doc_host_convert(HOST_CONVERT)
+    # The 14-app H200 run with the control, intervals and energy.
+    h200 = load_run(H200_RUN)
+    blocks["h200-run"] = doc_h200_run(H200_RUN, h200[0])
+    blocks["h200-speedups"] = doc_h200_speedups(h200[0])
+    blocks["h200-split"] = doc_h200_split(h200[0])
+    blocks["h200-means"] = doc_h200_means(h200[0])
+    blocks["h200-energy"] = doc_h200_energy(h200[0])
+    blocks["h200-goals"] = doc_h200_goals(h200)
+    blocks["h200-summary"] = doc_h200_summary(h200[0])
     return blocks
 
 

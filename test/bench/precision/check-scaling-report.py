@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """check-scaling-report.py - runs bench/precision/scaling-report.py on the
 fake approx-scale reports of Inputs/ (hand-written in approx-scale's -o
-schema: ATAX random at three TOQs with a held-out seed and the pinned f64
-control, 2DCONV image in the one-TOQ format with a held-out photograph and
-no control (an older report), GEMM default without a held-out input and a
-control that failed) and checks its tables, goal lines and bar chart. No
-GPU needed.
+schema: ATAX random at three TOQs with a held-out seed, the pinned f64
+control and, for the profile, the control and two picks, approx-scale
+--until-ci's intervals, runs and energy; 2DCONV image in the one-TOQ
+format with a held-out photograph and no control (an older report), GEMM
+default without a held-out input and a control that failed) and checks
+its tables, goal lines and bar chart. No GPU needed.
 
     python3 check-scaling-report.py SRC_ROOT
 """
@@ -58,6 +59,17 @@ EXPECT = [
     r"\| 1\.136x \|",
     r"Without the control: 2DCONV/image \(no control in the report\); GEMM/default "
     r"\(not measured: object 'A': pinned staging buffer of 2 MiB: .*\)$",
+    # (g) approx-scale --until-ci's intervals, runs and GPU energy per run
+    # (ATAX: the profile, the control and two picks have them): one run has
+    # no interval, a counter that did not advance reads 0 J.
+    r"^## \(g\) Dispersion and energy$",
+    r"\| ATAX \| random \| f64 profile \| 20\.00 \[19\.80, 20\.30\] \| 30 \| 2\.60 J \(130 W\) \|",
+    r"\| ATAX \| random \| pinned f64 \| 12\.50 \[12\.40, 12\.60\] \| 12 \| 1\.50 J \(120 W\) \|",
+    r"\| ATAX \| random \| ours 0\.9 \| 11\.00 \[10\.90, 11\.20\] \| 20 \| 0 J \|",
+    r"\| ATAX \| random \| PreScaler 0\.9 \| 11\.80 \(1 run\) \| 1 \| — \|",
+    r"\| ATAX \| random \| PFP 0\.9 \| 12\.50 \| — \| — \|",
+    r"^1 of 3 intervals within ±1% of their median; the widest ±1\.8% "
+    r"\(ATAX/random ours 0\.9\)\.$",
 ]
 ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback",
           # no control rows for the reports without one
@@ -100,8 +112,9 @@ def main():
             [sys.executable, os.path.join(src, "bench/precision/scaling-report.py"),
              old, "--svg", os.path.join(tmp, "old.svg")],
             capture_output=True, text=True)
-        if q.returncode != 0 or "## (f)" in q.stdout or "Traceback" in q.stderr:
-            bad.append(f"old reports: exit {q.returncode}, section (f) or a "
+        if (q.returncode != 0 or "## (f)" in q.stdout or "## (g)" in q.stdout
+                or "Traceback" in q.stderr):
+            bad.append(f"old reports: exit {q.returncode}, section (f) or (g) or a "
                        f"traceback:\n{q.stdout}{q.stderr}")
     if bad:
         print(out)
