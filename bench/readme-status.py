@@ -17,8 +17,8 @@ does not run on import):
                     HEU's runs under the paper's rule);
                     bench/apps/baselines-report.py: sfu-baselines-h200-*
                     (GPU and date)
-  LNS               bench/lns/report.py: lns-h100-2026-11-26-versioned.json
-                    (the split's captured share on sb + db)
+  LNS               bench/lns/report.py: lns-h200-2026-11-29/lns.json
+                    (the split's captured share on sb + db, with intervals)
   correct rounding  bench/hrcs/report.py: hrcs-h200-2026-11-28/ (the
                     oracle's comparisons, the scaling runs, cr-check.log)
   perforation       bench/perforation/report.py: perforation-h{1,2}00-
@@ -27,7 +27,9 @@ does not run on import):
                     perforation.json.gz (1024^2, 2048^2 and 16384^2, with
                     95% intervals)
   precision         bench/precision/scaling-report.py: precision-scaling-
-                    h100-2026-11-26b/{paper,16x} (means at TOQ 0.9, goals)
+                    h200-2026-11-29 (the headline: 14 apps with the staging
+                    control) and precision-scaling-h100-2026-11-26b/{paper,
+                    16x} (the earlier run: means at TOQ 0.9, goals)
 
 Fixed text (not measured here, or a judgement of the numbers): the papers'
 own figures (5.1x), the goals of the issues (2% ours/hand, 1% HEU/OMG,
@@ -164,22 +166,25 @@ def sfu_row():
 
 def lns_row():
     lns_r = suite("lns_report", "bench/lns/report.py")
-    run = lns_r.load("lns-h100-2026-11-26-versioned.json")
-    t = run["throughput"]["sbdb"]
+    run = lns_r.load(lns_r.RUN)
+    t, d = run["throughput"]["sbdb"], run["dynamic"]["sbdb"]
     share = re.match(r"([\d.]+)% of .*; S/B ([\d.]+)% \(the SFU alone: ([\d.]+)%\)",
                      lns_r.share_text(t["split_speedup"], t["limit"]))
+    lo, hi = lns_r.share_range(t, "split")
+    dyn = 100 * (d["split_speedup"] - 1) / (d["limit"] - 1)
     return (
         "| LNS (ICASSP'10): an `!approx.lns` type whose sb/db run on the texture filtering "
         "units, the SFU, FMA polynomials, or a warp split of texture units and SFU "
-        f"| built and measured on an {gpu(run['gpu'])}: filter model bit-exact (2-D; 3-D "
+        f"| built and measured on an {gpu(run['gpu'])} ({run_date(lns_r.RUN_DIR)}, medians with "
+        "95% intervals): filter model bit-exact (2-D; 3-D "
         "weights), every impl including the order-3 texture3, the split versioned around loops "
         "by the compiler, the impl chosen by approx-tune (`lns-impls=`); the split goal of "
         f"issue 8 missed: on sb + db the split captures {share.group(1)}% of the gain the "
         f"texture units could add ((S−1)/(B−1); its S/B, {share.group(2)}%, is hardly above "
-        f"the SFU alone's {share.group(3)}%), see the page | [docs/lns.md](docs/lns.md) |")
+        f"the SFU alone's {share.group(3)}%), {100 * lo:.1f}% to {100 * hi:.1f}% at the ends of "
+        f"the intervals, and {dyn:.1f}% with dynamic work distribution, see the page "
+        "| [docs/lns.md](docs/lns.md) |")
 
-
-# --- correct rounding ---------------------------------------------------------
 
 def hrcs_row():
     h = suite("hrcs_report", "bench/hrcs/report.py")
@@ -321,6 +326,9 @@ def perforation_row():
 
 def precision_row():
     s = suite("scaling_report", "bench/precision/scaling-report.py")
+    h200 = s.load_run(s.H200_RUN)
+    h = s.goal_numbers(*h200)
+    n = s.summary_numbers(h200[0])
     paper = s.load_run(os.path.join(s.SECOND_RUN, "paper"))
     big = s.load_run(os.path.join(s.SECOND_RUN, "16x"))
     p, b = s.goal_numbers(*paper), s.goal_numbers(*big)
@@ -334,12 +342,15 @@ def precision_row():
         "the decision maker (PFP, Algorithms 1 and 2, trial bound), storage variants "
         "(`precision=`, `precision-all=`), the profiler/scaling `Session` and `approx-scale` "
         "(also over unmodified MLIR host programs through the `mgpu*` hooks, `--exec`), the 14 "
-        f"PolyBench/GPU apps; on an {gpu(s.SECOND_RUN)} ({run_date(s.SECOND_RUN)}) ours "
-        f"{p['mean']:.2f}x at TOQ {s.HEADLINE_TOQ:g} over {p['apps']} apps x {p['inputs']} input "
-        f"sets ({b['mean']:.2f}x over {b['apps']} apps at 16x), {goals}; those speedups are "
-        "over the f64 program's pageable copies, and about half of them is pinned staging, not "
-        "precision (the control below the table); not built: compute-type lowering (optional "
-        "in the issue) | [docs/precision.md](docs/precision.md) |")
+        f"PolyBench/GPU apps; on an {gpu(s.H200_RUN)} ({run_date(s.H200_RUN)}, {h['apps']} apps, "
+        f"Random, TOQ {s.HEADLINE_TOQ:g}, medians with 95% intervals) ours {n['sp'][0]:.2f}x "
+        f"over the f64 program as written ({h['mean']:.2f}x arithmetic) = staging "
+        f"{n['st'][0]:.2f}x (the same f64 program through the pinned staging) x precision "
+        f"{n['vp'][0]:.2f}x (geometric means); earlier on an {gpu(s.SECOND_RUN)} "
+        f"({run_date(s.SECOND_RUN)}, no control) {p['mean']:.2f}x over {p['apps']} apps x "
+        f"{p['inputs']} input sets ({b['mean']:.2f}x over {b['apps']} apps at 16x), {goals}; "
+        "not built: compute-type lowering (optional in the issue) "
+        "| [docs/precision.md](docs/precision.md) |")
 
 
 def doc_blocks():
