@@ -3,12 +3,17 @@
 // Issue 30's "Dispersion" rule, shared by the bench programs (run-apps,
 // run-baselines, approx-bench): interleaved rounds of several timed steps,
 // at least N, then until every median's 95% bootstrap interval is within
-// ±R of it, with the per-round paired ratio of two series.
+// ±R of it, with the per-round paired ratio of two series; and
+// timeLaunches(), the rounds of kernel launches timed by CUDA events.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "BenchCommon.cuh"
+
 #include "approx/runtime/tune/Metrics.h"
+
+#include <cuda_runtime.h>
 
 #include <chrono>
 #include <functional>
@@ -78,6 +83,35 @@ inline Sampled repeatRounds(const std::vector<std::function<double()>> &steps,
     if (all || (rule.maxSeconds > 0 && spent >= rule.maxSeconds))
       break;
   }
+  return t;
+}
+
+/// Times `launches` in interleaved rounds under `rule`: each after
+/// `restore()` (inputs back, outputs poisoned), CUDA events around the
+/// launch only (the legacy default stream, as <<<>>>, the driver API's
+/// null stream and the runtime's launches).
+inline Sampled timeLaunches(const std::function<void()> &restore,
+                            const std::vector<std::function<void()>> &launches,
+                            const RepeatRule &rule) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<std::function<double()>> steps;
+  for (const auto &launch : launches)
+    steps.push_back([&, launch] {
+      restore();
+      CK(cudaEventRecord(a));
+      launch();
+      CK(cudaEventRecord(b));
+      CK(cudaEventSynchronize(b));
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      return double(ms);
+    });
+  Sampled t = repeatRounds(steps, rule);
+  CK(cudaGetLastError());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
   return t;
 }
 

@@ -19,7 +19,7 @@
 // bootstrap intervals, and their outputs' mean relative error against ours
 // at λ = 0. Those rounds follow issue 30's rule: at least --min-reps, then
 // until every median's 95% interval is within ±--until-ci of it, at most
-// --max-reps (../Repeat.cuh).
+// --max-reps (Repeat.cuh).
 //
 // usage: approx-bench EXAMPLES_DIR [--min-reps N | --reps N] [--until-ci R]
 //                     [--max-reps N] [--json PATH] [--plain DIR]
@@ -310,32 +310,15 @@ int main(int argc, char **argv) {
         o.knobs["lambda"] = lambda;
         check((*m)->launch(kernel, cfg, oursArgs, o), "launch ours");
       };
-      cudaEvent_t a, b;
-      CK(cudaEventCreate(&a));
-      CK(cudaEventCreate(&b));
-      auto timed = [&](std::function<void()> launch) {
-        return std::function<double()>([&hb, &a, &b, launch] {
-          hb.prepare();
-          CK(cudaEventRecord(a));
-          launch();
-          CK(cudaEventRecord(b));
-          CK(cudaEventSynchronize(b));
-          float ms = 0;
-          CK(cudaEventElapsedTime(&ms, a, b));
-          return double(ms);
-        });
-      };
       bench::RepeatRule rule;
       rule.warmup = gWarmup, rule.minReps = gReps, rule.maxReps = gMaxReps;
       rule.tight = gUntilCi;
       const int64_t lmax = r.lmax;
-      r.plainRounds = bench::repeatRounds(
-          {timed([&] { ours(0); }), timed([&] { plain(o3); }),
-           timed([&] { ours(lmax); }), timed([&] { plain(fast); })},
+      r.plainRounds = bench::timeLaunches(
+          [&hb] { hb.prepare(); },
+          {[&] { ours(0); }, [&] { plain(o3); }, [&] { ours(lmax); },
+           [&] { plain(fast); }},
           rule);
-      CK(cudaGetLastError());
-      CK(cudaEventDestroy(a));
-      CK(cudaEventDestroy(b));
       r.o3T = approx::rt::median(r.plainRounds.samples[1]);
       r.fastT = approx::rt::median(r.plainRounds.samples[3]);
       // The rounds end with fast math's launch: its outputs are in place.

@@ -32,6 +32,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402
+from intervals import verdict  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 EXAMPLES = ("box_muller", "black_scholes", "coulomb_f64")
@@ -178,15 +179,6 @@ def tune_table():
 
 # The run of the examples against the compilers a user would pick.
 BASELINES_RUN = "examples-h200-2026-11-29"
-
-
-def verdict(q):
-    """Slower / faster / same from a paired ratio's 95% interval."""
-    if q["lo"] > 1:
-        return f"slower by {100 * (q['median'] - 1):.1f}%"
-    if q["hi"] < 1:
-        return f"faster by {100 * (1 - q['median']):.1f}%"
-    return "same (interval holds 1)"
 
 
 def baselines_table():

@@ -19,6 +19,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402
+import intervals  # noqa: E402
 
 RUN = os.path.join(ROOT, "bench", "results", "sfu-baselines-h200-2026-11-29")
 
@@ -33,12 +34,7 @@ def ci(r, digits=3):
 
 
 def verdict(r):
-    """Slower / faster / same, from the ratio's interval (ours / theirs)."""
-    if r["lo"] > 1:
-        return f"**slower by {100 * (r['median'] - 1):.1f}%**"
-    if r["hi"] < 1:
-        return f"faster by {100 * (1 - r['median']):.1f}%"
-    return "same (interval holds 1)"
+    return intervals.verdict(r, bold_slower=True)
 
 
 def ms(s):

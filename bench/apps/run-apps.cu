@@ -84,29 +84,10 @@ double ms(const Sampled &t, size_t k) { return upperMedian(t.samples[k]); }
 /// (gUntilCi) or gMaxReps rounds.
 Sampled timeInterleaved(apps::DeviceProblem &d,
                        const std::vector<std::function<void()>> &launches) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<std::function<double()>> steps;
-  for (const auto &launch : launches)
-    steps.push_back([&, launch] {
-      d.restore();
-      CK(cudaEventRecord(a));
-      launch();
-      CK(cudaEventRecord(b));
-      CK(cudaEventSynchronize(b));
-      float ms = 0;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      return double(ms);
-    });
   apps::RepeatRule rule;
   rule.warmup = gWarmup, rule.minReps = gMinReps, rule.maxReps = gMaxReps;
   rule.tight = gUntilCi;
-  Sampled t = apps::repeatRounds(steps, rule);
-  CK(cudaGetLastError());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return t;
+  return bench::timeLaunches([&d] { d.restore(); }, launches, rule);
 }
 
 std::string jsonArray(const std::vector<double> &v) {
