@@ -3,11 +3,16 @@
 // The transparent form of Paraprox-style output perforation, the
 // state-of-the-art comparison of kernel perforation: in an unmodified
 // kernel that stores one value per thread to out[y][x] (y, x the thread's
-// global coordinate), the store becomes an approx.perforation.output whose
-// region recomputes the stored value at the coordinate the scheme makes
-// responsible, with the computation that depends on (y, x) cloned into it.
-// What it cannot prove it leaves alone, with a remark naming the cause
-// (docs/perforation.md, "Output perforation").
+// global coordinate), or in one approx-perforation-raise tiled (its rows
+// loop stores each output element once), the store becomes an
+// approx.perforation.output whose region computes the stored value; only
+// the thread the scheme makes responsible for a group of elements runs it
+// and stores its value to the group. The computation that depends on
+// (y, x) moves into the region, and in a tiled kernel also the reads of the
+// tile and what follows them in the store's block, so that the threads
+// whose elements are copied skip that work. What it cannot prove it leaves
+// alone, with a remark naming the cause (docs/perforation.md, "Output
+// perforation").
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,23 +39,14 @@ namespace {
 constexpr const char *kDefaultSchemes[] = {"accurate", "rows1", "cols1",
                                            "center1"};
 
-/// True for ops whose value differs between threads by themselves.
-static bool isThreadVarying(Operation *op) {
-  return isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GlobalIdOp, gpu::LaneIdOp,
-             gpu::SubgroupIdOp>(op);
-}
-
-/// Why `op` (and what it nests) cannot be recomputed at another coordinate:
-/// a write or other effect, a read of the output, a thread id. Empty when
-/// it can.
+/// Why `op` (and what it nests) cannot move into the output op's region,
+/// which only the responsible threads run: a write or other effect (a
+/// barrier among them), a read of the output. Empty when it can. Thread
+/// ids may be used: the region runs in the thread whose element it
+/// computes.
 static std::string whyNotRecomputable(Operation *op, Value out) {
   std::string why;
   op->walk([&](Operation *inner) {
-    if (isThreadVarying(inner)) {
-      why = "the stored value depends on the thread other than through its "
-            "coordinate ('" + inner->getName().getStringRef().str() + "')";
-      return WalkResult::interrupt();
-    }
     if (isMemoryEffectFree(inner) || inner->hasTrait<OpTrait::IsTerminator>())
       return WalkResult::advance();
     if (auto load = dyn_cast<memref::LoadOp>(inner)) {
@@ -80,17 +76,21 @@ public:
     std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
     ArrayRef<int32_t> block = known ? *known : ArrayRef<int32_t>{};
     blame = func;
+    // A kernel approx-perforation-raise tiled: its one store writes each
+    // output element once, at a row of the thread's rows loop.
+    func.walk([&](TileLoadOp) { tiled = true; });
     // The one store of a coordinate-indexed value to a 2-D output argument.
     memref::StoreOp store;
     std::string why;
     func.walk([&](memref::StoreOp s) {
       auto arg = dyn_cast<BlockArgument>(s.getMemRef());
       if (!arg || arg.getOwner() != &func.getBody().front() ||
+          arg.getArgNumber() >= func.getNumArguments() ||
           s.getIndices().size() != 2 ||
           !isa<FloatType>(s.getValue().getType()))
         return;
-      if (!isThreadCoordinate(s.getIndices()[0], 0, block, true) ||
-          !isThreadCoordinate(s.getIndices()[1], 1, block, true))
+      if (!tiled && (!isThreadCoordinate(s.getIndices()[0], 0, block, true) ||
+                     !isThreadCoordinate(s.getIndices()[1], 1, block, true)))
         return;
       if (store) {
         why = "the kernel stores to its output at the thread's coordinate "
@@ -102,9 +102,11 @@ public:
     if (!why.empty())
       return why;
     if (!store)
-      return "no store of one value per thread to out[y][x] (y, x the "
-             "thread's global coordinate) in kernel '" +
-             func.getName().str() + "'";
+      return tiled ? "no store of a float to a 2-D argument in tiled kernel '" +
+                         func.getName().str() + "'"
+                   : "no store of one value per thread to out[y][x] (y, x "
+                     "the thread's global coordinate) in kernel '" +
+                         func.getName().str() + "'";
     blame = store;
     Value out = store.getMemRef();
     // Nothing else may write the output: the copies would race with it.
@@ -128,6 +130,7 @@ public:
       return "the output is written by another op too";
     y = store.getIndices()[0];
     x = store.getIndices()[1];
+    storeAt = store;
     if (std::string w = collect(store.getValue(), out); !w.empty())
       return w;
     build(store);
@@ -156,10 +159,17 @@ private:
       });
     }
     // Program order; an op depends on (y, x) when a value it (or what it
-    // nests) uses is y, x or a dependent op's result.
+    // nests) uses is y, x or a dependent op's result. In a tiled kernel the
+    // ops of the slice in the store's block (the tile's reads and the
+    // arithmetic on them) move too: that is the work perforation saves.
+    Block *storeBlock = storeAt->getBlock();
     func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!slice.contains(op))
         return;
+      if (tiled && op->getBlock() == storeBlock) {
+        order.push_back(op), dependent.insert(op);
+        return;
+      }
       bool depends = false;
       op->walk([&](Operation *inner) {
         for (Value operand : inner->getOperands())
@@ -203,6 +213,8 @@ private:
   ArrayAttr schemes;
   FlatSymbolRefAttr knob;
   Value y, x;
+  Operation *storeAt = nullptr;
+  bool tiled = false;
   llvm::SetVector<Operation *> slice;
   DenseSet<Operation *> dependent;
   SmallVector<Operation *> order;

@@ -221,8 +221,11 @@ def Approx_OutputPerforationOp : Approx_PerforationOp<"output", [
     block arguments are that coordinate (r, c), its `approx.perforation.yield`
     the value. `accurate` computes every element; `rows`, `cols` and
     `center` compute one row, column or both of every group of n+1 and copy
-    it to the others (docs/perforation.md). The region must not hold a
-    barrier: threads whose element is copied skip it.
+    it to the others (docs/perforation.md). Only the thread whose (`y`, `x`)
+    is its group's responsible coordinate runs the region (so (r, c) =
+    (`y`, `x`) there, and the region may read thread ids), and it stores the
+    value to the whole group. The region must not hold a barrier: threads
+    whose element is copied skip it.
 
     ```mlir
     approx.perforation.output %out[%y, %x]

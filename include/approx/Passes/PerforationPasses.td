@@ -172,24 +172,29 @@ def ApproxPerforationRaise : Pass<"approx-perforation-raise",
 
 def ApproxPerforationOutput : Pass<"approx-perforation-output",
                                    "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Paraprox-style output perforation of plain kernels";
+  let summary = "Paraprox-style output perforation of plain and tiled kernels";
   let description = [{
     The transparent form of output perforation, the state-of-the-art
     comparison of kernel perforation (docs/perforation.md, "Output
     perforation"). In each kernel that stores one float per thread to a 2-D
     argument at the thread's global coordinate (y, x) -- gpu.global_id, or
     block_id * block_dim + thread_id, block_dim possibly the constant of
-    known_block_size -- the store becomes an `approx.perforation.output`
-    whose region recomputes the stored value at (r, c): the ops the value
-    needs that depend on (y, x) are cloned into it, with (y, x) replaced by
-    (r, c). The knob `knob` (created with range [0, n-1]) picks the scheme,
-    `schemes[i]` for value i.
+    known_block_size -- or, in a kernel approx-perforation-raise tiled, at
+    a row of the thread's rows loop, the store becomes an
+    `approx.perforation.output`. Its region computes the stored value; only
+    the thread responsible for a group of elements runs it (at its own
+    coordinate, (r, c) = (y, x)) and stores the value to the group. The ops
+    the value needs that depend on (y, x) are cloned into the region with
+    (y, x) replaced by (r, c); in a tiled kernel, so are the value's ops in
+    the store's block (the tile's reads and the arithmetic on them), the
+    work the other threads skip. The knob `knob` (created with range
+    [0, n-1]) picks the scheme, `schemes[i]` for value i.
 
     A kernel is left unchanged, with a remark naming the cause, when it has
     no such store or more than one, when something else writes the output,
-    or when the value depends on the thread other than through (y, x) (a
-    thread id used directly), reads the output, or is computed by an op with
-    side effects other than reads. Bad options fail the pass.
+    or when the value reads the output or is computed by an op with side
+    effects other than reads (a barrier among them). Bad options fail the
+    pass.
 
     Before:
     ```mlir

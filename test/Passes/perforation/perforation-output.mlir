@@ -84,3 +84,27 @@ gpu.module @zero {
     gpu.return
   }
 }
+
+// -----
+
+// A thread id in the stored value: only the responsible thread runs the
+// region (at its own coordinate), so the value may depend on it; the rows
+// scheme's neighbour gets that thread's value.
+// CHECK-LABEL: gpu.func @tid
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: approx.perforation.output %arg1
+// CHECK-NEXT: ^bb0(%[[R:.*]]: index, %[[C:.*]]: index):
+// CHECK: memref.load %arg0[%[[R]], %[[T]]]
+// CHECK: approx.perforation.yield
+// LOWER-LABEL: gpu.func @tid
+// LOWER-NOT: approx.perforation.
+gpu.module @tid {
+  gpu.func @tid(%in: memref<?x?xf32>, %out: memref<?x?xf32>) kernel {
+    %y = gpu.global_id y
+    %x = gpu.global_id x
+    %t = gpu.thread_id x
+    %v = memref.load %in[%y, %t] : memref<?x?xf32>
+    memref.store %v, %out[%y, %x] : memref<?x?xf32>
+    gpu.return
+  }
+}
