@@ -9,7 +9,7 @@
 #   apps       run-apps (Table-6 curves, ours/hand, SMP/HEU/OMG re-timed,
 #              the paper's mean relative error) on set hw, one JSON per app
 #              so that a call cut off keeps the apps before; APPS=a,b,...
-#   perforation  perforation-bench at 1024^2, 2048^2 and 16384^2
+#   perforation  perforation-bench at PERFORATION_SIZES [1024,2048,16384]
 #   lns        lns-bench, every section
 #   precision  approx-scale on the 14 PolyBench apps, Random input, paper
 #              size, TOQ 0.9, with the pinned-f64 control and NVML energy
@@ -72,7 +72,7 @@ for step in "$@"; do
     done ;;
   perforation)
     OUT=$WORK/perforation BUILD=$BUILD timeout -k 5 "$l" bash bench/perforation/run.sh \
-      --sizes 1024,2048,16384 --min-reps 30 --until-ci 0.01 --max-reps 200 \
+      --sizes "${PERFORATION_SIZES:-1024,2048,16384}" --min-reps 30 --until-ci 0.01 --max-reps 200 \
       > "$WORK/perforation/run.log" 2>&1
     rc=$?; [ $rc -eq 0 ] || status=1
     say "perforation: exit $rc" ;;

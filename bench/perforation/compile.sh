@@ -9,7 +9,10 @@
 #                                    knob `perforation_block` (BLOCKS);
 #   NAME_output.{ptx,manifest.json}  through approx-perforation-output:
 #                                    Paraprox's output perforation (OUTPUT
-#                                    schemes, knob `perforation_output`).
+#                                    schemes, knob `perforation_output`);
+#   NAME_tiled_output.{ptx,manifest.json}  the same on the accurate tiling
+#                                    of every block shape (BLOCKS; knobs
+#                                    `perforation_output`, `perforation_block`).
 #
 # SCHEMES, BLOCKS, OUTPUT and EXAMPLES override the lists below;
 # RAISED_OPTIONS adds approx-to-ptx options to the raised kernels (for
@@ -34,6 +37,9 @@ for ex in $EXAMPLES; do
     -o /dev/null
   "$OPT" "examples/perforation/$ex.mlir" \
     --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_output perforate-output=$OUTPUT" \
+    -o /dev/null
+  "$OPT" "examples/perforation/$ex.mlir" \
+    --approx-to-ptx="chip=sm_90 knob-path=param output-dir=$OUT name=${ex}_tiled_output perforate=accurate perforate-blocks=$BLOCKS perforate-output=$OUTPUT $RAISED_OPTIONS" \
     -o /dev/null
   echo "compiled $ex"
 done

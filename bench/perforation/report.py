@@ -222,7 +222,9 @@ def is_input(v):
 
 
 def is_output(v):
-    """An output perforation (Paraprox) of the plain kernel."""
+    """An output perforation (Paraprox): of the plain kernel ("out:SCHEME
+    32x8") or of a tiled one ("out:SCHEME tiled SHAPE", runs since
+    2026-11-29's tiled output perforation)."""
     return v["label"].startswith("out:")
 
 

@@ -6,12 +6,14 @@
 #include "approx/runtime/perforation/Tuner.h"
 #include "approx/runtime/tune/Metrics.h"
 
+#include <cstdio>
 #include <tuple>
 
 namespace pbench {
 
 std::vector<Version> versionsOf(const Example &ex, const Module &perf,
-                                const Module &output) {
+                                const Module &output,
+                                const Module *tiledOutput) {
   std::vector<Version> out;
   out.push_back({"direct", "", Source::Direct, -1, -1, 32, 8, 1, 1, 0});
   for (const pf::Candidate &c :
@@ -54,6 +56,25 @@ std::vector<Version> versionsOf(const Example &ex, const Module &perf,
                      : 0.0;
     out.push_back(v);
   }
+  if (!tiledOutput)
+    return out;
+  // Output perforation of the accurate tiling, at each of its block shapes:
+  // the whole tile is loaded, the copied elements' work is skipped.
+  pf::TuneKnobs tk;
+  tk.scheme = "perforation_output";
+  for (const pf::Candidate &c :
+       must(pf::candidatesOf(tiledOutput->manifest(), ex.name, tk, {32, 8}),
+            ex.name + " tiled output candidates")) {
+    if (c.scheme == "accurate")
+      continue; // the accurate tiling again
+    Version v;
+    v.source = Source::TiledOutput;
+    v.scheme = c.scheme;
+    v.schemeValue = c.schemeValue, v.blockValue = c.blockValue;
+    v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
+    v.label = "out:" + c.scheme + " tiled " + c.label().substr(c.scheme.size() + 1);
+    out.push_back(v);
+  }
   return out;
 }
 
@@ -80,14 +101,22 @@ LaunchConfig Runner::config(const Version &v, const Case &c) {
 }
 
 Module &Runner::module(const Version &v) {
-  return v.source == Source::Direct  ? *direct
-         : v.source == Source::Input ? *perf
-                                     : *output;
+  switch (v.source) {
+  case Source::Direct:
+    return *direct;
+  case Source::Input:
+    return *perf;
+  case Source::Output:
+    return *output;
+  case Source::TiledOutput:
+    break;
+  }
+  return *tiledOutput;
 }
 
 LaunchOptions Runner::options(const Version &v) {
   LaunchOptions o;
-  if (v.source == Source::Output)
+  if (v.source == Source::Output || v.source == Source::TiledOutput)
     o.knobs["perforation_output"] = v.schemeValue;
   else if (v.schemeValue >= 0)
     o.knobs["perforation"] = v.schemeValue;
@@ -148,7 +177,15 @@ loadRunners(std::shared_ptr<Context> ctx, const std::string &kdir,
     run->output =
         must(Module::load(ctx, kdir + "/" + ex.name + "_output.manifest.json"),
              "load " + ex.name + "_output");
-    run->versions = versionsOf(ex, *run->perf, *run->output);
+    // Output perforation of the tiled kernels: compiled by compile.sh since
+    // 2026-11-29; older kernel directories lack it.
+    const std::string tiled = kdir + "/" + ex.name + "_tiled_output.manifest.json";
+    if (FILE *f = std::fopen(tiled.c_str(), "r")) {
+      std::fclose(f);
+      run->tiledOutput = must(Module::load(ctx, tiled), "load " + tiled);
+    }
+    run->versions =
+        versionsOf(ex, *run->perf, *run->output, run->tiledOutput.get());
     runners.push_back(std::move(run));
   }
   return runners;

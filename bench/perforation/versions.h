@@ -1,7 +1,8 @@
 // versions.h - what perforation-bench times: the examples (kExamples), the
 // versions of each (the direct kernel, every input-perforation scheme x
 // block shape of approx-perforation-raise, every output-perforation scheme
-// of approx-perforation-output; runtime/perforation/Tuner.h's candidates)
+// of approx-perforation-output, on the plain kernel and, where compiled,
+// on every tiled block shape; runtime/perforation/Tuner.h's candidates)
 // with the DRAM bytes each skips, and how a version is launched and timed
 // on one input (Runner; how long a timing repeats: TimingRule).
 #ifndef APPROX_BENCH_PERFORATION_VERSIONS_H
@@ -18,11 +19,15 @@
 
 namespace pbench {
 
-/// Which compilation a version runs.
-enum class Source { Direct, Input, Output };
+/// Which compilation a version runs: the plain kernel, the tiled one
+/// (input perforation), output perforation of the plain kernel, and of the
+/// accurate tiling's block shapes (NAME_tiled_output, compile.sh).
+enum class Source { Direct, Input, Output, TiledOutput };
 
 struct Version {
-  std::string label;  ///< "direct", "rows1:nn 32x8", "out:rows1 32x8"
+  /// "direct", "rows1:nn 32x8", "out:rows1:nn 32x8", "out:rows1:nn tiled
+  /// 128x1r16" (the block shape last)
+  std::string label;
   std::string scheme; ///< "" for direct
   Source source = Source::Direct;
   int64_t schemeValue = -1, blockValue = -1;
@@ -49,9 +54,12 @@ inline const std::vector<Example> kExamples = {
 };
 
 /// The direct kernel, every input-perforation candidate (schemes x block
-/// shapes, runtime/perforation/Tuner.h) and every output-perforation scheme.
+/// shapes, runtime/perforation/Tuner.h), every output-perforation scheme
+/// and, with `tiledOutput`, every output-perforation scheme x tiled block
+/// shape.
 std::vector<Version> versionsOf(const Example &ex, const Module &perf,
-                                const Module &output);
+                                const Module &output,
+                                const Module *tiledOutput = nullptr);
 
 /// One input of one example on the device: its images and (HotSpot) its
 /// constants.
@@ -87,6 +95,7 @@ struct TimeStat {
 struct Runner {
   std::shared_ptr<Context> ctx;
   std::unique_ptr<Module> direct, perf, output;
+  std::unique_ptr<Module> tiledOutput; ///< null where not compiled
   Example ex;
   std::vector<Version> versions;
   TimingRule timing;
