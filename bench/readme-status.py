@@ -21,7 +21,9 @@ does not run on import):
                     (the split's captured share on sb + db, with intervals)
   correct rounding  bench/hrcs/report.py: hrcs-h200-2026-11-28/ (the
                     oracle's comparisons, the scaling runs, cr-check.log)
-  perforation       bench/perforation/report.py: perforation-h{1,2}00-
+  perforation       bench/perforation/report.py: perforation-h200-2026-11-29-
+                    tiled-output/ (output perforation of the tiled kernels);
+                    perforation-h{1,2}00-
                     2026-11-26-g/perforation.json.gz (16384^2, the goals);
                     report.py's LATEST, perforation-h200-2026-11-29/
                     perforation.json.gz (1024^2, 2048^2 and 16384^2, with
@@ -296,6 +298,11 @@ def perforation_row():
     below = (join_and(below) + " of its byte-ratio bound on the H100 (goal "
              f"{PERFORATION_BOUND_GOAL}%), and " if below else "")
     rows200 = span([h200[n][1][s][1] for n in dram for s in ("rows1:nn", "rows2:nn")], "%.0f")
+    # Output perforation of the tiled kernels (the run after LATEST, at
+    # 1024^2 and 2048^2): the fastest tiled version per example and size.
+    tiled = p.load(p.TILED_OUTPUT + "/perforation.json")
+    tiled_best = [p.fastest(ex, size, p.is_tiled_output)[1]
+                  for ex in tiled["examples"] for size in ("1024", "2048")]
     new200 = perforation_best(p, latest, "16384")
     copy_new = span([new200[n][0] for n in dram], "%.0f")
     return (
@@ -315,7 +322,9 @@ def perforation_row():
         f"paper's 1024² (the interval holds 1 for {even} of {len(best['1024'])} examples), "
         f"{inputs('2048')} at 2048² and {inputs('16384')} at 16384² (at most {max(errs):.1f}% "
         f"error), and output perforation of the plain kernels is slower than the accurate "
-        f"tiling at every size ({outputs('1024')}, {outputs('2048')}, {outputs('16384')}); "
+        f"tiling at every size ({outputs('1024')}, {outputs('2048')}, {outputs('16384')}), "
+        f"as is output perforation of the tiled kernels at every block shape "
+        f"({span(tiled_best, '%.2f')}x at 1024² and 2048², `bench/results/{p.TILED_OUTPUT}/`); "
         f"input "
         f"perforation's fronts dominate output perforation everywhere. Missed: {below}on the "
         f"H200 the rows schemes ({rows200}%), which are issue-bound there "

@@ -471,6 +471,58 @@ def tune_cuda_table(run_dir, kernels):
 # The run docs/perforation.md's headline tables come from (issue 30: the
 # paper's 1024^2 and 2048^2 beside 16384^2, every time with its interval).
 LATEST = "perforation-h200-2026-11-29"
+# Output perforation of the tiled kernels (every block shape), measured
+# after LATEST at the paper's sizes.
+TILED_OUTPUT = "perforation-h200-2026-11-29-tiled-output"
+
+
+def is_tiled_output(v):
+    return v["label"].startswith("out:") and " tiled " in v["label"]
+
+
+def is_plain_output(v):
+    return v["label"].startswith("out:") and " tiled " not in v["label"]
+
+
+def tiled_output_table(data):
+    """Per example and size: the best accurate tiling (the baseline), the
+    fastest output perforation of the plain kernel and of a tiled one
+    (speedup over the baseline with its interval, the primary error's
+    median), and whether every tiled version's errors equal the plain
+    output's of the same scheme on every input (they must: the responsible
+    thread computes the exact value either way)."""
+    out = ["| example | size | best accurate tiling / direct | fastest output perforation, plain "
+           "kernel (32x8) | fastest output perforation, tiled | tiled errors = plain errors |",
+           "|---|---|---|---|---|---|"]
+    same_all, count = 0, 0
+    for ex in data["examples"]:
+        vs = ex["versions"]
+        plain = {v["scheme"]: v for v in vs if is_plain_output(v)}
+        tiled = [v for v in vs if is_tiled_output(v)]
+        same = sum(1 for v in tiled
+                   if json.dumps([v["errors"], v["errors_by_size"]], sort_keys=True)
+                   == json.dumps([plain[v["scheme"]]["errors"],
+                                  plain[v["scheme"]]["errors_by_size"]], sort_keys=True))
+        same_all += same
+        count += len(tiled)
+        for size in sorted(vs[0]["ms"], key=int):
+            direct, acc, _ = baseline(vs, size)
+
+            def best(pred):
+                f = fastest(ex, size, pred)
+                if f is None:
+                    return "none"
+                v, sp, ci, err = f
+                return f"{v['label'][4:]}: {sp:.2f}x{ci_text(ci, 2)}, {pct(err, 3)}"
+            out.append(f"| {ex['name']} | {size}^2 "
+                       f"| {direct / acc['ms'][size]:.2f}{ci_text(ratio_interval(vs[0], acc, size), 2)} "
+                       f"({acc['label']}) | {best(is_plain_output)} | {best(is_tiled_output)} "
+                       f"| {same} of {len(tiled)} |")
+    out.append("")
+    out.append(f"{count} tiled output versions (every scheme but accurate x every block shape); "
+               f"{same_all} of them give exactly the plain output's errors, on every input and "
+               f"size.")
+    return "\n".join(out) + "\n"
 
 
 def gpu_line(run_dir):
@@ -563,7 +615,10 @@ def doc_blocks():
     h200g = "perforation-h200-2026-11-26-g/"
     d = load("perforation-h100-2026-11-25-d/perforation.json")
     latest = load(LATEST + "/perforation.json")
+    tiled = load(TILED_OUTPUT + "/perforation.json")
     return {
+        "run-tiled-output": run_table(TILED_OUTPUT),
+        "tiled-output": tiled_output_table(tiled),
         "run-2026-11-29": run_table(LATEST),
         "summary-2026-11-29": summary(latest),
         "best-2026-11-29": best_sizes_table(latest),
