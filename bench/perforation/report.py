@@ -242,6 +242,16 @@ def fastest(ex, size, pred):
             primary(v, ex["metric"], size))
 
 
+def best_cell(ex, size, pred, prefix=""):
+    """'LABEL: speedup [interval], error' of the fastest version `pred`
+    accepts (its label without `prefix`), or 'none'."""
+    f = fastest(ex, size, pred)
+    if f is None:
+        return "none"
+    v, sp, ci, err = f
+    return f"{v['label'][len(prefix):]}: {sp:.2f}x{ci_text(ci, 2)}, {pct(err, 3)}"
+
+
 def summary(data):
     """One row per example and size: the baselines' bandwidth, and the best
     input- and output-perforated versions (speedup over the baseline, the
@@ -257,20 +267,13 @@ def summary(data):
             direct, acc, base = baseline(vs, size)
             gbs = (n_inputs(ex) + 1) * n * n * 4 / direct / 1e6
 
-            def best(pred):
-                f = fastest(ex, size, pred)
-                if f is None:
-                    return "none"
-                v, sp, ci, err = f
-                return f"{v['label']}: {sp:.2f}x{ci_text(ci, 2)}, {pct(err, 3)}"
-
             accs = (f"{direct / acc['ms'][size]:.2f}{ci_text(ratio_interval(vs[0], acc, size), 2)} "
                     f"({acc['label']})" if acc else "none")
             out.append(
                 f"| {ex['name']} | {n}^2 | {gbs:.0f} ({100 * gbs / copy:.0f}%) "
                 f"| {accs} "
-                f"| {best(is_input)} "
-                f"| {best(is_output)} |")
+                f"| {best_cell(ex, size, is_input)} "
+                f"| {best_cell(ex, size, is_output)} |")
     return "\n".join(out) + "\n"
 
 
@@ -507,16 +510,10 @@ def tiled_output_table(data):
         count += len(tiled)
         for size in sorted(vs[0]["ms"], key=int):
             direct, acc, _ = baseline(vs, size)
-
-            def best(pred):
-                f = fastest(ex, size, pred)
-                if f is None:
-                    return "none"
-                v, sp, ci, err = f
-                return f"{v['label'][4:]}: {sp:.2f}x{ci_text(ci, 2)}, {pct(err, 3)}"
             out.append(f"| {ex['name']} | {size}^2 "
                        f"| {direct / acc['ms'][size]:.2f}{ci_text(ratio_interval(vs[0], acc, size), 2)} "
-                       f"({acc['label']}) | {best(is_plain_output)} | {best(is_tiled_output)} "
+                       f"({acc['label']}) | {best_cell(ex, size, is_plain_output, 'out:')} "
+                       f"| {best_cell(ex, size, is_tiled_output, 'out:')} "
                        f"| {same} of {len(tiled)} |")
     out.append("")
     out.append(f"{count} tiled output versions (every scheme but accurate x every block shape); "

@@ -35,46 +35,44 @@ std::vector<Version> versionsOf(const Example &ex, const Module &perf,
                      : 0.0;
     out.push_back(v);
   }
+  // Output perforation (knob perforation_output): of the plain kernel, and
+  // of the accurate tiling at each of its block shapes (the whole tile is
+  // loaded, the copied elements' work is skipped). Their `accurate` is the
+  // direct kernel, or the accurate tiling, again.
   pf::TuneKnobs ok;
   ok.scheme = "perforation_output";
-  for (const pf::Candidate &c :
-       must(pf::candidatesOf(output.manifest(), ex.name, ok, {32, 8}),
-            ex.name + " output candidates")) {
-    if (c.scheme == "accurate")
-      continue; // the direct kernel again
-    Version v;
-    v.source = Source::Output;
-    v.scheme = c.scheme;
-    v.schemeValue = c.schemeValue;
-    v.label = "out:" + c.label();
-    const pf::Scheme &sc = c.spec;
-    // Rows whose outputs are copied are read only by a window that reaches
-    // them from a computed row: with a 1-row window none does.
-    v.dramSkip = ex.hy == 0 && (sc.kind == pf::SchemeKind::Rows ||
-                                sc.kind == pf::SchemeKind::Center)
-                     ? double(sc.skip) / double(sc.skip + 1)
-                     : 0.0;
-    out.push_back(v);
-  }
-  if (!tiledOutput)
-    return out;
-  // Output perforation of the accurate tiling, at each of its block shapes:
-  // the whole tile is loaded, the copied elements' work is skipped.
-  pf::TuneKnobs tk;
-  tk.scheme = "perforation_output";
-  for (const pf::Candidate &c :
-       must(pf::candidatesOf(tiledOutput->manifest(), ex.name, tk, {32, 8}),
-            ex.name + " tiled output candidates")) {
-    if (c.scheme == "accurate")
-      continue; // the accurate tiling again
-    Version v;
-    v.source = Source::TiledOutput;
-    v.scheme = c.scheme;
-    v.schemeValue = c.schemeValue, v.blockValue = c.blockValue;
-    v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
-    v.label = "out:" + c.scheme + " tiled " + c.label().substr(c.scheme.size() + 1);
-    out.push_back(v);
-  }
+  auto outputs = [&](const Module &m, Source source, const std::string &what) {
+    for (const pf::Candidate &c :
+         must(pf::candidatesOf(m.manifest(), ex.name, ok, {32, 8}),
+              ex.name + " " + what + " candidates")) {
+      if (c.scheme == "accurate")
+        continue;
+      Version v;
+      v.source = source;
+      v.scheme = c.scheme;
+      v.schemeValue = c.schemeValue;
+      v.label = "out:" + c.label();
+      if (source == Source::TiledOutput) {
+        v.blockValue = c.blockValue;
+        v.bx = c.blockX, v.by = c.blockY, v.rows = c.rowsPerThread;
+        v.label = "out:" + c.scheme + " tiled " +
+                  c.label().substr(c.scheme.size() + 1);
+      }
+      const pf::Scheme &sc = c.spec;
+      // Rows whose outputs are copied are read only by a window that
+      // reaches them from a computed row: with a 1-row window none does (a
+      // tile is loaded whole).
+      v.dramSkip = source == Source::Output && ex.hy == 0 &&
+                           (sc.kind == pf::SchemeKind::Rows ||
+                            sc.kind == pf::SchemeKind::Center)
+                       ? double(sc.skip) / double(sc.skip + 1)
+                       : 0.0;
+      out.push_back(v);
+    }
+  };
+  outputs(output, Source::Output, "output");
+  if (tiledOutput)
+    outputs(*tiledOutput, Source::TiledOutput, "tiled output");
   return out;
 }
 
