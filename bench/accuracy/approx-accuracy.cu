@@ -40,6 +40,7 @@
 #include "approx/accuracy/Rounding.h"
 #include "approx/runtime/core/Runtime.h"
 #include "../BenchCommon.cuh"
+#include "../JsonText.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -372,22 +373,6 @@ template <class F> static std::string fmtHalf(uint16_t bits) {
   return b;
 }
 
-static std::string jsonEscape(const std::string &s) {
-  std::string o;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", unsigned(ch));
-      o += b;
-    } else {
-      o += ch;
-    }
-  }
-  return o;
-}
 
 /// Markdown table cell text: `|` escaped (pow's SFU form reads "of |x|").
 static std::string mdCell(const std::string &s) {
@@ -1105,16 +1090,16 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < gRows.size(); ++i) {
       const Row &r = gRows[i];
       std::fprintf(f,
-                   "  {\"module\":\"%s\",\"op\":\"%s\",\"type\":\"%s\","
-                   "\"form\":\"%s\",\"domain\":\"%s\",\"inputs\":%" PRIu64
-                   ",\"max_ulp\":%.0f,\"max_abs\":%.6g,\"worst\":\"%s\","
+                   "  {\"module\":%s,\"op\":%s,\"type\":%s,"
+                   "\"form\":%s,\"domain\":%s,\"inputs\":%" PRIu64
+                   ",\"max_ulp\":%.0f,\"max_abs\":%.6g,\"worst\":%s,"
                    "\"nonfinite_mismatches\":%" PRIu64
-                   ",\"ambiguous\":%" PRIu64 ",\"sfu_form\":\"%s\"}%s\n",
-                   jsonEscape(r.module).c_str(), jsonEscape(r.op).c_str(),
-                   jsonEscape(r.type).c_str(), jsonEscape(r.form).c_str(),
-                   jsonEscape(r.domain).c_str(), r.count, r.maxUlp, r.maxAbs,
-                   jsonEscape(r.worst).c_str(), r.nonfinite, r.ambiguous,
-                   jsonEscape(r.sfuForm).c_str(),
+                   ",\"ambiguous\":%" PRIu64 ",\"sfu_form\":%s}%s\n",
+                   jsonString(r.module).c_str(), jsonString(r.op).c_str(),
+                   jsonString(r.type).c_str(), jsonString(r.form).c_str(),
+                   jsonString(r.domain).c_str(), r.count, r.maxUlp, r.maxAbs,
+                   jsonString(r.worst).c_str(), r.nonfinite, r.ambiguous,
+                   jsonString(r.sfuForm).c_str(),
                    i + 1 < gRows.size() ? "," : "");
     }
     std::fprintf(f, "]\n");

@@ -17,6 +17,7 @@
 #include <cuda.h>
 
 #include "approx/accuracy/Ulp.h"
+#include "../JsonText.h"
 
 #include <algorithm>
 #include <array>
@@ -305,13 +306,6 @@ struct Build {
   int regs = 0, local = 0;
 };
 
-std::string jsonEscape(const std::string &s) {
-  std::string o;
-  for (char c : s)
-    o += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-  return o;
-}
-
 struct Runner {
   std::string dir, id;
   Spec spec;
@@ -484,8 +478,8 @@ struct Runner {
     std::fflush(stdout);
 
     std::ostringstream js;
-    js << "{\"id\":\"" << jsonEscape(id) << "\",\"kernel\":\"" << jsonEscape(spec.kernel)
-       << "\",\"lambda_max\":" << (spec.knob == "-" ? 0 : lambdaMax) << ",\"rounds\":" << t[0].size()
+    js << "{\"id\":" << jsonString(id) << ",\"kernel\":" << jsonString(spec.kernel)
+       << ",\"lambda_max\":" << (spec.knob == "-" ? 0 : lambdaMax) << ",\"rounds\":" << t[0].size()
        << ",\"agreement\":{";
     const char *pairNames[Pairs] = {"ours0_vs_nvcc", "fast_vs_nvcc", "oursmax_vs_nvcc",
                                     "oursmax_vs_fast"};
@@ -579,7 +573,7 @@ int main(int argc, char **argv) {
       js.open(json);
       if (!js)
         throw std::runtime_error("cannot write " + json);
-      js << "{\"gpu\":\"" << jsonEscape(name) << "\",\"driver_api\":" << driver
+      js << "{\"gpu\":" << jsonString(name) << ",\"driver_api\":" << driver
          << ",\"kernels\":[";
     }
     int failures = 0;

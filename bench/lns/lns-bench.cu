@@ -61,6 +61,7 @@
 // A bad option value is one line on stderr and exit 2, before the GPU is
 // touched.
 #include "../BenchCommon.cuh"
+#include "../JsonText.h"
 
 #include "approx/runtime/core/DeviceMonitor.h"
 #include "approx/runtime/tune/Metrics.h"
@@ -145,23 +146,6 @@ std::string stateJson() {
          ", \"temp_c\": " + std::to_string(s->temperatureC) +
          ", \"power_w\": " + num(s->powerW, 6) +
          ", \"energy_j\": " + num(s->energyJ, 12) + "}";
-}
-/// A JSON string (quotes, backslashes and control characters escaped).
-std::string jstr(const std::string &v) {
-  std::string o = "\"";
-  for (char c : v) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      o += b;
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
 }
 std::vector<float> download(const DeviceBuffer &b, size_t n) {
   std::vector<float> v(n);
@@ -933,7 +917,7 @@ int main(int argc, char **argv) {
         << ", \"launches_per_sample\": 5, \"warmup_launches\": 2, "
            "\"interval\": \"95% percentile bootstrap of the median (2000 "
            "resamples, fixed seed)\"}, \"nvml\": "
-        << (gMon ? std::string("null") : jstr(noMonitor))
+        << (gMon ? std::string("null") : jsonString(noMonitor))
         << ", \"device_state\": {" << states.str() << "}, ";
   gJson << "\"status\": " << status << "}";
   if (!json.empty()) {

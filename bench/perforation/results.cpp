@@ -1,6 +1,7 @@
 // results.cpp - perforation-bench's statistics, tables and JSON
 // (results.h).
 #include "results.h"
+#include "../JsonText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,24 +67,6 @@ std::string pct(double v) {
 }
 
 namespace {
-/// `s` as a JSON string.
-std::string jsonString(const std::string &s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      o += '\\';
-      o += ch;
-    } else if (c < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      o += b;
-    } else {
-      o += ch;
-    }
-  }
-  return o + "\"";
-}
 
 /// One NVML reading as JSON; null for none.
 std::string stateJson(const std::optional<DeviceState> &s) {
