@@ -49,6 +49,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
+from runs import run_date  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 # approx-replay over the 2026-11-29 run: HEU's runs under the paper's rule.
@@ -74,11 +75,6 @@ def suite(name, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def run_date(path):
-    """2026-11-26 from a run's file or folder name."""
-    return re.search(r"\d{4}-\d{2}-\d{2}", os.path.basename(path.rstrip("/"))).group(0)
 
 
 def gpu(text):

@@ -45,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 import docblocks  # noqa: E402
+from runs import run_date  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "results")
 # The 2026-11-26 run (NVIDIA H100, sets hw, hw-base and virtual, median of
@@ -354,12 +355,6 @@ def shown(paths):
     pre = os.path.commonprefix(rel)
     suf = os.path.commonprefix([r[::-1] for r in rel])[::-1]
     return pre + "{" + ",".join(r[len(pre):len(r) - len(suf)] for r in rel) + "}" + suf
-
-
-def run_date(path):
-    """2026-11-29 from a run's file name, or its folder's (one of its own)."""
-    base = os.path.basename(os.path.dirname(path) if os.path.dirname(path) != RESULTS else path)
-    return re.search(r"\d{4}-\d{2}-\d{2}", base).group(0)
 
 
 def driver_text(meta, folder=None):

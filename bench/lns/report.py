@@ -37,6 +37,7 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402  (bench/lib: generated blocks of a page)
+from runs import run_date  # noqa: E402
 from svgplot import Figure  # noqa: E402  (bench/lib: the plot module)
 RESULTS = os.path.join(ROOT, "bench", "results")
 
@@ -137,11 +138,6 @@ def machine(run_dir):
         lines = [l.strip() for l in f if l.strip()]
     gpu, driver, sm, mem = [c.strip() for c in lines[1].split(",")]
     return dict(date=lines[0], gpu=gpu, driver=driver, sm=sm, mem=mem)
-
-
-def run_date(name):
-    """2026-11-22 from a run's file name."""
-    return re.search(r"\d{4}-\d{2}-\d{2}", name).group(0)
 
 
 def acc_values(r):
