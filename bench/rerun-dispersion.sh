@@ -29,12 +29,8 @@ BUILD=${BUILD:-build-gpu}
 APPS_PTX=${APPS_PTX:-.carry/apps-hw}
 RESULTS=${OUT:-$PWD/gpu-out}
 WORK=${WORK:-$(mktemp -d)}
-mkdir -p "$WORK" "$RESULTS"
-pack() { tar czf "$RESULTS/results.tgz.tmp" -C "$WORK" . 2>/dev/null &&
-         mv "$RESULTS/results.tgz.tmp" "$RESULTS/results.tgz"; }
-(while sleep 60; do pack; done) &
-packer=$!
-trap 'kill $packer 2>/dev/null; pack' EXIT
+source scripts/pack-results.sh
+pack_results_start "$WORK" "$RESULTS"
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 say() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a "$WORK/steps.log"; }
 { date -u +%FT%TZ; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.memory \

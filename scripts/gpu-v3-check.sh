@@ -18,13 +18,8 @@ cd "$(dirname "$0")/.."
 # cut off by its time limit keeps what the steps before finished).
 RESULTS=${OUT:-$PWD/gpu-out}
 export OUT=${WORK:-$(mktemp -d)}
-mkdir -p "$OUT" "$RESULTS"
-pack() { tar czf "$RESULTS/results.tgz.tmp" -C "$OUT" . 2>/dev/null &&
-         mv "$RESULTS/results.tgz.tmp" "$RESULTS/results.tgz"; }
-# Also every minute, for a step the time limit cuts off.
-(while sleep 60; do pack; done) &
-packer=$!
-trap 'kill $packer 2>/dev/null' EXIT
+source scripts/pack-results.sh
+pack_results_start "$OUT" "$RESULTS"
 V=.carry/v3
 status=0
 for s in ${*:-tests bench gemver}; do
