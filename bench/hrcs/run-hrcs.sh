@@ -23,6 +23,9 @@
 set -uo pipefail
 BIN=${1:?usage: run-hrcs.sh BIN_DIR OUT [sections]}; OUT=${2:?}; shift 2
 sections=${*:-env verify agree table1 speed binade multi}
+case ${SPEED_REPEATS:-1} in
+  ''|*[!0-9]*|0) echo "run-hrcs.sh: SPEED_REPEATS wants a positive integer, not '${SPEED_REPEATS}'" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 CORES=$(nproc)
 GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)

@@ -80,3 +80,23 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// A tiled kernel (it holds a tile load) whose result is not stored as a
+// float to a 2-D argument: nothing to perforate, said so.
+gpu.module @m {
+  // expected-remark @+1 {{not output-perforated: no store of a float to a 2-D argument in tiled kernel 'tiled1d'}}
+  gpu.func @tiled1d(%img: memref<?x?xf32>, %out: memref<?xf32>)
+      workgroup(%t : memref<10x34xf32, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    approx.perforation.tile_load %img[%c0, %c0] into %t halo(1, 1) border(clamp)
+        schemes([#approx.perforation<accurate>])
+        : memref<?x?xf32> to memref<10x34xf32, #gpu.address_space<workgroup>>
+    %x = gpu.global_id x
+    %v = memref.load %t[%c1, %c1] : memref<10x34xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%x] : memref<?xf32>
+    gpu.return
+  }
+}
