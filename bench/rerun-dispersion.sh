@@ -29,6 +29,15 @@ BUILD=${BUILD:-build-gpu}
 APPS_PTX=${APPS_PTX:-.carry/apps-hw}
 RESULTS=${OUT:-$PWD/gpu-out}
 WORK=${WORK:-$(mktemp -d)}
+case $DEADLINE in
+  ''|*[!0-9]*) echo "rerun-dispersion.sh: DEADLINE wants seconds, not '$DEADLINE'" >&2; exit 2 ;;
+esac
+for step in "$@"; do
+  case $step in
+    apps|perforation|lns|precision) ;;
+    *) echo "rerun-dispersion.sh: unknown step '$step' (apps, perforation, lns, precision)" >&2; exit 2 ;;
+  esac
+done
 source scripts/pack-results.sh
 pack_results_start "$WORK" "$RESULTS"
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
