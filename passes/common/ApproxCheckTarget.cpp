@@ -4,8 +4,10 @@
 // and falls back to a default), a missing libdevice surfaces deep in
 // serialisation, and a call to a function with no body yields PTX that only
 // fails when the driver loads it. This pass fails early with one line naming
-// the cause. It also refuses what the NVPTX backend aborts on (scalable
-// vectors) or prints into PTX ptxas rejects (symbol names, launch bounds).
+// the cause. It also refuses what the NVPTX backend aborts or crashes on
+// (scalable vectors, inline asm whose constraints do not parse or do not fit
+// its operands) or prints into PTX ptxas rejects (symbol names, launch
+// bounds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +22,10 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Target/LLVMIR/TypeToLLVM.h"
 
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -348,6 +352,35 @@ struct ApproxCheckTargetPass final
       return WalkResult::interrupt();
     });
     if (badVector.wasInterrupted())
+      return signalPassFailure();
+    // LLVM 22 checks inline asm constraints against the operands only in
+    // builds with assertions; NVPTX instruction selection then crashes on a
+    // constraint it cannot parse. Its own check, before that.
+    llvm::LLVMContext llvmContext;
+    LLVM::TypeToLLVMIRTranslator toLLVM(llvmContext);
+    WalkResult badAsm = top.walk([&](gpu::GPUModuleOp module) {
+      WalkResult inner = module.walk([&](LLVM::InlineAsmOp op) {
+        SmallVector<llvm::Type *> params;
+        for (Type t : op->getOperandTypes())
+          params.push_back(toLLVM.translateType(t));
+        llvm::Type *result = op->getNumResults()
+                                 ? toLLVM.translateType(op->getResult(0).getType())
+                                 : llvm::Type::getVoidTy(llvmContext);
+        llvm::Error bad = llvm::InlineAsm::verify(
+            llvm::FunctionType::get(result, params, false), op.getConstraints());
+        if (!bad)
+          return WalkResult::advance();
+        op.emitError("approx-to-ptx: inline asm constraints ")
+            << quoteName(op.getConstraints()) << " in gpu.module "
+            << quoteName(module.getName()) << " do not fit its "
+            << params.size() << " operand(s) and "
+            << (op->getNumResults() ? "1 result" : "no result") << ": "
+            << llvm::toString(std::move(bad));
+        return WalkResult::interrupt();
+      });
+      return inner;
+    });
+    if (badAsm.wasInterrupted())
       return signalPassFailure();
     LibdeviceSymbols libdeviceSymbols(libdevice);
     WalkResult unresolved = top.walk([&](gpu::GPUModuleOp module) {

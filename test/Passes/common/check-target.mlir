@@ -258,3 +258,28 @@ gpu.module @shared_at_limit {
     gpu.return
   }
 }
+
+// -----
+
+// Inline asm whose constraints do not parse or do not fit its operands
+// (NVPTX instruction selection crashes on them in LLVM 22's release build):
+// LLVM's own check refuses it, the hostile byte escaped.
+gpu.module @asm_bad {
+  llvm.func @f() {
+    // expected-error @+1 {{approx-to-ptx: inline asm constraints 'a\x0db' in gpu.module 'asm_bad' do not fit its 0 operand(s) and no result: number of input constraints does not match number of parameters}}
+    llvm.inline_asm has_side_effects "bar.sync 0;", "a\0Db" : () -> ()
+    llvm.return
+  }
+}
+
+// -----
+
+// Valid constraints, one operand and one result: unchanged.
+// CHECK-LABEL: gpu.module @asm_ok
+// CHECK: llvm.inline_asm
+gpu.module @asm_ok {
+  llvm.func @g(%x: f32) -> f32 {
+    %y = llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+    llvm.return %y : f32
+  }
+}
