@@ -18,6 +18,7 @@
 #include "approx/Common/PtxIdentifier.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <cctype>
 #include <functional>
 #include <cerrno>
@@ -325,6 +326,50 @@ Manifest::findDispatch(const std::string &name) const {
       if (d.kernel == name)
         return {&k, &d};
   return {nullptr, nullptr};
+}
+
+ManifestIndex::ManifestIndex(const Manifest &m) {
+  for (const KernelInfo &k : m.kernels)
+    kernels_.emplace(k.name, &k); // the first, as findKernel (names are unique)
+  for (const KnobInfo &k : m.knobs)
+    for (const VariantDispatch &d : k.dispatch)
+      dispatch_.emplace(d.kernel, std::make_pair(&k, &d));
+  auto add = [&](const std::string &name) {
+    std::vector<const KernelInfo *> c;
+    std::unordered_set<const KernelInfo *> seen;
+    if (const KernelInfo *k = kernel(name); k && seen.insert(k).second)
+      c.push_back(k);
+    if (const VariantDispatch *d = dispatch(name).second)
+      for (const std::string &v : d->variants)
+        if (const KernelInfo *k = kernel(v); k && seen.insert(k).second)
+          c.push_back(k);
+    candidates_.emplace(name, std::move(c));
+  };
+  for (const KernelInfo &k : m.kernels)
+    add(k.name);
+  for (const auto &[name, entry] : dispatch_)
+    if (!candidates_.count(name))
+      add(name);
+}
+
+const KernelInfo *ManifestIndex::kernel(const std::string &name) const {
+  auto it = kernels_.find(name);
+  return it == kernels_.end() ? nullptr : it->second;
+}
+
+std::pair<const KnobInfo *, const VariantDispatch *>
+ManifestIndex::dispatch(const std::string &name) const {
+  auto it = dispatch_.find(name);
+  return it == dispatch_.end()
+             ? std::pair<const KnobInfo *, const VariantDispatch *>{}
+             : it->second;
+}
+
+const std::vector<const KernelInfo *> &
+ManifestIndex::candidates(const std::string &name) const {
+  static const std::vector<const KernelInfo *> kNone;
+  auto it = candidates_.find(name);
+  return it == candidates_.end() ? kNone : it->second;
 }
 
 //===----------------------------------------------------------------------===//

@@ -178,6 +178,8 @@ struct Module::Impl {
   CUmodule module = nullptr;
   std::map<std::string, CUfunction> functions;
   std::map<std::string, KnobState> knobs;
+  /// Module::manifest_'s lookups, for every launch.
+  ManifestIndex index;
   /// Knobs a knobs file set (APPROX_CONFIG): setKnob leaves them be.
   std::set<std::string> pinned;
   mutable std::mutex mutex;
@@ -266,6 +268,7 @@ Module::loadImpl(std::shared_ptr<Context> ctx, Manifest manifest,
   mod->impl_ = std::make_unique<Impl>();
   Impl &impl = *mod->impl_;
   impl.drv = drv;
+  impl.index = ManifestIndex(mod->manifest_);
 
   // PTX must be NUL-terminated; a cubin/ELF/fatbin is passed as is.
   std::string buf = image;
@@ -342,6 +345,8 @@ Module::~Module() {
   if (impl_->module)
     impl_->drv->cuModuleUnload(impl_->module);
 }
+
+const ManifestIndex &Module::index() const { return impl_->index; }
 
 std::vector<std::string> Module::kernelNames() const {
   std::vector<std::string> out;
@@ -444,18 +449,18 @@ size_t Module::liveTextures() const {
 
 /// Resolves a launch name; the caller holds the mutex.
 static Expected<const KernelInfo *>
-resolveLocked(const Manifest &m, const std::map<std::string, KnobState> &knobs,
+resolveLocked(const Manifest &m, const Module::Impl &impl,
               const std::string &name,
               const std::map<std::string, int64_t> &overrides) {
-  auto [knob, dispatch] = m.findDispatch(name);
+  auto [knob, dispatch] = impl.index.dispatch(name);
   if (dispatch) {
     auto it = overrides.find(knob->name);
     int64_t value = it != overrides.end() ? it->second
-                                          : knobs.at(knob->name).value;
+                                          : impl.knobs.at(knob->name).value;
     const std::string &variant = dispatch->variants[size_t(value - knob->min)];
-    return m.findKernel(variant); // validated by the manifest parser
+    return impl.index.kernel(variant); // validated by the manifest parser
   }
-  if (const KernelInfo *k = m.findKernel(name))
+  if (const KernelInfo *k = impl.index.kernel(name))
     return k;
   std::vector<std::string> known;
   for (const KernelInfo &k : m.kernels)
@@ -474,7 +479,7 @@ Module::resolveKernel(const std::string &name,
   for (auto &[k, v] : knobs)
     APPROX_RETURN_IF_ERROR(checkKnobValue(*this, k, v).status());
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  return resolveLocked(manifest_, impl_->knobs, name, knobs);
+  return resolveLocked(manifest_, *impl_, name, knobs);
 }
 
 static Status checkLaunchConfig(const std::string &kernel,
@@ -567,7 +572,7 @@ Status Module::launch(const std::string &kernel, const LaunchConfig &cfg,
   std::lock_guard<std::mutex> lock(impl_->mutex);
   Impl &impl = *impl_;
   APPROX_ASSIGN_OR_RETURN(const KernelInfo *k,
-                          resolveLocked(manifest_, impl.knobs, kernel,
+                          resolveLocked(manifest_, impl, kernel,
                                         opts.knobs));
   APPROX_RETURN_IF_ERROR(checkLaunchConfig(k->name, cfg));
   APPROX_RETURN_IF_ERROR(ctx_->makeCurrent());

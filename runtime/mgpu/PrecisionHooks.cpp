@@ -45,6 +45,7 @@ using approx::rt::Context;
 using approx::rt::Expected;
 using approx::rt::KernelInfo;
 using approx::rt::Manifest;
+using approx::rt::ManifestIndex;
 using approx::rt::ScalarType;
 using approx::rt::Status;
 using approx::rt::detail::Driver;
@@ -122,8 +123,10 @@ public:
   Hooks(const Driver *drv, ReportFn report, Mode mode, Manifest manifest,
         std::string manifestPath)
       : drv_(drv), report_(report), mode_(mode),
-        manifest_(std::move(manifest)),
+        manifest_(std::move(manifest)), index_(manifest_),
         manifestPath_(std::move(manifestPath)) {}
+  Hooks(const Hooks &) = delete; // index_ points into manifest_
+  Hooks &operator=(const Hooks &) = delete;
 
   std::string out_;
   std::optional<Configuration> config_;
@@ -153,8 +156,8 @@ public:
   CUfunction getFunction(CUmodule module, const char *name) override {
     std::lock_guard<std::mutex> lock(mu_);
     std::string entry = name;
-    auto [knob, dispatch] = manifest_.findDispatch(name);
-    if (!manifest_.findKernel(name) && dispatch && !dispatch->variants.empty())
+    auto [knob, dispatch] = index_.dispatch(name);
+    if (!index_.kernel(name) && dispatch && !dispatch->variants.empty())
       entry = dispatch->variants.front();
     CUfunction f = nullptr;
     report_(drv_->cuModuleGetFunction(&f, module, entry.c_str()),
@@ -174,15 +177,8 @@ public:
     if (fn == functions_.end())
       fatal(call, "a function not obtained through mgpuModuleGetFunction");
     const std::string &name = fn->second.second;
-    std::vector<const KernelInfo *> candidates;
-    if (const KernelInfo *k = manifest_.findKernel(name))
-      candidates.push_back(k);
-    if (auto d = manifest_.findDispatch(name); d.second)
-      for (const std::string &v : d.second->variants)
-        if (const KernelInfo *k = manifest_.findKernel(v);
-            k && std::find(candidates.begin(), candidates.end(), k) ==
-                     candidates.end()) // the kernel is its own variant 0
-          candidates.push_back(k);
+    const std::vector<const KernelInfo *> &candidates =
+        index_.candidates(name);
     if (candidates.empty())
       fatal(call, "kernel " + quote(name) + " is not in the manifest " +
                       manifestPath_);
@@ -209,8 +205,11 @@ public:
       aligned = allocated;
       if (a.abi == ArgInfo::Abi::Descriptor)
         std::memcpy(&aligned, params[a.firstParam + 1], sizeof(uint64_t));
-      const std::string argName =
-          "kernel " + quote(name) + " argument " + std::to_string(i);
+      // Built only where used (an error, an object's first use): this
+      // runs for every argument of every launch.
+      auto argName = [&] {
+        return "kernel " + quote(name) + " argument " + std::to_string(i);
+      };
       want[i] = a.type.scalar;
       what[i] = "argument " + std::to_string(i);
       std::optional<size_t> id = find(aligned);
@@ -218,25 +217,25 @@ public:
         continue;
       Object &o = objects_[*id];
       if (aligned != o.base || allocated != o.base)
-        fatal(call, argName + " points into the middle of " + objName(*id) +
+        fatal(call, argName() + " points into the middle of " + objName(*id) +
                         " (" + hex(aligned) + ", object at " + hex(o.base) +
                         "): only whole objects can be mapped");
       if (a.type.isVector())
-        fatal(call, argName + " is a memref of " + a.type.name() + " on " +
+        fatal(call, argName() + " is a memref of " + a.type.name() + " on " +
                         objName(*id) + ": vector elements cannot be mapped");
       ScalarType t = a.type.scalar;
       if (!o.declared) {
         o.declared = t;
-        o.declaredAt = argName;
+        o.declaredAt = argName();
       } else if (*o.declared != t) {
-        fatal(call, argName + " passes " + objName(*id) + " as " + tyName(t) +
+        fatal(call, argName() + " passes " + objName(*id) + " as " + tyName(t) +
                         ", but " +
                         (o.declaredAt.empty()
                              ? std::string("the configuration declares it ")
                              : o.declaredAt + " passed it as ") +
                         tyName(*o.declared));
       } else if (o.declaredAt.empty()) {
-        o.declaredAt = argName;
+        o.declaredAt = argName();
       }
       want[i] = o.storage();
       what[i] = objName(*id);
@@ -883,6 +882,7 @@ private:
   ReportFn report_;
   Mode mode_;
   Manifest manifest_;
+  ManifestIndex index_; ///< manifest_'s, for every launch
   std::string manifestPath_;
   /// The GPU section (runSeconds()): the first device call's start, unset
   /// until one happens, and the last one's end.

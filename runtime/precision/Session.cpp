@@ -323,24 +323,15 @@ void addUnique(std::vector<std::string> &v, const std::string &s) {
 Expected<const KernelInfo *>
 Session::select(const Module &module, const std::string &kernel,
                 const std::vector<LaunchArg> &args) const {
-  const Manifest &m = module.manifest();
-  std::vector<const KernelInfo *> cands;
-  if (const KernelInfo *k = m.findKernel(kernel))
-    cands.push_back(k);
-  // approx-precision-variants lists the kernel itself among its variants
-  // (its own types): once is enough.
-  if (const VariantDispatch *d = m.findDispatch(kernel).second)
-    for (const std::string &v : d->variants)
-      if (const KernelInfo *k = m.findKernel(v);
-          k && std::find(cands.begin(), cands.end(), k) == cands.end())
-        cands.push_back(k);
+  // Once per launch: the module's index, no string built unless it fails.
+  const std::vector<const KernelInfo *> &cands =
+      module.index().candidates(kernel);
   if (cands.empty())
     return notFound("kernel " + quote(kernel) + " is not in module " +
-                    quote(m.module));
+                    quote(module.manifest().module));
   // The element type each argument needs: an object's storage type, a
   // memref value's buffer type.
   std::vector<std::optional<ScalarType>> want(args.size());
-  std::string wantText;
   for (size_t j = 0; j < args.size(); ++j) {
     const LaunchArg &a = args[j];
     if (a.isObject) {
@@ -349,12 +340,8 @@ Session::select(const Module &module, const std::string &kernel,
                                std::to_string(j) + " names no object (" +
                                std::to_string(a.id) + ")");
       want[j] = objects_[a.id]->storage;
-      wantText += std::string(wantText.empty() ? "" : ", ") +
-                  objects_[a.id]->name + ": " + scalarTypeName(*want[j]);
     } else if (a.arg.kind() == Arg::Kind::Memref) {
       want[j] = a.arg.buffer().elem.scalar;
-      wantText += std::string(wantText.empty() ? "" : ", ") + "argument " +
-                  std::to_string(j) + ": " + scalarTypeName(*want[j]);
     }
   }
   for (const KernelInfo *k : cands) {
@@ -370,6 +357,15 @@ Session::select(const Module &module, const std::string &kernel,
     }
     if (ok)
       return k;
+  }
+  std::string wantText;
+  for (size_t j = 0; j < args.size(); ++j) {
+    if (!want[j])
+      continue;
+    wantText += std::string(wantText.empty() ? "" : ", ") +
+                (args[j].isObject ? objects_[args[j].id]->name
+                                  : "argument " + std::to_string(j)) +
+                ": " + scalarTypeName(*want[j]);
   }
   std::string have;
   const size_t shown = std::min<size_t>(cands.size(), 4);

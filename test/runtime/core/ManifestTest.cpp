@@ -624,6 +624,38 @@ TEST(Manifest, VariantKnob) {
                  "\"param\" knobs have parameters");
 }
 
+// ManifestIndex answers as Manifest's scans do, and lists what a launch may
+// run: the kernel itself, then its variants, each once.
+TEST(Manifest, IndexAgreesWithTheScans) {
+  json j = withVariant();
+  // The logical name is its own variant 0 (approx-precision-variants).
+  j["knobs"][1]["dispatch"][0]["kernel"] = "box_muller_gpu";
+  Expected<Manifest> m = parse(j);
+  ASSERT_TRUE(m.isOk()) << m.status().toString();
+  ManifestIndex ix(*m);
+  for (const KernelInfo &k : m->kernels)
+    EXPECT_EQ(ix.kernel(k.name), m->findKernel(k.name)) << k.name;
+  EXPECT_EQ(ix.kernel("nope"), nullptr);
+  EXPECT_EQ(ix.dispatch("box_muller_gpu"), m->findDispatch("box_muller_gpu"));
+  EXPECT_NE(ix.dispatch("box_muller_gpu").second, nullptr);
+  EXPECT_EQ(ix.dispatch("box_muller_f32").second, nullptr);
+  const std::vector<const KernelInfo *> &c = ix.candidates("box_muller_gpu");
+  ASSERT_EQ(c.size(), 2u); // box_muller_gpu once, though also variant 0
+  EXPECT_EQ(c[0], m->findKernel("box_muller_gpu"));
+  EXPECT_EQ(c[1], m->findKernel("box_muller_f32"));
+  ASSERT_EQ(ix.candidates("box_muller_f32").size(), 1u);
+  EXPECT_TRUE(ix.candidates("nope").empty());
+
+  // A logical name that is no kernel: its variants only.
+  Expected<Manifest> v = parse(withVariant());
+  ASSERT_TRUE(v.isOk()) << v.status().toString();
+  ManifestIndex vx(*v);
+  const std::vector<const KernelInfo *> &d = vx.candidates("box_muller");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0]->name, "box_muller_gpu");
+  EXPECT_EQ(d[1]->name, "box_muller_f32");
+}
+
 TEST(Manifest, ResourceKnob) {
   json j = docExample();
   j["knobs"].push_back(resourceKnob());

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace approx::rt {
@@ -354,6 +355,37 @@ struct Manifest {
   /// {nullptr, nullptr}.
   std::pair<const KnobInfo *, const VariantDispatch *>
   findDispatch(const std::string &name) const;
+};
+
+/// Constant-time lookups into a manifest that no longer changes (a loaded
+/// module's, a launch hook's). Manifest's find* scan; a launch that scans a
+/// storage-variants module (hundreds of kernels per logical name) costs
+/// tens of microseconds each time (FDTD-2D's 1,500 launches, issue 30).
+/// Holds pointers into the manifest, which must outlive it unchanged.
+class ManifestIndex {
+public:
+  ManifestIndex() = default;
+  explicit ManifestIndex(const Manifest &m);
+
+  /// Manifest::findKernel.
+  const KernelInfo *kernel(const std::string &name) const;
+  /// Manifest::findDispatch.
+  std::pair<const KnobInfo *, const VariantDispatch *>
+  dispatch(const std::string &name) const;
+  /// What a launch of `name` may run: the kernel `name` if there is one,
+  /// then the kernels its dispatch lists, each once, in that order (a
+  /// storage-variants module lists the kernel itself among its variants).
+  /// Empty when `name` is neither.
+  const std::vector<const KernelInfo *> &
+  candidates(const std::string &name) const;
+
+private:
+  std::unordered_map<std::string, const KernelInfo *> kernels_;
+  std::unordered_map<std::string,
+                     std::pair<const KnobInfo *, const VariantDispatch *>>
+      dispatch_;
+  std::unordered_map<std::string, std::vector<const KernelInfo *>>
+      candidates_;
 };
 
 /// Parses and validates manifest JSON text. `directory` is recorded to

@@ -312,6 +312,8 @@ public:
 
   /// The manifest the module was loaded with.
   const Manifest &manifest() const { return manifest_; }
+  /// Constant-time lookups into manifest().
+  const ManifestIndex &index() const;
   /// Names of the manifest's kernels.
   std::vector<std::string> kernelNames() const;
   /// Names of the manifest's knobs.
