@@ -11,8 +11,10 @@
 #              so that a call cut off keeps the apps before; APPS=a,b,...
 #   perforation  perforation-bench at PERFORATION_SIZES [1024,2048,16384]
 #   lns        lns-bench, every section
-#   precision  approx-scale on the 14 PolyBench apps, Random input, paper
-#              size, TOQ 0.9, with the pinned-f64 control and NVML energy
+#   precision  approx-scale on the 14 PolyBench apps, PRECISION_INPUTS
+#              [random] (default, image: .carry/precision-bench/images from
+#              bench/precision/prepare.sh), paper size, TOQ 0.9, with the
+#              pinned-f64 control and NVML energy
 #
 # Every step writes under $WORK/<step>; the lot is packed into
 # $OUT/results.tgz after each step and every minute (the device tool
@@ -32,6 +34,12 @@ WORK=${WORK:-$(mktemp -d)}
 case $DEADLINE in
   ''|*[!0-9]*) echo "rerun-dispersion.sh: DEADLINE wants seconds, not '$DEADLINE'" >&2; exit 2 ;;
 esac
+for i in ${PRECISION_INPUTS:-random}; do
+  case $i in
+    default|image|random) ;;
+    *) echo "rerun-dispersion.sh: PRECISION_INPUTS: unknown input set '$i' (default, image, random)" >&2; exit 2 ;;
+  esac
+done
 for step in "$@"; do
   case $step in
     apps|perforation|lns|precision) ;;
@@ -87,7 +95,7 @@ for step in "$@"; do
     rc=$?; [ $rc -eq 0 ] || status=1
     say "lns: exit $rc" ;;
   precision)
-    OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS=random SIZES=paper \
+    OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS="${PRECISION_INPUTS:-random}" SIZES=paper \
       TOQS=0.9 REPS=5 UNTIL_CI=0.01 MAX_REPS=30 HOLDOUT=0 QUICK=1 \
       BUDGET=$(( l - 10 )) CALL_TIMEOUT=60 \
       APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr" \
