@@ -6,11 +6,17 @@ bench/results/hrcs-*/ (written by bench/hrcs/run-hrcs.sh, approx-hrcs-verify
 and bench/accuracy/cr-check.sh) through this script. The tables sit in
 docs/hrcs.md between '<!-- report:NAME -->' and '<!-- /report:NAME -->'.
 
-  bench/hrcs/report.py [--write | --check] [--docs docs/hrcs.md]
+  bench/hrcs/report.py [--write | --check | --list] [--docs docs/hrcs.md]
+                       [--table1-run DIR]
 
 --write replaces the tables in the docs; --check (CI) fails, naming the
-table, when a table in the docs differs from what the results give.
+table, when a table in the docs differs from what the results give; with
+neither, the tables are printed. The blocks of repeated runs
+(speed-repeated, table1-repeated) are made when their results directory
+(SPEED_RUN, TABLE1_RUN) exists; --table1-run DIR reads table1-repeated's
+runs from DIR instead of TABLE1_RUN (the tests point it at a made-up one).
 """
+import argparse
 import glob
 import gzip
 import json
@@ -40,10 +46,15 @@ def stats(run):
 
 
 def wall(run):
-    for line in open(os.path.join(GPU_DIR, run, "log")):
+    return log_wall(os.path.join(GPU_DIR, run))
+
+
+def log_wall(d):
+    """The process's wall time that run-hrcs.sh appended to run dir d's log."""
+    for line in open(os.path.join(d, "log")):
         if line.startswith("wall_seconds"):
             return float(line.split()[1])
-    raise ValueError(f"{run}: no wall_seconds")
+    raise ValueError(f"{d}: no wall_seconds")
 
 
 def fmt_int(n):
@@ -187,6 +198,70 @@ def speed():
     return "\n".join(out) + "\n"
 
 
+# Runs that run-hrcs.sh repeated (SPEED_REPEATS, REPEATS): a configuration's
+# first run in <run>, the next ones in <run>-r2, <run>-r3, ...
+
+
+def repeated_runs(run_dir, name):
+    """The run dirs of configuration `name` under run_dir, first run first."""
+    pat = re.compile(re.escape(name) + r"(?:-r(\d+))?")
+    runs = sorted((int(m.group(1) or 1), os.path.join(run_dir, d))
+                  for d in os.listdir(run_dir) for m in [pat.fullmatch(d)]
+                  if m and os.path.isdir(os.path.join(run_dir, d)))
+    if not runs:
+        sys.exit(f"report.py: {run_dir}: no run {name}")
+    return [d for _, d in runs]
+
+
+def run_stats(d):
+    path = os.path.join(d, "stats.json")
+    if not os.path.exists(path):
+        sys.exit(f"report.py: {d}: no stats.json (the run failed?)")
+    return load_json(path)
+
+
+def run_sha256(d):
+    """The sha256 of run dir d's cases file; None if it kept none."""
+    path = os.path.join(d, "cases.sha256")
+    return open(path).read().strip() if os.path.exists(path) else None
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+
+
+def gpu_state_line(dirs):
+    """The GPU's SM and memory clocks that run-hrcs.sh logged before and
+    after each run of dirs (state_before, state_after): every value seen."""
+    states = []
+    for d in dirs:
+        for line in open(os.path.join(d, "log")):
+            if line.startswith("state_"):
+                when, state = line.split(None, 1)
+                states.append((when, [x.strip() for x in state.split(",")]))
+
+    def key(x):
+        try:
+            return (0, float(x.split()[0]), x)
+        except (ValueError, IndexError):
+            return (1, 0.0, x)  # not a number: nvidia-smi's message
+
+    def seen(when, k):
+        vals = {v[k] for w, v in states if w == when and len(v) > k}
+        return "/".join(sorted(vals, key=key)) or "-"
+    if not states:
+        return "GPU state: not logged."
+    return (f"GPU state (nvidia-smi, clocks not locked): before each run SM "
+            f"{seen('state_before', 0)}, memory {seen('state_before', 1)}; after it SM "
+            f"{seen('state_after', 0)}, memory {seen('state_after', 1)}.")
+
+
+def time_range(xs, digits):
+    return f"{median(xs):.{digits}f} s [{min(xs):.{digits}f}, {max(xs):.{digits}f}]"
+
+
 # The speed section repeated (SPEED_REPEATS, issue 30's "Dispersion"): one
 # H200 with 16 cores, 2026-11-29.
 SPEED_RUN = os.path.join(RESULTS, "hrcs-h200-2026-11-29")
@@ -204,61 +279,103 @@ def speed_repeated():
            "| --- | --- | --- | --- | --- | --- | --- |"]
 
     def runs(cfg):
-        dirs = sorted(glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}")) +
-                      glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}-r*")))
-        search = [load_json(os.path.join(d, "stats.json"))["seconds"]["total"] for d in dirs]
-        walls = [wall(os.path.relpath(d, GPU_DIR)) for d in dirs]
-        cases = {load_json(os.path.join(d, "stats.json"))["cases"] for d in dirs}
-        args = load_json(os.path.join(dirs[0], "stats.json"))["arguments"]
-        return search, walls, cases, args
-
-    def med(xs):
-        xs = sorted(xs)
-        n = len(xs)
-        return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+        dirs = repeated_runs(SPEED_RUN, f"speed-{cfg}")
+        st = [run_stats(d) for d in dirs]
+        return ([s["seconds"]["total"] for s in st], [log_wall(d) for d in dirs],
+                {s["cases"] for s in st}, st[0]["arguments"], dirs)
     base = runs("cpu-1")
-    states = []
+    every = []
     for name, cfg in (("1 core", "cpu-1"), (f"{cores} cores", f"cpu-{cores}"),
                       (f"1 H200 ({cores} cores plan and confirm)", f"gpu-{cores}")):
-        search, walls, cases, args = runs(cfg)
-        t, w = med(search), med(walls)
+        search, walls, cases, args, dirs = runs(cfg)
+        t, w = median(search), median(walls)
         out.append(
-            f"| {name} | {len(search)} | {t:.3f} s [{min(search):.3f}, {max(search):.3f}] "
-            f"| {w:.2f} s [{min(walls):.2f}, {max(walls):.2f}] | {args / t:.2e} args/s "
-            f"| {med(base[0]) / t:.0f}x / {med(base[1]) / w:.0f}x "
+            f"| {name} | {len(search)} | {time_range(search, 3)} "
+            f"| {time_range(walls, 2)} | {args / t:.2e} args/s "
+            f"| {median(base[0]) / t:.0f}x / {median(base[1]) / w:.0f}x "
             f"| {', '.join(fmt_int(c) for c in sorted(cases))} |")
-        for d in glob.glob(os.path.join(SPEED_RUN, f"speed-{cfg}*")):
-            for line in open(os.path.join(d, "log")):
-                if line.startswith("state_"):
-                    when, state = line.split(None, 1)
-                    states.append((when, [x.strip() for x in state.split(",")]))
-    shas = {open(d).read().strip() for d in glob.glob(os.path.join(SPEED_RUN, "speed-*", "cases.sha256"))}
-
-    def seen(when, k):
-        vals = {v[k] for w, v in states if w == when}
-        return "/".join(sorted(vals, key=lambda x: float(x.split()[0])))
+        every += dirs
+    shas = {run_sha256(d) for d in every}
     out.append("")
-    out.append(f"Every run found the same cases ({len(shas)} distinct sha256 over "
-               f"{len(glob.glob(os.path.join(SPEED_RUN, 'speed-*')))} runs). GPU state "
-               f"(nvidia-smi, clocks not locked): before each run SM {seen('state_before', 0)}, "
-               f"memory {seen('state_before', 1)}; after it SM {seen('state_after', 0)}, "
-               f"memory {seen('state_after', 1)}.")
+    same = "Every run found the same cases" if len(shas) == 1 else "The runs found DIFFERENT cases"
+    out.append(f"{same} ({len(shas)} distinct sha256 over {len(every)} runs). "
+               f"{gpu_state_line(every)}")
     return "\n".join(out) + "\n"
+
+
+# run-hrcs.sh's table1 section: (arguments p, boundaries q, algorithm).
+TABLE1_CONFIGS = (("53", "54", "lefevre"), ("53", "54", "regular"),
+                  ("53", "53", "regular"), ("53", "64", "regular"),
+                  ("64", "64", "lefevre"), ("64", "64", "regular"))
+TABLE1_COUNTS = (("phase1_intervals", "phase 1"), ("phase2_intervals", "phase 2"),
+                 ("phase3_subintervals", "phase 3"), ("cases", "cases"))
+
+
+def algorithm_name(a):
+    return "Lefèvre" if a == "lefevre" else a
 
 
 def table1():
     out = ["| arguments p | boundaries q | algorithm | phase 1 (intervals) | phase 2 "
            "| phase 3 (sub-intervals) | cases | GPU search time |",
            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for p, q, a in (("53", "54", "lefevre"), ("53", "54", "regular"),
-                    ("53", "53", "regular"), ("53", "64", "regular"),
-                    ("64", "64", "lefevre"), ("64", "64", "regular")):
+    for p, q, a in TABLE1_CONFIGS:
         s = stats(f"run-b/table1-p{p}-q{q}-{a}")
         out.append(
-            f"| {p} | {q} | {'Lefèvre' if a == 'lefevre' else 'regular'} | "
+            f"| {p} | {q} | {algorithm_name(a)} | "
             f"{fmt_int(s['phase1_intervals'])} | {fmt_int(s['phase2_intervals'])} | "
             f"{fmt_int(s['phase3_subintervals'])} | {fmt_int(s['cases'])} | "
             f"{s['seconds']['total']:.2f} s |")
+    return "\n".join(out) + "\n"
+
+
+# The table1 section repeated (REPEATS): made when this directory exists
+# (or from --table1-run DIR).
+TABLE1_RUN = os.path.join(RESULTS, "hrcs-h200-2026-11-29b")
+
+
+def table1_repeated():
+    """Table 1 with each configuration's runs: the counts of the first run
+    (a line names any run whose counts or cases differ), median search time
+    and wall with their range (min-max of the runs), the distinct cases
+    files per configuration, and the GPU's state around the runs."""
+    out = ["| arguments p | boundaries q | algorithm | runs | phase 1 (intervals) | phase 2 "
+           "| phase 3 (sub-intervals) | cases | GPU search time, median [min, max] "
+           "| wall (process), median [min, max] |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    every, differ, distinct = [], [], []
+    for p, q, a in TABLE1_CONFIGS:
+        dirs = repeated_runs(TABLE1_RUN, f"table1-p{p}-q{q}-{a}")
+        st = [run_stats(d) for d in dirs]
+        first = st[0]
+        label = f"p {p} q {q} {algorithm_name(a)}"
+        for d, s in zip(dirs[1:], st[1:]):
+            diff = [f"{what} {fmt_int(s[k])}" for k, what in TABLE1_COUNTS
+                    if s[k] != first[k]]
+            if diff:
+                differ.append(f"{os.path.basename(d)} ({', '.join(diff)})")
+        shas = [run_sha256(d) for d in dirs]
+        kept = {x for x in shas if x is not None}
+        n = shas.count(None)
+        missing = f" ({n} run{'s' if n > 1 else ''} without one)" if n else ""
+        distinct.append(f"{label} {len(kept)}{missing}")
+        search = [s["seconds"]["total"] for s in st]
+        out.append(
+            f"| {p} | {q} | {algorithm_name(a)} | {len(dirs)} | "
+            f"{fmt_int(first['phase1_intervals'])} | {fmt_int(first['phase2_intervals'])} | "
+            f"{fmt_int(first['phase3_subintervals'])} | {fmt_int(first['cases'])} | "
+            f"{time_range(search, 3)} | {time_range([log_wall(d) for d in dirs], 2)} |")
+        every += dirs
+    out.append("")
+    if differ:
+        out.append("Counts or cases that DIFFER from the configuration's first run "
+                   "(shown above): " + "; ".join(differ) + ".")
+    else:
+        out.append("Every run's phase-1, 2 and 3 counts and cases are its "
+                   "configuration's first run's (shown above).")
+    out.append("Distinct sha256 of the cases file per configuration (1: every run "
+               "found the same cases): " + ", ".join(distinct) + ".")
+    out.append(gpu_state_line(every))
     return "\n".join(out) + "\n"
 
 
@@ -336,12 +453,24 @@ def algorithm():
 
 
 TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
-          "speed": speed, "speed-repeated": speed_repeated, "table1": table1, "multi": multi, "agree": agree,
+          "speed": speed, "speed-repeated": speed_repeated, "table1": table1,
+          "table1-repeated": table1_repeated, "multi": multi, "agree": agree,
           "crcheck": crcheck}
+# Blocks made only when their results directory exists.
+OPTIONAL = {"speed-repeated": lambda: SPEED_RUN, "table1-repeated": lambda: TABLE1_RUN}
 
 
 if __name__ == "__main__":
+    # --table1-run is this script's; the rest is docblocks' command line.
+    ap = argparse.ArgumentParser(prog="report.py", add_help=False, allow_abbrev=False)
+    ap.add_argument("--table1-run", metavar="DIR")
+    a, sys.argv[1:] = ap.parse_known_args()
+    if a.table1_run is not None:
+        if not os.path.isdir(a.table1_run):
+            print(f"report.py: --table1-run {a.table1_run}: no such directory", file=sys.stderr)
+            sys.exit(2)
+        TABLE1_RUN = a.table1_run
     docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "hrcs.md"),
                    lambda: {name: fn() for name, fn in TABLES.items()
-                            if name != "speed-repeated" or os.path.isdir(SPEED_RUN)},
+                            if name not in OPTIONAL or os.path.isdir(OPTIONAL[name]())},
                    "bench/results")

@@ -10,7 +10,8 @@
 #   verify   every binary32 binade of exp, exp2, log, log2, sin, cos against
 #            the oracle: 4 eps x 4 splits x 2 algorithms (approx-hrcs-verify)
 #   agree    CPU and GPU backends give the same cases on random segments
-#   table1   exp over [1, 1+2^-13), eps 2^-32, the paper's Table 1
+#   table1   exp over [1, 1+2^-13), eps 2^-32, the paper's Table 1: six
+#            configurations (REPEATS times, in turn)
 #   speed    the same 2^42 arguments on 1 core, all cores and the GPU
 #            (SPEED_REPEATS times, in turn)
 #   binade   exp over [1, 2), p 53, q 54, eps 2^-32 on one GPU
@@ -20,12 +21,18 @@
 #   multi    exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43:
 #            interrupted, resumed, against an uninterrupted run and
 #            CORE-MATH's cases (needs CORE_MATH_WC, python3 with mpmath)
+# REPEATS [1] repeats table1's six runs, SPEED_REPEATS [1] speed's three, in
+# rounds (every configuration, then again): runs 2.. go to <run>-rK, and
+# each run's log ends with the GPU's clocks, temperature and power
+# (nvidia-smi) before and after it (state_before, state_after).
 set -uo pipefail
 BIN=${1:?usage: run-hrcs.sh BIN_DIR OUT [sections]}; OUT=${2:?}; shift 2
 sections=${*:-env verify agree table1 speed binade multi}
-case ${SPEED_REPEATS:-1} in
-  ''|*[!0-9]*|0) echo "run-hrcs.sh: SPEED_REPEATS wants a positive integer, not '${SPEED_REPEATS}'" >&2; exit 2 ;;
-esac
+for v in SPEED_REPEATS REPEATS; do
+  case ${!v:-1} in
+    ''|*[!0-9]*|0*) echo "run-hrcs.sh: $v wants a positive integer, not '${!v}'" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$OUT"
 CORES=$(nproc)
 GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)
@@ -55,6 +62,19 @@ keep() {
     [ "$(stat -c %s "$wc")" -lt 2000000 ] && cp "$wc" "$d/"
   done
   rm -rf "$d/run"
+}
+# gpu_state: the GPU's SM and memory clocks, temperature and power, one line.
+gpu_state() {
+  nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1
+}
+# run_state NAME ARGS...: run, then the GPU's state before and after it
+# appended to OUT/NAME/log (state_before, state_after).
+run_state() {
+  local before rc
+  before=$(gpu_state)
+  run "$@"; rc=$?
+  { echo "state_before $before"; echo "state_after $(gpu_state)"; } >> "$OUT/$1/log"
+  return $rc
 }
 line() { grep -E 'HR cases|total' "$1" | tail -1 | tr -s ' '; }
 for s in $sections; do
@@ -114,13 +134,17 @@ PY
     done < "$OUT/segments.txt"
     ;;
   table1)
-    # The paper's Table 1 domain under four readings of "(64, 2^-32)".
-    for cfg in "53 54 lefevre" "53 54 regular" "53 53 regular" "53 64 regular" \
-               "64 64 lefevre" "64 64 regular"; do
-      set -- $cfg
-      run "table1-p$1-q$2-$3" --function exp --domain 1,0x1.0008p0 --arg-precision $1 \
-        --precision $2 --epsilon 0x1p-32 --algorithm $3 --backend gpu \
-        --threads "$CORES" && echo "table1 p$1 q$2 $3: $(line "$OUT/table1-p$1-q$2-$3/log")"
+    # The paper's Table 1 domain under four readings of "(64, 2^-32)", the
+    # six runs REPEATS [1] times in turn (runs 2.. in table1-*-rK).
+    for k in $(seq 1 "${REPEATS:-1}"); do
+      for cfg in "53 54 lefevre" "53 54 regular" "53 53 regular" "53 64 regular" \
+                 "64 64 lefevre" "64 64 regular"; do
+        set -- $cfg
+        name=table1-p$1-q$2-$3; [ "$k" -gt 1 ] && name=$name-r$k
+        run_state "$name" --function exp --domain 1,0x1.0008p0 --arg-precision $1 \
+          --precision $2 --epsilon 0x1p-32 --algorithm $3 --backend gpu \
+          --threads "$CORES" && echo "table1 p$1 q$2 $3 (run $k): $(line "$OUT/$name/log")"
+      done
     done
     ;;
   speed)
@@ -131,12 +155,9 @@ PY
       for cfg in "cpu 1" "cpu $CORES" "gpu $CORES"; do
         set -- $cfg
         name=speed-$1-$2; [ "$k" -gt 1 ] && name=$name-r$k
-        state=$(nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)
-        run "$name" --function exp --domain 1,0x1.004p0 --arg-precision 53 \
+        run_state "$name" --function exp --domain 1,0x1.004p0 --arg-precision 53 \
           --precision 54 --epsilon 0x1p-32 --backend $1 --threads $2 \
           && echo "speed $1 x$2 (run $k): $(line "$OUT/$name/log")"
-        { echo "state_before $state"
-          echo "state_after $(nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1)"; } >> "$OUT/$name/log"
       done
     done
     ;;
