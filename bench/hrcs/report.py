@@ -379,6 +379,29 @@ def table1_repeated():
     return "\n".join(out) + "\n"
 
 
+def binade_repeated():
+    """The one-GPU row of the scale tables, run several times in turn in the
+    table1 run's call (run-hrcs.sh binade, once per run): median search
+    time, wall and phases with their range, and the cases compared."""
+    dirs = repeated_runs(TABLE1_RUN, "binade-1gpu")
+    st = [run_stats(d) for d in dirs]
+    out = ["| exp over [1, 2), p 53, q 54, eps 2^-32 | runs | search time, median [min, max] "
+           "| wall, median [min, max] | phase 1 / 2 / 3 (GPU), medians | phase-1 intervals | cases |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    phases = "/".join(f" {median([x['seconds'][k] for x in st]):.1f} "
+                      for k in ("phase1", "phase2", "phase3")).strip()
+    out.append(
+        f"| 1 H200 | {len(dirs)} | {time_range([x['seconds']['total'] for x in st], 1)} "
+        f"| {time_range([log_wall(d) for d in dirs], 1)} | {phases} s "
+        f"| {', '.join(sorted({fmt_int(x['phase1_intervals']) for x in st}))} "
+        f"| {', '.join(sorted({fmt_int(x['cases']) for x in st}))} |")
+    shas = {run_sha256(d) for d in dirs}
+    out.append("")
+    same = "Every run found the same cases" if len(shas) == 1 else "The runs found DIFFERENT cases"
+    out.append(f"{same} ({len(shas)} distinct sha256 over {len(dirs)} runs).")
+    return "\n".join(out) + "\n"
+
+
 def multi():
     s = stats("run-b/multi-whole")
     cm = open(os.path.join(GPU_DIR, "run-b", "multi-whole", "coremath.txt")).read()
@@ -454,10 +477,12 @@ def algorithm():
 
 TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
           "speed": speed, "speed-repeated": speed_repeated, "table1": table1,
-          "table1-repeated": table1_repeated, "multi": multi, "agree": agree,
+          "table1-repeated": table1_repeated, "binade-repeated": binade_repeated,
+          "multi": multi, "agree": agree,
           "crcheck": crcheck}
 # Blocks made only when their results directory exists.
-OPTIONAL = {"speed-repeated": lambda: SPEED_RUN, "table1-repeated": lambda: TABLE1_RUN}
+OPTIONAL = {"speed-repeated": lambda: SPEED_RUN, "table1-repeated": lambda: TABLE1_RUN,
+            "binade-repeated": lambda: os.path.join(TABLE1_RUN, "binade-1gpu")}
 
 
 if __name__ == "__main__":
