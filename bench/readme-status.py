@@ -29,8 +29,8 @@ does not run on import):
                     perforation.json.gz (1024^2, 2048^2 and 16384^2, with
                     95% intervals)
   precision         bench/precision/scaling-report.py: precision-scaling-
-                    h200-2026-11-29 (the headline: 14 apps with the staging
-                    control) and precision-scaling-h100-2026-11-26b/{paper,
+                    h200-2026-11-29b (the headline: 14 apps with the staging
+                    control; -default and -image: the other input sets) and precision-scaling-h100-2026-11-26b/{paper,
                     16x} (the earlier run: means at TOQ 0.9, goals)
 
 Fixed text (not measured here, or a judgement of the numbers): the papers'
@@ -334,6 +334,7 @@ def precision_row():
     h200 = s.load_run(s.H200_RUN)
     h = s.goal_numbers(*h200)
     n = s.summary_numbers(h200[0])
+    others = {k: s.summary_numbers(s.load_run(d)[0]) for k, d in s.H200_INPUT_RUNS.items()}
     paper = s.load_run(os.path.join(s.SECOND_RUN, "paper"))
     big = s.load_run(os.path.join(s.SECOND_RUN, "16x"))
     p, b = s.goal_numbers(*paper), s.goal_numbers(*big)
@@ -351,7 +352,11 @@ def precision_row():
         f"Random, TOQ {s.HEADLINE_TOQ:g}, medians with 95% intervals) ours {n['sp'][0]:.2f}x "
         f"over the f64 program as written ({h['mean']:.2f}x arithmetic) = staging "
         f"{n['st'][0]:.2f}x (the same f64 program through the pinned staging) x precision "
-        f"{n['vp'][0]:.2f}x (geometric means); earlier on an {gpu(s.SECOND_RUN)} "
+        f"{n['vp'][0]:.2f}x (geometric means); on the "
+        + " and ".join(f"{k.capitalize()}" for k in others) + " inputs "
+        + " and ".join(f"{o['sp'][0]:.2f}x = {o['st'][0]:.2f}x x {o['vp'][0]:.2f}x"
+                       for o in others.values()) +
+        f"; earlier on an {gpu(s.SECOND_RUN)} "
         f"({run_date(s.SECOND_RUN)}, no control) {p['mean']:.2f}x over {p['apps']} apps x "
         f"{p['inputs']} input sets ({b['mean']:.2f}x over {b['apps']} apps at 16x), {goals}; "
         "not built: compute-type lowering (optional in the issue) "

@@ -681,8 +681,8 @@ SECOND_RUN = os.path.join(RESULTS, "precision-scaling-h100-2026-11-26b")
 EXEC_REPORT = os.path.join(SECOND_RUN, "diag", "mgpu-exec.scale.json")
 # "Throughput on the lent GPU machine's host": host-convert-bench's table.
 HOST_CONVERT = os.path.join(RESULTS, "precision-host-convert-h100-host-2026-11-25.md")
-DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29, "
-               "precision-control-h200-2026-11-29, "
+DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29{b,-default,-image}, "
+               "precision-session-overhead-h200-2026-11-29, precision-control-h200-2026-11-29, "
                "precision-scaling-h100-2026-11-26b/{paper,16x,diag}, "
                "precision-host-convert-h100-host-2026-11-25.md")
 # The docs' order of the input sets within a cell ("random / default / image").
@@ -899,14 +899,17 @@ def doc_host_convert(path):
 # TOQ 0.9, the f64 profile, every pick and the pinned-f64 control re-timed
 # until +-1% or 30 runs, with NVML energy; one H200, 2026-11-29
 # (bench/rerun-dispersion.sh precision; its README.md).
-H200_RUN = os.path.join(RESULTS, "precision-scaling-h200-2026-11-29")
-H200_TREE = "6569733"  # the commit whose tree the run built (not in its files)
-# Apps whose control is not a staging control (their factors are listed
-# apart, and the means are also given without them): FDTD-2D's 1,500
-# launches run through the scaled session in the control but as the plain
-# program in the profile and in ours' pick (all f64, plain copies).
-CONTROL_SUSPECT = {"FDTD-2D": "its control runs its 1,500 launches through the scaled "
-                              "session, the profile and ours' all-f64 pick the plain program"}
+H200_RUN = os.path.join(RESULTS, "precision-scaling-h200-2026-11-29b")
+H200_TREE = "ac4eef8"  # the commit whose tree the run built (not in its files)
+# The scaled session's cost per launch before and after commit bfbc5f1
+# (bench/precision/session-overhead.sh; its tables: session_overhead.py).
+SESSION_OVERHEAD_RUN = os.path.join(RESULTS, "precision-session-overhead-h200-2026-11-29")
+# The same on the Default and Image input sets, each in its own call right
+# after it (bench/rerun-dispersion.sh precision with PRECISION_INPUTS), from
+# the same tree.
+H200_INPUT_RUNS = {
+    "default": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-default"),
+    "image": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-image")}
 
 
 def with_control(reports, toq=HEADLINE_TOQ):
@@ -991,12 +994,12 @@ def doc_h200_split(reports, toq=HEADLINE_TOQ):
     return "\n".join(out) + "\n"
 
 
-def summary_numbers(reports, toq=HEADLINE_TOQ, strategy="ours", leave_out=()):
+def summary_numbers(reports, toq=HEADLINE_TOQ, strategy="ours"):
     """Geometric means and ranges over the reports with the control:
     speedup over pageable f64 (sp), over pinned f64 (vp), staging (st),
     each as (geomean, min, min's app, max, max's app), and n."""
     rows = [(r["app"], over_pinned(r, es[strategy])) for r, es in with_control(reports, toq)
-            if es[strategy] is not None and r["app"] not in leave_out]
+            if es[strategy] is not None]
 
     def stat(i):
         vals = [(x[i], app) for app, x in rows]
@@ -1008,8 +1011,7 @@ def summary_numbers(reports, toq=HEADLINE_TOQ, strategy="ours", leave_out=()):
 
 def doc_h200_means(reports, toq=HEADLINE_TOQ):
     """Per strategy: speedup over pageable f64 and over pinned f64
-    (arithmetic / geometric mean, range); then staging, and the same
-    without CONTROL_SUSPECT's apps."""
+    (arithmetic / geometric mean, range); then staging."""
     out = [f"| strategy (TOQ {toq:g}) | runs | over pageable f64: arith. / geom. | range "
            "| over pinned f64 (precision): arith. / geom. | range |",
            "| --- | --- | --- | --- | --- | --- |"]
@@ -1029,13 +1031,6 @@ def doc_h200_means(reports, toq=HEADLINE_TOQ):
             f"mean {st[0]:.3f}x over {s['n']} apps, {st[1]:.2f}x ({st[2]}) to {st[3]:.2f}x "
             f"({st[4]}); ours over pageable f64 = staging x precision: {s['sp'][0]:.3f}x = "
             f"{st[0]:.3f}x x {s['vp'][0]:.3f}x (geometric means multiply)."]
-    sus = sorted(a for a in CONTROL_SUSPECT if any(r["app"] == a for r, _ in with_control(reports, toq)))
-    if sus:
-        t = summary_numbers(reports, toq, leave_out=sus)
-        out.append(f"- Without {', '.join(sus)} ({'; '.join(CONTROL_SUSPECT[a] for a in sus)}): "
-                   f"ours {t['sp'][0]:.3f}x over pageable f64 = staging {t['st'][0]:.3f}x "
-                   f"({t['st'][1]:.2f}x to {t['st'][3]:.2f}x) x precision {t['vp'][0]:.3f}x "
-                   f"({t['vp'][1]:.2f}x to {t['vp'][3]:.2f}x), over {t['n']} apps.")
     return "\n".join(out) + "\n"
 
 
@@ -1181,6 +1176,15 @@ def doc_blocks():
     blocks["h200-energy"] = doc_h200_energy(h200[0])
     blocks["h200-goals"] = doc_h200_goals(h200)
     blocks["h200-summary"] = doc_h200_summary(h200[0])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import session_overhead
+    blocks["session-overhead"] = session_overhead.tables(SESSION_OVERHEAD_RUN)
+    for inputs, out_dir in H200_INPUT_RUNS.items():
+        run = load_run(out_dir)
+        blocks[f"h200-{inputs}-run"] = doc_h200_run(out_dir, run[0])
+        blocks[f"h200-{inputs}-split"] = doc_h200_split(run[0])
+        blocks[f"h200-{inputs}-means"] = doc_h200_means(run[0])
+        blocks[f"h200-{inputs}-goals"] = doc_h200_goals(run)
     return blocks
 
 

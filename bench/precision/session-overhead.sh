@@ -10,7 +10,7 @@
 #   control  scale mode, the storage-variants module, every object kept f64
 #            and moved by the pinned staging engine with every core
 #            (approx-scale's pinned-f64 control)
-# Prints, per build and mode, the median program time with its 95%
+# Prints (session_overhead.py), per build and mode, the median program time with its 95%
 # bootstrap interval, the kernels' and copies' medians (CUDA events) and
 # the rest divided by the launches, then AFTER / BEFORE per mode (the
 # median of per-round ratios of the rounds' medians, with its interval).
@@ -57,51 +57,5 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 [ $status -eq 0 ] || echo "session-overhead.sh: a call failed; see $OUT/*.log" >&2
 
-python3 - "$OUT" "$ROUNDS" <<'EOF'
-import glob, os, random, re, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-line = re.compile(r"run \d+: total_ms=(\S+) alloc_ms=\S+ h2d_ms=(\S+) kernels_ms=(\S+) d2h_ms=(\S+) launches=(\d+)")
-
-def runs(build, mode, r):
-    path = os.path.join(out, f"{build}-{mode}-{r}.log")
-    if not os.path.exists(path):
-        return []
-    return [tuple(float(x) for x in m.groups()) for m in line.finditer(open(path).read())]
-
-def ci(xs, stat=statistics.median, n=2000):
-    rng = random.Random(1)
-    b = sorted(stat([rng.choice(xs) for _ in xs]) for _ in range(n))
-    return b[int(0.025 * n)], b[int(0.975 * n) - 1]
-
-print("| build | mode | programs | total ms [95% interval] | kernels ms | copies ms | rest per launch (us) |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
-per_round = {}
-for build in ("before", "after"):
-    for mode in ("plain", "control"):
-        all_runs = [x for r in range(1, rounds + 1) for x in runs(build, mode, r)]
-        per_round[build, mode] = [statistics.median(t[0] for t in runs(build, mode, r))
-                                  for r in range(1, rounds + 1) if runs(build, mode, r)]
-        if not all_runs:
-            print(f"| {build} | {mode} | 0 | failed | | | |")
-            continue
-        tot = [t[0] for t in all_runs]
-        lo, hi = ci(tot)
-        ker = statistics.median(t[2] for t in all_runs)
-        cop = statistics.median(t[1] + t[3] for t in all_runs)
-        launches = all_runs[0][4]
-        rest = (statistics.median(tot) - ker - cop) / launches * 1e3
-        print(f"| {build} | {mode} | {len(tot)} | {statistics.median(tot):.2f} [{lo:.2f}, {hi:.2f}] "
-              f"| {ker:.2f} | {cop:.2f} | {rest:.1f} |")
-print()
-print("| mode | after / before (per-round medians) [95% interval] |")
-print("| --- | --- |")
-for mode in ("plain", "control"):
-    a, b = per_round["after", mode], per_round["before", mode]
-    ratios = [x / y for x, y in zip(a, b)]
-    if not ratios:
-        print(f"| {mode} | no rounds |")
-        continue
-    lo, hi = ci(ratios)
-    print(f"| {mode} | {statistics.median(ratios):.3f} [{lo:.3f}, {hi:.3f}] |")
-EOF
+python3 "$(dirname "$0")/session_overhead.py" "$OUT"
 exit $status
