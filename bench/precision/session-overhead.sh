@@ -10,10 +10,11 @@
 #   control  scale mode, the storage-variants module, every object kept f64
 #            and moved by the pinned staging engine with every core
 #            (approx-scale's pinned-f64 control)
-# Prints (session_overhead.py), per build and mode, the median program time with its 95%
-# bootstrap interval, the kernels' and copies' medians (CUDA events) and
-# the rest divided by the launches, then AFTER / BEFORE per mode (the
-# median of per-round ratios of the rounds' medians, with its interval).
+# Prints (session_overhead.py), per build and mode, the median program
+# time with its 95% bootstrap interval, the kernels' and copies' medians
+# (CUDA events) and the rest divided by the launches, then AFTER / BEFORE
+# per mode (the median of per-round ratios of the rounds' medians, with
+# its interval).
 # Every call's output is kept under OUT. ROUNDS [10].
 set -u -o pipefail
 usage="usage: session-overhead.sh BEFORE_RUN_APP AFTER_RUN_APP PTX_DIR OUT [ROUNDS]"
