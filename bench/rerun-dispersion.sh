@@ -13,7 +13,8 @@
 #   lns        lns-bench, every section
 #   precision  approx-scale on the 14 PolyBench apps, PRECISION_INPUTS
 #              [random] (default, image: .carry/precision-bench/images from
-#              bench/precision/prepare.sh), paper size, TOQ 0.9, with the
+#              bench/precision/prepare.sh), PRECISION_SIZES [paper] (or
+#              16x; CORR and COVAR are not run at 16x), TOQ 0.9, with the
 #              pinned-f64 control and NVML energy
 #
 # Every step writes under $WORK/<step>; the lot is packed into
@@ -38,6 +39,12 @@ for i in ${PRECISION_INPUTS:-random}; do
   case $i in
     default|image|random) ;;
     *) echo "rerun-dispersion.sh: PRECISION_INPUTS: unknown input set '$i' (default, image, random)" >&2; exit 2 ;;
+  esac
+done
+for z in ${PRECISION_SIZES:-paper}; do
+  case $z in
+    paper|16x) ;;
+    *) echo "rerun-dispersion.sh: PRECISION_SIZES: unknown size '$z' (paper, 16x)" >&2; exit 2 ;;
   esac
 done
 for step in "$@"; do
@@ -95,7 +102,7 @@ for step in "$@"; do
     rc=$?; [ $rc -eq 0 ] || status=1
     say "lns: exit $rc" ;;
   precision)
-    OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS="${PRECISION_INPUTS:-random}" SIZES=paper \
+    OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS="${PRECISION_INPUTS:-random}" SIZES="${PRECISION_SIZES:-paper}" \
       TOQS=0.9 REPS=5 UNTIL_CI=0.01 MAX_REPS=30 HOLDOUT=0 QUICK=1 \
       BUDGET=$(( l - 10 )) CALL_TIMEOUT=60 \
       APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr" \
