@@ -7,14 +7,16 @@ and bench/accuracy/cr-check.sh) through this script. The tables sit in
 docs/hrcs.md between '<!-- report:NAME -->' and '<!-- /report:NAME -->'.
 
   bench/hrcs/report.py [--write | --check | --list] [--docs docs/hrcs.md]
-                       [--table1-run DIR]
+                       [--table1-run DIR] [--scale-run DIR]
 
 --write replaces the tables in the docs; --check (CI) fails, naming the
 table, when a table in the docs differs from what the results give; with
 neither, the tables are printed. The blocks of repeated runs
-(speed-repeated, table1-repeated) are made when their results directory
-(SPEED_RUN, TABLE1_RUN) exists; --table1-run DIR reads table1-repeated's
-runs from DIR instead of TABLE1_RUN (the tests point it at a made-up one).
+(speed-repeated, table1-repeated, scale-repeated) are made when their
+results directory (SPEED_RUN, TABLE1_RUN, SCALE_RUN) exists; --table1-run
+DIR and --scale-run DIR read table1-repeated's and scale-repeated's runs
+from DIR instead of TABLE1_RUN and SCALE_RUN (the tests point them at
+made-up ones).
 """
 import argparse
 import glob
@@ -402,6 +404,100 @@ def binade_repeated():
     return "\n".join(out) + "\n"
 
 
+# run-hrcs.sh's binade, twogpu, allgpu and mpi sections repeated (REPEATS)
+# in one call on a node of 2 or more GPUs: made when this directory exists
+# (or from --scale-run DIR).
+SCALE_RUN = os.path.join(RESULTS, "hrcs-multi-gpu-next")
+SCALE_CONFIG = re.compile(r"binade-(\d+gpu|mpi)(?:-r\d+)?")
+
+
+def gpu_model(run_dir):
+    """The GPU's name in run_dir's env.txt (run-hrcs.sh env, 'NVIDIA '
+    dropped) when every GPU listed has the same one, else None."""
+    path = os.path.join(run_dir, "env.txt")
+    if not os.path.exists(path):
+        return None
+    names = {m.group(1).strip() for line in open(path)
+             for m in [re.match(r"\d+, ([^,\n]+)", line)] if m}
+    return names.pop().removeprefix("NVIDIA ") if len(names) == 1 else None
+
+
+def gpus(n, model):
+    return f"{n} {model}" if model else f"{n} GPU{'s' if n != 1 else ''}"
+
+
+def mpi_ranks(d, s):
+    """The MPI processes of run dir d: stats.json's, else its log's."""
+    if "processes" in s:
+        return s["processes"]
+    for line in open(os.path.join(d, "log")):
+        m = re.match(r"\s*(\d+) MPI processes", line)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def scale_repeated():
+    """The scale tables with each configuration's runs: median search time,
+    wall and phases with their range (min-max of the runs), the speedup of
+    the medians over one GPU's, the cases compared over every run, and the
+    GPU's state around the runs."""
+    configs = {m.group(1) for d in os.listdir(SCALE_RUN)
+               for m in [SCALE_CONFIG.fullmatch(d)]
+               if m and os.path.isdir(os.path.join(SCALE_RUN, d))}
+    if not configs:
+        sys.exit(f"report.py: {SCALE_RUN}: no binade runs")
+    model = gpu_model(SCALE_RUN)
+    runs = {}
+    for c in configs:
+        dirs = repeated_runs(SCALE_RUN, f"binade-{c}")
+        runs[c] = (dirs, [run_stats(d) for d in dirs])
+
+    def median_total(c):
+        return median([s["seconds"]["total"] for s in runs[c][1]])
+    out = ["| exp over [1, 2), p 53, q 54, eps 2^-32 | runs | search time, median [min, max] "
+           "| wall, median [min, max] | speedup (search, medians) "
+           "| phase 1 / 2 / 3 (GPU), medians | phase-1 intervals | cases |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    every = []
+    # One process on 1, 2, ... GPUs, then MPI.
+    for c in sorted(configs, key=lambda c: (c == "mpi", int(c[:-3]) if c != "mpi" else 0)):
+        dirs, st = runs[c]
+        if c == "mpi":
+            ranks = sorted({r for d, s in zip(dirs, st) for r in [mpi_ranks(d, s)]
+                            if r is not None})
+            # One rank per GPU (run-hrcs.sh mpi).
+            n = "/".join(map(str, ranks)) or "?"
+            head = gpus(ranks[0], model) if len(ranks) == 1 else f"{n} {model or 'GPUs'}"
+            label = f"{head}, {n} MPI ranks (`approx-hrcs-mpi`)"
+        else:
+            n = int(c[:-3])
+            label = gpus(n, model) + ("" if n == 1 else ", one process (`--devices "
+                                      + ",".join(map(str, range(n))) + "`)")
+        total = [s["seconds"]["total"] for s in st]
+        speedup = (f"{median_total('1gpu') / median(total):.2f}x" if "1gpu" in runs
+                   else "—")
+        phases = " / ".join(f"{median([s['seconds'][k] for s in st]):.1f}"
+                            for k in ("phase1", "phase2", "phase3"))
+        out.append(
+            f"| {label} | {len(dirs)} | {time_range(total, 1)} "
+            f"| {time_range([log_wall(d) for d in dirs], 1)} | {speedup} | {phases} s "
+            f"| {', '.join(sorted({fmt_int(s['phase1_intervals']) for s in st}))} "
+            f"| {', '.join(sorted({fmt_int(s['cases']) for s in st}))} |")
+        every += dirs
+    shas = [run_sha256(d) for d in every]
+    out.append("")
+    if len(set(shas)) == 1:
+        out.append(f"Every run found the same cases (1 distinct sha256 over {len(every)} runs).")
+    else:
+        other = [os.path.basename(d) for d, x in zip(every, shas) if x != shas[0]]
+        out.append(f"The runs found DIFFERENT cases ({len(set(shas))} distinct sha256 over "
+                   f"{len(every)} runs; not {os.path.basename(every[0])}'s: "
+                   f"{', '.join(other)}).")
+    out.append(gpu_state_line(every))
+    return "\n".join(out) + "\n"
+
+
 def multi():
     s = stats("run-b/multi-whole")
     cm = open(os.path.join(GPU_DIR, "run-b", "multi-whole", "coremath.txt")).read()
@@ -476,25 +572,34 @@ def algorithm():
 
 
 TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
+          "scale-repeated": scale_repeated,
           "speed": speed, "speed-repeated": speed_repeated, "table1": table1,
           "table1-repeated": table1_repeated, "binade-repeated": binade_repeated,
           "multi": multi, "agree": agree,
           "crcheck": crcheck}
 # Blocks made only when their results directory exists.
 OPTIONAL = {"speed-repeated": lambda: SPEED_RUN, "table1-repeated": lambda: TABLE1_RUN,
-            "binade-repeated": lambda: os.path.join(TABLE1_RUN, "binade-1gpu")}
+            "binade-repeated": lambda: os.path.join(TABLE1_RUN, "binade-1gpu"),
+            "scale-repeated": lambda: SCALE_RUN}
+# The options that read a block's runs from another directory: the global
+# each one sets.
+RUN_OPTIONS = {"--table1-run": "TABLE1_RUN", "--scale-run": "SCALE_RUN"}
 
 
 if __name__ == "__main__":
-    # --table1-run is this script's; the rest is docblocks' command line.
+    # RUN_OPTIONS are this script's; the rest is docblocks' command line.
     ap = argparse.ArgumentParser(prog="report.py", add_help=False, allow_abbrev=False)
-    ap.add_argument("--table1-run", metavar="DIR")
+    for opt, var in RUN_OPTIONS.items():
+        ap.add_argument(opt, metavar="DIR", dest=var)
     a, sys.argv[1:] = ap.parse_known_args()
-    if a.table1_run is not None:
-        if not os.path.isdir(a.table1_run):
-            print(f"report.py: --table1-run {a.table1_run}: no such directory", file=sys.stderr)
+    for opt, var in RUN_OPTIONS.items():
+        d = getattr(a, var)
+        if d is None:
+            continue
+        if not os.path.isdir(d):
+            print(f"report.py: {opt} {d}: no such directory", file=sys.stderr)
             sys.exit(2)
-        TABLE1_RUN = a.table1_run
+        globals()[var] = d
     docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "hrcs.md"),
                    lambda: {name: fn() for name, fn in TABLES.items()
                             if name not in OPTIONAL or os.path.isdir(OPTIONAL[name]())},

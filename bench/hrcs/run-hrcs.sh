@@ -21,10 +21,13 @@
 #   multi    exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43:
 #            interrupted, resumed, against an uninterrupted run and
 #            CORE-MATH's cases (needs CORE_MATH_WC, python3 with mpmath)
-# REPEATS [1] repeats table1's six runs, SPEED_REPEATS [1] speed's three, in
-# rounds (every configuration, then again): runs 2.. go to <run>-rK, and
-# each run's log ends with the GPU's clocks, temperature and power
-# (nvidia-smi) before and after it (state_before, state_after).
+# REPEATS [1] repeats table1's six runs and the binade, twogpu, allgpu and
+# mpi sections' runs, SPEED_REPEATS [1] speed's three, in rounds (every
+# configuration, then again; binade, twogpu, allgpu and mpi given next to
+# each other on the command line take their rounds together, in the order
+# given): runs 2.. go to <run>-rK, and each run's log ends with GPU 0's
+# clocks, temperature and power (nvidia-smi) before and after it
+# (state_before, state_after).
 set -uo pipefail
 BIN=${1:?usage: run-hrcs.sh BIN_DIR OUT [sections]}; OUT=${2:?}; shift 2
 sections=${*:-env verify agree table1 speed binade multi}
@@ -67,17 +70,71 @@ keep() {
 gpu_state() {
   nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>&1 | head -1
 }
-# run_state NAME ARGS...: run, then the GPU's state before and after it
-# appended to OUT/NAME/log (state_before, state_after).
-run_state() {
-  local before rc
+# with_state NAME COMMAND...: COMMAND (which writes OUT/NAME/log), then the
+# GPU's state before and after it appended to OUT/NAME/log (state_before,
+# state_after).
+with_state() {
+  local name=$1 before rc; shift
   before=$(gpu_state)
-  run "$@"; rc=$?
-  { echo "state_before $before"; echo "state_after $(gpu_state)"; } >> "$OUT/$1/log"
+  "$@"; rc=$?
+  { echo "state_before $before"; echo "state_after $(gpu_state)"; } >> "$OUT/$name/log"
   return $rc
 }
+# run_state NAME ARGS...: run with the GPU's state logged around it.
+run_state() { with_state "$1" run "$@"; }
+# run_mpi NAME: the binade through approx-hrcs-mpi, one rank per GPU, into
+# OUT/NAME as run does.
+run_mpi() {
+  local name=$1 t1 rc
+  rm -rf "$OUT/$name"; mkdir -p "$OUT/$name"
+  t1=$(date +%s.%N)
+  # --bind-to none: Open MPI binds each of 2 ranks to one core otherwise,
+  # and a rank's table-building and MPFR threads then share that core.
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --bind-to none -n "$GPUS" \
+    "$BIN/approx-hrcs-mpi" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+    --epsilon 0x1p-32 --backend gpu --threads $((CORES / GPUS)) -o "$OUT/$name/run" --quiet \
+    > "$OUT/$name/log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && { echo "FAIL mpi$nth: $(tail -3 "$OUT/$name/log")"; status=1; }
+  echo "wall_seconds $(awk "BEGIN{print $(date +%s.%N) - $t1}")" >> "$OUT/$name/log"
+  keep "$OUT/$name"
+  return $rc
+}
+# differs SECTION WHAT NAME: a note and a failure when OUT/NAME's cases are
+# not OUT/binade-1gpu's (when that ran).
+differs() {
+  if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/$3/cases.sha256"; then
+    echo "$1: $2 DIFFER$nth"; status=1
+  fi
+}
 line() { grep -E 'HR cases|total' "$1" | tail -1 | tr -s ' '; }
+# The sections in the order they run, SECTION:K (K: the round). Sections
+# binade, twogpu, allgpu and mpi next to each other on the command line
+# run in REPEATS rounds together; table1 and speed repeat inside.
+schedule=() group=()
+rounds() {
+  local k g
+  for k in $(seq 1 "${REPEATS:-1}"); do
+    for g in ${group[@]+"${group[@]}"}; do schedule+=("$g:$k"); done
+  done
+  group=()
+}
 for s in $sections; do
+  case $s in
+  binade|twogpu|allgpu|mpi) group+=("$s") ;;
+  *) rounds; schedule+=("$s:1") ;;
+  esac
+done
+rounds
+for item in "${schedule[@]}"; do
+  s=${item%:*} k=${item##*:}
+  # A repeated section's run name (runs 2.. in <run>-rK) and note.
+  suffix= nth=
+  case $s in
+  binade|twogpu|allgpu|mpi)
+    [ "$k" -gt 1 ] && suffix=-r$k
+    [ "${REPEATS:-1}" -gt 1 ] && nth=" (run $k)" ;;
+  esac
   t0=$(date +%s)
   case $s in
   env)
@@ -161,42 +218,34 @@ PY
       done
     done
     ;;
+  # binade, twogpu, allgpu, mpi: round K of REPEATS [1] (runs 2.. in
+  # binade-*-rK), the cases compared with binade-1gpu's first run.
   binade)
-    run binade-1gpu --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+    name=binade-1gpu$suffix
+    run_state "$name" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
       --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices 0 \
-      && echo "binade [1,2) 1 GPU: $(line "$OUT/binade-1gpu/log")"
+      && echo "binade [1,2) 1 GPU$nth: $(line "$OUT/$name/log")"
+    differs binade "1 GPU's runs" "$name"
     ;;
   twogpu)
-    run binade-2gpu --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+    name=binade-2gpu$suffix
+    run_state "$name" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
       --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices 0,1 \
-      && echo "binade [1,2) 2 GPUs: $(line "$OUT/binade-2gpu/log")"
-    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/binade-2gpu/cases.sha256"; then
-      echo "twogpu: 1 and 2 GPUs DIFFER"; status=1
-    fi
+      && echo "binade [1,2) 2 GPUs$nth: $(line "$OUT/$name/log")"
+    differs twogpu "1 and 2 GPUs" "$name"
     ;;
   allgpu)
-    run "binade-${GPUS}gpu" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
+    name=binade-${GPUS}gpu$suffix
+    run_state "$name" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
       --epsilon 0x1p-32 --backend gpu --threads "$CORES" --devices "$ALLDEV" \
-      && echo "binade [1,2) $GPUS GPUs: $(line "$OUT/binade-${GPUS}gpu/log")"
-    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/binade-${GPUS}gpu/cases.sha256"; then
-      echo "allgpu: 1 and $GPUS GPUs DIFFER"; status=1
-    fi
+      && echo "binade [1,2) $GPUS GPUs$nth: $(line "$OUT/$name/log")"
+    differs allgpu "1 and $GPUS GPUs" "$name"
     ;;
   mpi)
-    name=binade-mpi; rm -rf "$OUT/$name"; mkdir -p "$OUT/$name"
-    t1=$(date +%s.%N)
-    # --bind-to none: Open MPI binds each of 2 ranks to one core otherwise,
-    # and a rank's table-building and MPFR threads then share that core.
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --bind-to none -n "$GPUS" \
-      "$BIN/approx-hrcs-mpi" --function exp --domain 1,2 --arg-precision 53 --precision 54 \
-      --epsilon 0x1p-32 --backend gpu --threads $((CORES / GPUS)) -o "$OUT/$name/run" --quiet \
-      > "$OUT/$name/log" 2>&1 || { echo "FAIL mpi: $(tail -3 "$OUT/$name/log")"; status=1; }
-    echo "wall_seconds $(awk "BEGIN{print $(date +%s.%N) - $t1}")" >> "$OUT/$name/log"
-    keep "$OUT/$name"
-    echo "binade [1,2) MPI x$GPUS: $(line "$OUT/$name/log")"
-    if [ -f "$OUT/binade-1gpu/cases.sha256" ] && ! cmp -s "$OUT/binade-1gpu/cases.sha256" "$OUT/$name/cases.sha256"; then
-      echo "mpi: 1 GPU and MPI DIFFER"; status=1
-    fi
+    name=binade-mpi$suffix
+    with_state "$name" run_mpi "$name"
+    echo "binade [1,2) MPI x$GPUS$nth: $(line "$OUT/$name/log")"
+    differs mpi "1 GPU and MPI" "$name"
     ;;
   multi)
     args=(--function exp --domain 0x1p-16,0x1p-8 --arg-precision 53 --precision 54
@@ -223,6 +272,6 @@ PY
     ;;
   *) echo "unknown section $s"; exit 2 ;;
   esac
-  echo "=== $s done in $(( $(date +%s) - t0 )) s"
+  echo "=== $s$nth done in $(( $(date +%s) - t0 )) s"
 done
 exit $status
