@@ -104,7 +104,7 @@ for step in "$@"; do
   precision)
     OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS="${PRECISION_INPUTS:-random}" SIZES="${PRECISION_SIZES:-paper}" \
       TOQS=0.9 REPS=5 UNTIL_CI=0.01 MAX_REPS=30 HOLDOUT=0 QUICK=1 \
-      BUDGET=$(( l - 10 )) CALL_TIMEOUT=60 \
+      BUDGET=$(( l - 10 )) CALL_TIMEOUT=120 \
       APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr" \
       bash bench/precision/run-scaling.sh > "$WORK/precision/run.log" 2>&1
     rc=$?; [ $rc -eq 0 ] || status=1

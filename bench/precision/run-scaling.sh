@@ -42,7 +42,9 @@
 #   SLOW_APPS [corr covar] run with SLOW_ARGS [--warmups 0 --reps 1]
 #     instead: their f64 run is 1.4 s of kernels (H100, 2026-11-26), so
 #     first-run costs (tens of ms) are noise and 4 runs per trial would
-#     not fit a budget; SLOW_APPS="" measures them as the others
+#     not fit a budget; SLOW_APPS="" measures them as the others. With
+#     UNTIL_CI they are re-timed too, to at most SLOW_MAX_REPS [5] runs
+#     (an interval from a few runs, about 40 s more per app)
 #   SKIP [corr/16x covar/16x] APP/SIZE pairs not run, listed as skipped:
 #     at 16x each dimension is 4x, so their O(n^3) kernels would take
 #     about 64 x 1.4 s per run
@@ -76,6 +78,10 @@ CALL_TIMEOUT=${CALL_TIMEOUT:-60}
 REPS=${REPS:-5}
 SLOW_APPS=${SLOW_APPS-corr covar}
 SLOW_ARGS=${SLOW_ARGS:---warmups 0 --reps 1}
+SLOW_MAX_REPS=${SLOW_MAX_REPS:-5}
+case $SLOW_MAX_REPS in
+  ''|*[!0-9]*|0*) echo "run-scaling.sh: SLOW_MAX_REPS wants a positive integer, not '$SLOW_MAX_REPS'" >&2; exit 2 ;;
+esac
 SKIP=${SKIP-corr/16x covar/16x}
 MIN_CALL=${MIN_CALL:-5}
 QUICK=${QUICK:-0}
@@ -170,6 +176,7 @@ for w in "${work[@]}"; do
         --strategy all -o "$json")
   if [[ " $SLOW_APPS " == *" $app "* ]]; then
     read -ra slow <<<"$SLOW_ARGS"; args+=("${slow[@]}")
+    [ -n "${UNTIL_CI:-}" ] && args+=(--until-ci "$UNTIL_CI" --max-reps "$SLOW_MAX_REPS")
   else
     args+=(--reps "$REPS")
     [ -n "${UNTIL_CI:-}" ] && args+=(--until-ci "$UNTIL_CI" --max-reps "${MAX_REPS:-30}")
@@ -196,7 +203,7 @@ done
 
 total=$(elapsed)
 python3 - "$OUT/run.json" "$total" "$BUDGET" "$0 $*" \
-  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS${UNTIL_CI:+ UNTIL_CI=$UNTIL_CI MAX_REPS=${MAX_REPS:-30}} QUICK=$QUICK HOLDOUT=$HOLDOUT${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\" SKIP=\"$SKIP\"" \
+  "PLAN=$PLAN SIZES=$SIZES TOQS=$TOQS REPS=$REPS${UNTIL_CI:+ UNTIL_CI=$UNTIL_CI MAX_REPS=${MAX_REPS:-30}} QUICK=$QUICK HOLDOUT=$HOLDOUT${APPS:+ APPS=\"$APPS\"}${INPUTS:+ INPUTS=\"$INPUTS\"} SLOW_APPS=\"$SLOW_APPS\" SLOW_ARGS=\"$SLOW_ARGS\"${UNTIL_CI:+ SLOW_MAX_REPS=$SLOW_MAX_REPS} SKIP=\"$SKIP\"" \
   "${#skipped[@]}" "${skipped[@]}" "${failed[@]}" <<'EOF'
 import datetime, json, os, sys
 path, secs, budget, cmd, env, nskip = sys.argv[1:7]
