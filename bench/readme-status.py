@@ -204,8 +204,8 @@ def hrcs_row():
         return out
     # One GPU's time: the repeated runs' median and range where they exist
     # (issue 30), else the scale table's single run.
-    rep = rows(h.binade_repeated())[0] if os.path.isdir(
-        os.path.join(h.TABLE1_RUN, "binade-1gpu")) else None
+    rep = (rows(h.TABLES["binade-repeated"]())[0]
+           if os.path.isdir(h.OPTIONAL["binade-repeated"]()) else None)
     if rep:
         t = rep["search time, median [min, max]"]
         seconds = float(t.split()[0])

@@ -381,29 +381,6 @@ def table1_repeated():
     return "\n".join(out) + "\n"
 
 
-def binade_repeated():
-    """The one-GPU row of the scale tables, run several times in turn in the
-    table1 run's call (run-hrcs.sh binade, once per run): median search
-    time, wall and phases with their range, and the cases compared."""
-    dirs = repeated_runs(TABLE1_RUN, "binade-1gpu")
-    st = [run_stats(d) for d in dirs]
-    out = ["| exp over [1, 2), p 53, q 54, eps 2^-32 | runs | search time, median [min, max] "
-           "| wall, median [min, max] | phase 1 / 2 / 3 (GPU), medians | phase-1 intervals | cases |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
-    phases = "/".join(f" {median([x['seconds'][k] for x in st]):.1f} "
-                      for k in ("phase1", "phase2", "phase3")).strip()
-    out.append(
-        f"| 1 H200 | {len(dirs)} | {time_range([x['seconds']['total'] for x in st], 1)} "
-        f"| {time_range([log_wall(d) for d in dirs], 1)} | {phases} s "
-        f"| {', '.join(sorted({fmt_int(x['phase1_intervals']) for x in st}))} "
-        f"| {', '.join(sorted({fmt_int(x['cases']) for x in st}))} |")
-    shas = {run_sha256(d) for d in dirs}
-    out.append("")
-    same = "Every run found the same cases" if len(shas) == 1 else "The runs found DIFFERENT cases"
-    out.append(f"{same} ({len(shas)} distinct sha256 over {len(dirs)} runs).")
-    return "\n".join(out) + "\n"
-
-
 # run-hrcs.sh's binade, twogpu, allgpu and mpi sections repeated (REPEATS)
 # in one call on a node of 2 or more GPUs: made when this directory exists
 # (or from --scale-run DIR).
@@ -437,20 +414,22 @@ def mpi_ranks(d, s):
     return None
 
 
-def scale_repeated():
-    """The scale tables with each configuration's runs: median search time,
+def scale_repeated(run_dir=None):
+    """The scale tables with each configuration's runs (in run_dir, default
+    SCALE_RUN): median search time,
     wall and phases with their range (min-max of the runs), the speedup of
     the medians over one GPU's, the cases compared over every run, and the
     GPU's state around the runs."""
-    configs = {m.group(1) for d in os.listdir(SCALE_RUN)
+    run_dir = run_dir or SCALE_RUN
+    configs = {m.group(1) for d in os.listdir(run_dir)
                for m in [SCALE_CONFIG.fullmatch(d)]
-               if m and os.path.isdir(os.path.join(SCALE_RUN, d))}
+               if m and os.path.isdir(os.path.join(run_dir, d))}
     if not configs:
-        sys.exit(f"report.py: {SCALE_RUN}: no binade runs")
-    model = gpu_model(SCALE_RUN)
+        sys.exit(f"report.py: {run_dir}: no binade runs")
+    model = gpu_model(run_dir)
     runs = {}
     for c in configs:
-        dirs = repeated_runs(SCALE_RUN, f"binade-{c}")
+        dirs = repeated_runs(run_dir, f"binade-{c}")
         runs[c] = (dirs, [run_stats(d) for d in dirs])
 
     def median_total(c):
@@ -574,7 +553,9 @@ def algorithm():
 TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "scale4": scale4,
           "scale-repeated": scale_repeated,
           "speed": speed, "speed-repeated": speed_repeated, "table1": table1,
-          "table1-repeated": table1_repeated, "binade-repeated": binade_repeated,
+          "table1-repeated": table1_repeated,
+          # The one-GPU binade repeated in the table1 run's call.
+          "binade-repeated": lambda: scale_repeated(TABLE1_RUN),
           "multi": multi, "agree": agree,
           "crcheck": crcheck}
 # Blocks made only when their results directory exists.
