@@ -384,7 +384,7 @@ def table1_repeated():
 # run-hrcs.sh's binade, twogpu, allgpu and mpi sections repeated (REPEATS)
 # in one call on a node of 2 or more GPUs: made when this directory exists
 # (or from --scale-run DIR).
-SCALE_RUN = os.path.join(RESULTS, "hrcs-multi-gpu-next")
+SCALE_RUN = os.path.join(RESULTS, "hrcs-h200x2-2026-11-29")
 SCALE_CONFIG = re.compile(r"binade-(\d+gpu|mpi)(?:-r\d+)?")
 
 
