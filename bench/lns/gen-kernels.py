@@ -19,7 +19,11 @@ MLIR exists) for bench/lns/lns-bench on the GPU machine:
   tp_<row>         the paper's Table 1: each thread evaluates sb (or sb and
                    db) of inputs generated in registers, ITERS times;
                    tp_*_versioned is the split versioned around the loop by
-                   hand (what loop-level versioning would give).
+                   hand (what loop-level versioning would give); tp_*_branch
+                   is the split module compiled as approx-lns-lower alone
+                   emits it, one warp-uniform branch per op inside the loop
+                   (approx-opt --approx-lns-lower before --approx-to-ptx, so
+                   approx-lns-version finds no split op left to version).
 """
 import os
 import random
@@ -46,6 +50,7 @@ TP = [("order1", "<texture1, segments = 256>", None),
       ("horner5", "<horner, segments = 1, degree = 5>", None),
       ("precise", "<precise>", None),
       ("split", SPLIT, None),
+      ("branch", SPLIT, None),
       ("versioned", "<texture2, segments = 64>", "<sfu>"),
       ("mix", "<texture2, segments = 64>", "<sfu>"),
       ("hw2", "<sfu>", "<sfu>")]
@@ -330,6 +335,17 @@ gpu.module @{name} {{
 """.format(name=name, tloop=loop(tex), sloop=loop(sfu))
 
 
+# approx-opt passes run before --approx-to-ptx, by module name suffix: the
+# branch row's split ops lowered per op before the pipeline's
+# approx-lns-version could version the loop around them.
+PRE_PASSES = {"_branch": ["--approx-lns-lower"]}
+
+
+def pre_passes(name):
+    """The passes that run before approx-to-ptx on module `name`."""
+    return next((p for suffix, p in PRE_PASSES.items() if name.endswith(suffix)), [])
+
+
 def probe_table(count, seed):
     """`count` f32 of varied magnitudes and signs from `seed`, as the hex of
     a dense attribute."""
@@ -423,7 +439,8 @@ def main():
         src = os.path.join(out, name + ".mlir")
         with open(src, "w") as f:
             f.write(text)
-        r = subprocess.run([opt, src, "--approx-to-ptx=output-dir=%s name=%s" % (out, name),
+        r = subprocess.run([opt, src] + pre_passes(name) +
+                           ["--approx-to-ptx=output-dir=%s name=%s" % (out, name),
                             "-o", os.devnull], capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit("gen-kernels.py: %s: %s" % (name, (r.stderr.strip().splitlines() or ["?"])[0]))

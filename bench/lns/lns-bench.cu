@@ -18,7 +18,12 @@
 //     computed on the GPU against an f64 reference;
 //  3. throughput: the paper's Table 1: time per element of sb and of sb+db
 //     for each row, medians of interleaved rounds (CUDA events, warm-up),
-//     the split's λ swept, and the ratio to the SFU row;
+//     the split's λ swept, and the ratio to the SFU row; where KERNELS_DIR
+//     has gen-kernels.py's tp_*_branch modules, also the split with one
+//     warp-uniform branch per op (approx-lns-lower alone, without
+//     approx-lns-version), swept the same way ("branch", "branch_lambda",
+//     "branch_sweep", "branch_sweep_ci", "branch_speedup" and its "ci" in
+//     the JSON);
 //  4. dynamic: the SFU, texture2 and split rows again with dynamic work
 //     distribution (each thread takes chunks from a global counter), the
 //     split's λ swept, and its speedup against the bound 1 + r_TEX/r_SFU.
@@ -74,6 +79,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <random>
@@ -544,19 +550,35 @@ void throughput() {
     std::string name, label;
     int perIter; // elements per iteration
   };
-  const Row rows[] = {{"order1", "order-1 (texture1, 256/unit)", 1},
-                      {"order2", "order-2 (texture2, 64/unit)", 1},
-                      {"order3", "order-3 (texture3, 64/unit)", 1},
-                      {"hw", "HW transcendentals (SFU)", 1},
-                      {"horner5", "Horner degree 5 (1/unit)", 1},
-                      {"precise", "precise (libdevice)", 1},
-                      {"split", "order-2 + HW, warp split (λ tuned)", 1},
-                      {"versioned",
-                       "order-2 + HW, split versioned around the loop by "
-                       "hand (λ tuned)",
-                       1},
-                      {"mix", "order-2 + HW, per thread (2 elements)", 2},
-                      {"hw2", "2x HW (2 elements)", 2}};
+  std::vector<Row> rows = {{"order1", "order-1 (texture1, 256/unit)", 1},
+                           {"order2", "order-2 (texture2, 64/unit)", 1},
+                           {"order3", "order-3 (texture3, 64/unit)", 1},
+                           {"hw", "HW transcendentals (SFU)", 1},
+                           {"horner5", "Horner degree 5 (1/unit)", 1},
+                           {"precise", "precise (libdevice)", 1},
+                           {"split", "order-2 + HW, warp split (λ tuned)", 1},
+                           {"versioned",
+                            "order-2 + HW, split versioned around the loop by "
+                            "hand (λ tuned)",
+                            1},
+                           {"mix", "order-2 + HW, per thread (2 elements)", 2},
+                           {"hw2", "2x HW (2 elements)", 2}};
+  // The split with one warp-uniform branch per op (what approx-lns-lower
+  // alone emits, gen-kernels.py's tp_*_branch): a row with its own λ sweep
+  // where KERNELS_DIR has it (older kernel folders do not).
+  const bool withBranch = std::ifstream(gDir + "/tp_sb_branch.manifest.json") &&
+                          std::ifstream(gDir + "/tp_sbdb_branch.manifest.json");
+  if (withBranch)
+    rows.insert(
+        rows.begin() + 8,
+        {"branch",
+         "order-2 + HW, warp split, one branch per op (approx-lns-lower "
+         "alone; λ tuned)",
+         1});
+  // Rows with a λ sweep instead of one timing.
+  auto swept = [](const std::string &name) {
+    return name == "split" || name == "versioned" || name == "branch";
+  };
   // Blocks of gBlock threads; the same total work at every block size.
   LaunchConfig cfg;
   cfg.block.x = unsigned(gBlock);
@@ -566,6 +588,10 @@ void throughput() {
   std::printf("\n## Table 1 on this GPU: time per element (ps), %s, %d "
               "iterations per thread, %u x %u threads\n\n",
               roundsText().c_str(), gIters, cfg.grid.x, cfg.block.x);
+  if (!withBranch)
+    std::printf("(no tp_sb_branch / tp_sbdb_branch module in %s: the split "
+                "with one branch per op is left out)\n\n",
+                gDir.c_str());
   gJson << "\"throughput\": {";
   for (const char *what : {"sb", "sbdb"}) {
     std::map<std::string, std::unique_ptr<Module>> mods;
@@ -592,22 +618,28 @@ void throughput() {
     for (int64_t l = 0; l <= lmax; l += 4)
       lambdas.push_back(l);
     std::map<std::string, std::vector<double>> ms;
-    std::map<int64_t, std::vector<double>> splitMs, versionedMs;
+    std::map<int64_t, std::vector<double>> splitMs, versionedMs, branchMs;
+    std::vector<std::map<int64_t, std::vector<double>> *> sweeps = {
+        &splitMs, &versionedMs};
+    if (withBranch)
+      sweeps.push_back(&branchMs);
     const int rounds = interleave(
         [&] {
           for (const Row &r : rows)
-            if (r.name != "split" && r.name != "versioned")
+            if (!swept(r.name))
               ms[r.name].push_back(timeOnce(*mods[r.name], -1));
           for (int64_t l : lambdas) {
             splitMs[l].push_back(timeOnce(*mods["split"], l));
             versionedMs[l].push_back(timeOnce(*mods["versioned"], l));
+            if (withBranch)
+              branchMs[l].push_back(timeOnce(*mods["branch"], l));
           }
         },
         [&](const Tightness &t) {
           for (const auto &m : ms)
             if (!t.reached(m.second))
               return false;
-          for (auto *sweep : {&splitMs, &versionedMs})
+          for (auto *sweep : sweeps)
             for (const auto &m : *sweep)
               if (!t.reached(m.second))
                 return false;
@@ -620,9 +652,12 @@ void throughput() {
           b = l;
       return b;
     };
-    int64_t best = bestOf(splitMs), bestVersioned = bestOf(versionedMs);
+    int64_t best = bestOf(splitMs), bestVersioned = bestOf(versionedMs),
+            bestBranch = withBranch ? bestOf(branchMs) : 0;
     ms["split"] = splitMs[best];
     ms["versioned"] = versionedMs[bestVersioned];
+    if (withBranch)
+      ms["branch"] = branchMs[bestBranch];
     auto scale = [&](const Row &r) {
       return 1e9 / (threads * gIters * r.perIter);
     };
@@ -642,14 +677,15 @@ void throughput() {
     gJson << "\"" << what << "\": {";
     std::ostringstream cis; // "ci": each row's interval
     for (const Row &r : rows) {
-      std::string tag = r.name == "split" ? " [λ=" + std::to_string(best) + "]"
-                        : r.name == "versioned"
-                            ? " [λ=" + std::to_string(bestVersioned) + "]"
-                            : "";
+      std::string tag =
+          r.name == "split"       ? " [λ=" + std::to_string(best) + "]"
+          : r.name == "versioned" ? " [λ=" + std::to_string(bestVersioned) + "]"
+          : r.name == "branch"    ? " [λ=" + std::to_string(bestBranch) + "]"
+                                  : "";
       std::printf("| %s%s | %.2f%s | %.3f |\n", r.label.c_str(), tag.c_str(),
                   ps(r), ciText(ci(r), 2).c_str(), ps(r) / hw);
       gJson << "\"" << r.name << "\": " << ps(r) << ", ";
-      cis << (&r == rows ? "" : ", ") << "\"" << r.name
+      cis << (&r == &rows.front() ? "" : ", ") << "\"" << r.name
           << "\": " << jci(ci(r));
     }
     // Both units at once: throughput adds, r = 1/t.
@@ -660,15 +696,22 @@ void throughput() {
           return r;
       return rows[0];
     };
-    double split = hw / ps(row("split")),
-           versioned = hw / ps(row("versioned"));
+    double split = hw / ps(row("split")), versioned = hw / ps(row("versioned")),
+           branch = withBranch ? hw / ps(row("branch")) : 0;
     gJson << "\"split_lambda\": " << best
           << ", \"versioned_lambda\": " << bestVersioned;
-    for (auto *sweep : {&splitMs, &versionedMs}) {
-      bool isSplit = sweep == &splitMs;
-      std::printf("\n%s λ sweep (ps/element):",
-                  isSplit ? "split" : "versioned split");
-      gJson << ", \"" << (isSplit ? "sweep" : "versioned_sweep") << "\": {";
+    if (withBranch)
+      gJson << ", \"branch_lambda\": " << bestBranch;
+    for (auto *sweep : sweeps) {
+      const bool isSplit = sweep == &splitMs, isBranch = sweep == &branchMs;
+      const std::string key = isSplit    ? "sweep"
+                              : isBranch ? "branch_sweep"
+                                         : "versioned_sweep";
+      std::printf("\n%s λ sweep (ps/element):", isSplit ? "split"
+                                                : isBranch
+                                                    ? "one-branch-per-op split"
+                                                    : "versioned split");
+      gJson << ", \"" << key << "\": {";
       std::ostringstream sweepCi;
       bool first = true;
       for (int64_t l : lambdas) {
@@ -679,19 +722,24 @@ void throughput() {
                 << jci(interval((*sweep)[l], 1e9 / (threads * gIters)));
         first = false;
       }
-      gJson << "}, \"" << (isSplit ? "sweep_ci" : "versioned_sweep_ci")
-            << "\": {" << sweepCi.str() << "}";
+      gJson << "}, \"" << key << "_ci\": {" << sweepCi.str() << "}";
     }
     // The captured share of the available gain, (S-1)/(B-1): S/B would
     // score the SFU alone (S = 1) at 1/B, most of the way to the bound.
     std::printf("\n\nlimit B = 1 + r_TEX/r_SFU = %.3f; speedup over HW: "
                 "split S = %.3f, %.1f%% of the available gain (S-1)/(B-1); "
-                "versioned by hand %.3f, %.1f%%\n\n",
+                "versioned by hand %.3f, %.1f%%",
                 limit, split, 100 * (split - 1) / (limit - 1), versioned,
                 100 * (versioned - 1) / (limit - 1));
+    if (withBranch)
+      std::printf("; one branch per op %.3f, %.1f%%", branch,
+                  100 * (branch - 1) / (limit - 1));
+    std::printf("\n\n");
     gJson << ", \"limit\": " << limit << ", \"split_speedup\": " << split
-          << ", \"versioned_speedup\": " << versioned << ", \"ci\": {"
-          << cis.str() << "}, \"rounds\": " << rounds << "}"
+          << ", \"versioned_speedup\": " << versioned;
+    if (withBranch)
+      gJson << ", \"branch_speedup\": " << branch;
+    gJson << ", \"ci\": {" << cis.str() << "}, \"rounds\": " << rounds << "}"
           << (std::string(what) == "sb" ? ", " : "");
   }
   gJson << "}, ";

@@ -18,6 +18,7 @@ temperature, power) at the start and end of each section; an older JSON
 prints as it always did.
 
     bench/lns/report.py [--write | --check] [--docs docs/lns.md]
+                        [--branch-run JSON] [--examples-run JSON] [--tune-run JSON]
 
 gives docs/lns.md's measured tables from the committed runs in
 bench/results/lns-*: the blocks between '<!-- report:NAME -->' and
@@ -26,8 +27,17 @@ naming the table, where the page differs; --list names the blocks. The
 bit checks, accuracy, Table 1, the dynamic distribution, the captured
 shares and the device's state come from RUN (lns-h200-2026-11-29/, with
 intervals); the split with one branch per op (BRANCH_RUN), the HMM
-example and the tuner's choice from older H100 runs, labelled on the page.
+example (EXAMPLES_RUN, EXAMPLES_VERSIONED_RUN) and the tuner's choice
+(TUNE_RUN) from older H100 runs, labelled on the page. Each of those blocks
+prints 95% intervals where its JSON has them: a lns-bench run with the
+`branch` row (gen-kernels.py's tp_*_branch) gives the branch block from
+that run, medians with intervals; lns-examples --until-ci writes
+"time_ci_ms" per variant; approx-tune's points "time_ci95_ms".
+--branch-run, --examples-run (one run, no separate versioned one) and --tune-run
+read those blocks from another JSON instead (a new run before the
+constants name it; the tests' made-up runs).
 """
+import argparse
 import json
 import math
 import os
@@ -125,9 +135,20 @@ RUN = RUN_DIR + "/lns.json"
 RUN_TREE = "6569733"  # the commit whose tree the run built (not in the JSON)
 # Older runs the page still quotes, each labelled with its run: the split
 # with one branch per op, which the pipeline no longer emits (2026-11-22),
-# and the run the accuracy figure is drawn from (2026-11-26).
+# and the run the accuracy figure is drawn from (2026-11-26). BRANCH_RUN may
+# name a newer lns-bench run that has the `branch` row (a lns.json under a
+# run folder): the block then takes it, with its intervals, from that run.
 BRANCH_RUN = "lns-h100-2026-11-22.json"
 FIGURE_RUN = "lns-h100-2026-11-26.json"
+# The examples (examples/lns/run-lns-examples.sh): EXAMPLES_RUN's variants,
+# its split labelled one branch per op while EXAMPLES_VERSIONED_RUN names
+# the later run whose split row was versioned (2026-11-26); with
+# EXAMPLES_VERSIONED_RUN None, EXAMPLES_RUN alone, its split versioned by
+# approx-lns-version (every run since 2026-11-26).
+EXAMPLES_RUN = "lns-examples-h100-2026-11-22.json"
+EXAMPLES_VERSIONED_RUN = "lns-examples-h100-2026-11-26.json"
+# The tuner's impl choice (bench/lns/tune-impl.sh's merged JSON).
+TUNE_RUN = "lns-tune-impl-h100-2026-11-26.json"
 
 
 def machine(run_dir):
@@ -238,12 +259,17 @@ def table1_block(run):
     return "\n".join(out) + "\n"
 
 
-def table1_branch_block(old):
+def table1_branch_block(old, path=BRANCH_RUN):
     """The split with one warp-uniform branch per op (what approx-lns-lower
     alone emits; the pipeline now versions the loop) and the SFU row of
-    the same run, an older run without intervals."""
+    the same run. From a lns-bench run with the `branch` row (gen-kernels.py's
+    tp_*_branch modules): its medians with their 95% intervals, beside the
+    split as the pipeline emits it; else the older run's split (compiled
+    before approx-lns-version existed), without intervals."""
+    if "branch" in old["throughput"]["sb"]:
+        return table1_branch_run_block(old, path)
     out = ["| row (%s, %s, medians of 5 rounds, no interval) | sb: ps | ratio "
-           "| sb + db: ps | ratio |" % (old["gpu"], run_date(BRANCH_RUN)),
+           "| sb + db: ps | ratio |" % (old["gpu"], run_date(path)),
            "| --- | --- | --- | --- | --- |"]
     for label, field in (("SFU alone", "hw"),
                          ("order-2 + HW, warp split, one branch per op (best λ)", "split")):
@@ -252,6 +278,32 @@ def table1_branch_block(old):
             t = old["throughput"][what]
             lam = " (λ=%d)" % t[field + "_lambda"] if field + "_lambda" in t else ""
             cells.append("%.2f%s | %.3f" % (t[field], lam, t[field] / t["hw"]))
+        out.append("| %s | %s |" % (label, " | ".join(cells)))
+    return "\n".join(out) + "\n"
+
+
+def table1_branch_run_block(run, path):
+    """table1_branch_block from a run with the `branch` row: the SFU, the
+    split with one branch per op and the split as the pipeline emits it,
+    each median with its 95% interval and ratio to the SFU; the header
+    says the GPU, the date, the rounds and that intervals are given."""
+    sb, sbdb = run["throughput"]["sb"], run["throughput"]["sbdb"]
+    rounds = ("%d interleaved rounds" % sb["rounds"] if sb.get("rounds") == sbdb.get("rounds")
+              else "%s (sb) and %s (sb + db) interleaved rounds"
+              % (sb.get("rounds", "?"), sbdb.get("rounds", "?")))
+    out = ["| row (%s, %s, medians of %s, 95%% intervals) | sb: ps | ratio "
+           "| sb + db: ps | ratio |" % (run["gpu"], run_date(path), rounds),
+           "| --- | --- | --- | --- | --- |"]
+    for label, field, lam in (("SFU alone", "hw", None),
+                              ("order-2 + HW, warp split, one branch per op (best λ)", "branch",
+                               "branch_lambda"),
+                              ("order-2 + HW, warp split as the pipeline emits it "
+                               "(approx-lns-version; best λ)", "split", "split_lambda")):
+        cells = []
+        for t in (sb, sbdb):
+            cells.append("%.2f%s%s | %.3f" % (
+                t[field], ci_text(t.get("ci", {}).get(field), "%.2f"),
+                " (λ=%d)" % t[lam] if lam else "", t[field] / t["hw"]))
         out.append("| %s | %s |" % (label, " | ".join(cells)))
     return "\n".join(out) + "\n"
 
@@ -360,9 +412,22 @@ def short_e(v, digits=1):
     return "%se%d" % (m, int(e))
 
 
-def hmm_block(first, later):
-    """The HMM example: every variant of `first` (2026-11-22), the split's
-    λ sweep of both runs on one row each."""
+def ms_text(v, fmt="%.2f"):
+    """An example variant's median time, with its 95% interval where
+    lns-examples --until-ci gave one ("time_ci_ms"): '2.58 [2.57, 2.59]'."""
+    return fmt % v["time_ms"] + ci_text(v.get("time_ci_ms"), fmt)
+
+
+VERSION_DATE = "2026-11-26"  # approx-lns-version in the pipeline from this day
+
+
+def hmm_block(first, later=None, date=None):
+    """The HMM example: every variant of `first`, the split's λ sweep on
+    one row. With `later` (the 2026-11-22 and -26 runs), `first`'s split
+    is the one branch per op and `later`'s the versioned one, a row each;
+    without it, `first`'s split (a run of `date`) is versioned by
+    approx-lns-version, or one branch per op before VERSION_DATE. Times
+    print with their 95% intervals where the JSON has them."""
     out = ["| variant | ms | max abs err (log2) | vs f32 model with exact sb |",
            "| --- | --- | --- | --- |"]
 
@@ -371,15 +436,22 @@ def hmm_block(first, later):
         errs = [v["max_abs_err_log2"] for v in vs]
         out.append("| LNS split, λ = %s, %s | %s | %.4f-%.4f | %s |" % (
             " / ".join(str(v["lambda"]) for v in vs), label,
-            " / ".join("%.2f" % v["time_ms"] for v in vs), min(errs), max(errs),
+            " / ".join(ms_text(v) for v in vs), min(errs), max(errs),
             " / ".join(short_e(v["max_abs_vs_model"]) for v in vs)))
 
     for v in first["hmm"]["variants"]:
         k = v["kernel"]
         if k == "hmm_lns_split":
             if v["lambda"] == 0:
-                split_row(first, "one branch per op (2026-11-22)")
-                split_row(later, "versioned by approx-lns-version (2026-11-26)")
+                if later is None:
+                    # approx-lns-version came in on 2026-11-26 (61f0649):
+                    # the split of an earlier run branched per op.
+                    split_row(first, ("one branch per op" if date and date < VERSION_DATE
+                                      else "versioned by approx-lns-version")
+                              + (" (%s)" % date if date else ""))
+                else:
+                    split_row(first, "one branch per op (2026-11-22)")
+                    split_row(later, "versioned by approx-lns-version (2026-11-26)")
             continue
         if k == "hmm_f32_logsumexp":
             label = "f32 logsumexp, %s (λ = %d)" % (
@@ -387,8 +459,29 @@ def hmm_block(first, later):
         else:  # 'lns texture2 (64 seg/unit)' -> 'LNS texture2 (64/unit)'
             label = "LNS" + v["variant"][3:].replace(" seg/unit", "/unit")
         model = v["max_abs_vs_model"]  # None: no model (f32 kernels)
-        out.append("| %s | %.2f | %.4f |%s |" % (
-            label, v["time_ms"], v["max_abs_err_log2"], "" if model is None else " " + short_e(model)))
+        out.append("| %s | %s | %.4f |%s |" % (
+            label, ms_text(v), v["max_abs_err_log2"], "" if model is None else " " + short_e(model)))
+    return "\n".join(out) + "\n"
+
+
+def dot_block(run):
+    """The LNS matrix-vector product of `run` (lns-examples' "dot"): every
+    variant's median time (with its 95% interval where the JSON has one)
+    and max error relative to sum_c |A[r][c] x[c]|. The page quotes these
+    in prose; a '<!-- report:lns-dot -->' block there takes this table."""
+    out = ["| variant | ms | max error / Σ\\|a x\\| | vs f32 model with exact sb/db |",
+           "| --- | --- | --- | --- |"]
+    for v in run["dot"]["variants"]:
+        if v["kernel"] == "dot_f32":
+            label = "f32 fma"
+        elif v["kernel"] == "dot_lns_split":
+            label = "LNS split, λ = %d" % v["lambda"]
+        else:
+            label = "LNS" + v["variant"][3:].replace(" seg/unit", "/unit")
+        model = v.get("max_vs_model_over_abs_sum")
+        out.append("| %s | %s | %s |%s |" % (
+            label, ms_text(v, "%.3f"), short_e(v["max_err_over_abs_sum"]),
+            "" if model is None else " " + short_e(model)))
     return "\n".join(out) + "\n"
 
 
@@ -400,8 +493,9 @@ TUNE_KERNELS = ["logaddexp", "logsumexp16", "logsubexp"]
 
 def tune_blocks(runs):
     """The tuner's runs ({kernel: {qos: run}}): every variant's time and
-    error (the first QoS's measurements), and the impl chosen per QoS (with
-    the speedup over precise where the choice changes)."""
+    error (the first QoS's measurements; each time with its 95% interval
+    where approx-tune's point has one, "time_ci95_ms"), and the impl chosen
+    per QoS (with the speedup over precise where the choice changes)."""
     qs = sorted(runs[TUNE_KERNELS[0]], key=float)
     var = ["| kernel | " + " | ".join(LNS_IMPLS) + " |", "|" + " --- |" * (len(LNS_IMPLS) + 1)]
     pick = ["| kernel | " + " | ".join(short_e(float(q), 0) for q in qs) + " |",
@@ -410,7 +504,9 @@ def tune_blocks(runs):
         points = {p["lambda"]: p for p in runs[kernel][qs[0]]["points"]}
         t0 = points[0]["time_ms"]
         var.append("| %s: ms (error) | %s |" % (kernel, " | ".join(
-            "%.4f (%s)" % (points[i]["time_ms"], short_e(points[i]["error"]))
+            "%.4f%s (%s)" % (points[i]["time_ms"],
+                             ci_text(points[i].get("time_ci95_ms"), "%.4f"),
+                             short_e(points[i]["error"]))
             for i in range(len(LNS_IMPLS)))))
         cells, last = [], "precise"
         for q in qs:
@@ -429,18 +525,48 @@ def doc_blocks():
         "bitexact": bitexact_block(run),
         "accuracy": accuracy_block(run, load(FIGURE_RUN)),
         "table1": table1_block(run),
-        "table1-branch-per-op": table1_branch_block(load(BRANCH_RUN)),
+        "table1-branch-per-op": table1_branch_block(load(BRANCH_RUN), BRANCH_RUN),
         "dynamic": dynamic_block(run),
         "captured-share": captured_share_block(run),
-        "hmm": hmm_block(load("lns-examples-h100-2026-11-22.json"),
-                         load("lns-examples-h100-2026-11-26.json")),
+        "hmm": hmm_block(load(EXAMPLES_RUN),
+                         load(EXAMPLES_VERSIONED_RUN) if EXAMPLES_VERSIONED_RUN else None,
+                         run_date(EXAMPLES_RUN)),
+        "lns-dot": dot_block(load(EXAMPLES_VERSIONED_RUN or EXAMPLES_RUN)),
     }
-    blocks.update(tune_blocks(load("lns-tune-impl-h100-2026-11-26.json")))
+    blocks.update(tune_blocks(load(TUNE_RUN)))
     return blocks
+
+
+# The options that read a block's run from another JSON: the global each
+# one sets (--examples-run: one run, so no separate versioned run).
+RUN_OPTIONS = {"--branch-run": "BRANCH_RUN", "--examples-run": "EXAMPLES_RUN",
+               "--tune-run": "TUNE_RUN"}
+
+
+def run_options():
+    """Takes RUN_OPTIONS off the command line, setting their globals; the
+    rest is docblocks' command line. A file that is not there: one line,
+    exit 2."""
+    global EXAMPLES_VERSIONED_RUN
+    ap = argparse.ArgumentParser(prog="report.py", add_help=False, allow_abbrev=False)
+    for opt, var in RUN_OPTIONS.items():
+        ap.add_argument(opt, metavar="JSON", dest=var)
+    a, sys.argv[1:] = ap.parse_known_args()
+    for opt, var in RUN_OPTIONS.items():
+        path = getattr(a, var)
+        if path is None:
+            continue
+        if not os.path.isfile(path):
+            print("report.py: %s %s: no such file" % (opt, path), file=sys.stderr)
+            sys.exit(2)
+        globals()[var] = os.path.abspath(path)
+        if var == "EXAMPLES_RUN":
+            EXAMPLES_VERSIONED_RUN = None
 
 
 def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("--"):
+        run_options()
         return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "lns.md"),
                               doc_blocks, "bench/results/lns-*.json", names_from_page=True)
     with open(sys.argv[1]) as f:
@@ -464,7 +590,7 @@ def main():
         if "rounds" in t:
             print("- %d interleaved rounds; 95%% intervals of the medians in brackets" % t["rounds"])
         for row in ("order1", "order2", "order3", "hw", "horner5", "precise", "split",
-                    "versioned", "mix", "hw2"):
+                    "versioned", "branch", "mix", "hw2"):
             if row in t:
                 print("- %s: %.2f%s (%.3f)" % (row, t[row], ci_text(ci.get(row), "%.2f"), t[row] / hw))
         print("- split lambda %s; limit B = 1 + r_TEX/r_SFU = %.3f; split speedup S = %.3f: %s"
@@ -473,7 +599,11 @@ def main():
         if "versioned_speedup" in t:
             print("- versioned by hand: S = %.3f: %s"
                   % (t["versioned_speedup"], share_text(t["versioned_speedup"], t["limit"])))
-        for field in ("split", "versioned"):
+        if "branch_speedup" in t:
+            print("- one branch per op (approx-lns-lower alone), lambda %s: S = %.3f: %s"
+                  % (t["branch_lambda"], t["branch_speedup"],
+                     share_text(t["branch_speedup"], t["limit"])))
+        for field in ("split", "versioned", "branch"):
             rng = share_range(t, field)
             if rng:
                 print("- %s: captured share at the ends of the 95%% intervals: %.1f%% to %.1f%%"

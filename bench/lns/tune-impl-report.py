@@ -8,6 +8,14 @@ manifest (which impl each value of @lns_impl selects: the sites' "impl"
 and "variant"), and prints per kernel: every variant's time and error (the
 first file's measurements), then the impl the tuner chose at each QoS.
 With MERGED_JSON, writes every run there ({kernel: {qos: run}}).
+
+Where a point of approx-tune's JSON has a 95% bootstrap interval of its
+median ("time_ci95_ms": [lo, hi], the name approx-tune's joint JSON uses),
+its time prints as "median [lo, hi]"; with --until-ci (the JSON's
+"timing"), a line under each heading says the rule. approx-tune's
+single-knob JSON (--method omg) writes no per-point interval as of
+2026-11-30: its points are {lambda, time_ms, error}. Older JSON prints as
+it always did.
 """
 import glob
 import json
@@ -22,6 +30,25 @@ def impl_names(manifest):
         if site.get("knob") == "lns_impl" and "variant" in data:
             names[int(data["variant"])] = data["impl"]
     return names
+
+
+def time_text(p, key="time_ms"):
+    """A point's median time, with its 95% interval where the JSON has one:
+    '0.0827' or '0.0827 [0.0825, 0.0830]'."""
+    ci = p.get("time_ci95_ms")
+    if not ci or ci[0] is None:
+        return "%.4f" % p[key]
+    return "%.4f [%.4f, %.4f]" % (p[key], ci[0], ci[1])
+
+
+def rule_text(timing):
+    """The timing rule of an approx-tune run with --until-ci, or None."""
+    if not timing or not timing.get("until_ci"):
+        return None
+    return ("timing: %d warm-up, then at least %d timed launches per variant, more until "
+            "the median's 95%% interval is within ±%g%% of it, at most %d"
+            % (timing.get("warmup", 0), timing["reps"], 100 * timing["until_ci"],
+               timing.get("max_reps", 0)))
 
 
 def main():
@@ -42,13 +69,16 @@ def main():
         points = sorted(first["points"], key=lambda p: p["lambda"])
         t0 = next(p["time_ms"] for p in points if p["lambda"] == 0)
         print("## %s on %s\n" % (kernel, first.get("device", {}).get("name", "?")))
+        rule = rule_text(first.get("timing"))
+        if rule:
+            print(rule + "\n")
         print("| value | impl | time ms | speedup over precise | max abs error (log2) |")
         print("| --- | --- | --- | --- | --- |")
         for p in points:
             err = p["error"]
             err = "%.3g" % err if isinstance(err, (int, float)) else str(err)
-            print("| %d | %s | %.4f | %.2fx | %s |" % (
-                p["lambda"], names.get(p["lambda"], "?"), p["time_ms"],
+            print("| %d | %s | %s | %.2fx | %s |" % (
+                p["lambda"], names.get(p["lambda"], "?"), time_text(p),
                 t0 / p["time_ms"], err))
         print("\n| QoS (max abs error) | chosen | time ms | speedup | error |")
         print("| --- | --- | --- | --- | --- |")

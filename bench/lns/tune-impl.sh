@@ -12,9 +12,40 @@
 # (bench/lns/tune-impl-report.py). Writes approx-tune's files to $OUT/raw,
 # all of them merged into $OUT/tune-impl.json, and the tables to
 # $OUT/tune-impl.md.
+#
+# Timing (approx-tune's options, every variant of every call):
+#   REPS [20]        --reps: timed launches per variant (after 3 warm-up)
+#   UNTIL_CI [off]   --until-ci: then more, until the median's 95% bootstrap
+#                    interval is within +-UNTIL_CI of it (0.01: 1%; issue
+#                    30), at most MAX_REPS [200] launches (--max-reps);
+#                    unset or empty: off
+# A bad value is one line on stderr and exit 2, before anything is built
+# or written.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 DIR=${1:?usage: tune-impl.sh KERNELS_DIR}
+REPS=${REPS:-20}
+MAX_REPS=${MAX_REPS:-200}
+case $REPS in
+  ''|*[!0-9]*|0*) echo "tune-impl.sh: REPS wants a positive integer, not '$REPS'" >&2; exit 2 ;;
+esac
+case $MAX_REPS in
+  ''|*[!0-9]*|0*) echo "tune-impl.sh: MAX_REPS wants a positive integer, not '$MAX_REPS'" >&2; exit 2 ;;
+esac
+timing=(--reps "$REPS")
+if [ -n "${UNTIL_CI:-}" ]; then
+  # approx-tune takes a relative half-width in [1e-6, 0.5].
+  if [[ ! $UNTIL_CI =~ ^0?\.[0-9]+$ ]] ||
+     ! awk -v x="$UNTIL_CI" 'BEGIN { exit !(x >= 1e-6 && x <= 0.5) }'; then
+    echo "tune-impl.sh: UNTIL_CI wants a relative half-width from 0.000001 to 0.5, e.g. 0.01, not '$UNTIL_CI'" >&2
+    exit 2
+  fi
+  if [ "$MAX_REPS" -lt "$REPS" ]; then
+    echo "tune-impl.sh: MAX_REPS $MAX_REPS is below REPS $REPS" >&2
+    exit 2
+  fi
+  timing+=(--until-ci "$UNTIL_CI" --max-reps "$MAX_REPS")
+fi
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$BUILD/lns-tune-out}
 SIZE=${SIZE:-16777216}
@@ -32,7 +63,7 @@ for kernel in logaddexp logsumexp16 logsubexp; do
   for qos in 1e-6 1e-5 1e-4 1e-3 1e-2; do
     "$BUILD/bin/approx-tune" "$DIR/logaddexp.manifest.json" --kernel "$kernel" \
       --knob lns_impl --method omg --qos "$qos" --metric maxabs \
-      --lambda-step 1 --size "$SIZE" --seed 7 "${inputs[@]}" --quiet \
+      --lambda-step 1 --size "$SIZE" --seed 7 "${inputs[@]}" "${timing[@]}" --quiet \
       --json "$OUT/raw/$kernel@$qos.json" > "$OUT/raw/$kernel@$qos.log" 2>&1 ||
       { echo "approx-tune $kernel qos $qos failed:"; cat "$OUT/raw/$kernel@$qos.log"; status=1; }
   done

@@ -27,6 +27,13 @@
 // Timing: CUDA events (Module::time), warm-up launches then the median of
 // --reps; outputs are poisoned (NaN) before every launch, outside the timed
 // region, so a kernel that writes nothing cannot pass; inputs are read-only.
+// With --until-ci R (issue 30, "Dispersion"; as lns-bench's and
+// approx-tune's): after the --reps launches, more in batches of 10 (no
+// warm-up) until the 95% bootstrap interval of the median
+// (approx::rt::medianInterval) lies within ±R of it, or --max-reps launches
+// in all (default 200); each variant's JSON record then has "time_ci_ms"
+// ([lo, hi]) and "launches", and the tables print "median [lo, hi]".
+// Without --until-ci, the output is as it always was.
 // Exit 0; 1 (one line on stderr) on an error, on a non-finite output, or
 // when a kernel whose functions are not approximated (lns precise against
 // its f32 model, f32 λ=0 and dot_f32 against the reference) misses a loose
@@ -43,9 +50,11 @@
 // options (defaults): --states N (128) --symbols M (32) --steps T (200)
 //   --batch B (1024) --rows R (65536) --cols C (512) --seed S (20261122)
 //   --reps K (10) --warmup W (3) --model-items K (4: the CPU model runs on
-//   K sequences and 256 K rows)
+//   K sequences and 256 K rows) --until-ci R (off; 0 < R < 1, e.g. 0.01)
+//   --max-reps M (200; at least --reps)
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
+#include "approx/runtime/tune/Metrics.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -61,6 +70,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -532,6 +542,46 @@ std::string fmtG(double v, int digits = 3) {
   return b;
 }
 
+struct Run {
+  std::string variant, kernel;
+  int64_t lambda = -1; ///< -1: the kernel has no λ
+  Timing timing;
+  /// The 95% bootstrap interval of timing.medianMs (--until-ci only).
+  double ciLoMs = std::nan(""), ciHiMs = std::nan("");
+};
+
+/// How a variant's timing repeats: `warmup`, then `reps` timed launches;
+/// with `untilCi` > 0, more in batches of 10 until the median's 95%
+/// interval is within ±untilCi of it, at most `maxReps` in all.
+struct Repeat {
+  int warmup = 3, reps = 10, maxReps = 200;
+  double untilCi = 0; ///< 0: off
+};
+
+/// A time for the tables: "2.5781", or with an interval
+/// "2.5781 [2.5702, 2.5843]".
+std::string timeText(const Run &r) {
+  char b[96];
+  if (std::isnan(r.ciLoMs))
+    std::snprintf(b, sizeof b, "%.4f", r.timing.medianMs);
+  else
+    std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]", r.timing.medianMs, r.ciLoMs,
+                  r.ciHiMs);
+  return b;
+}
+
+/// A variant's timing fields for the JSON: the median, min and max, and
+/// with --until-ci the interval and the launches timed.
+std::string timeJson(const Run &r) {
+  std::string j = ",\"time_ms\":" + jsonNum(r.timing.medianMs) +
+                  ",\"time_min_ms\":" + jsonNum(r.timing.minMs) +
+                  ",\"time_max_ms\":" + jsonNum(r.timing.maxMs);
+  if (!std::isnan(r.ciLoMs))
+    j += ",\"time_ci_ms\":[" + jsonNum(r.ciLoMs) + "," + jsonNum(r.ciHiMs) +
+         "],\"launches\":" + std::to_string(r.timing.samplesMs.size());
+  return j;
+}
+
 // ---------------------------------------------------------------------------
 // --write-model: CSV, one matrix row per line, %.17g (round-trips doubles).
 // ---------------------------------------------------------------------------
@@ -786,6 +836,23 @@ int selfCheck(const Sizes &z) {
     }
   }
   expect(jsonStr("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"", "JSON escaping");
+  // A variant's time as the tables and the JSON give it: as before without
+  // --until-ci, with its interval and launch count with it.
+  {
+    Run r;
+    r.timing.medianMs = 2.5, r.timing.minMs = 2.25, r.timing.maxMs = 3;
+    r.timing.samplesMs = {2.25, 2.5, 3};
+    expect(timeText(r) == "2.5000", "table time without an interval");
+    expect(timeJson(r) ==
+               ",\"time_ms\":2.5,\"time_min_ms\":2.25,\"time_max_ms\":3",
+           "JSON time without an interval");
+    r.ciLoMs = 2.25, r.ciHiMs = 3;
+    expect(timeText(r) == "2.5000 [2.2500, 3.0000]", "table time [lo, hi]");
+    expect(timeJson(r) == ",\"time_ms\":2.5,\"time_min_ms\":2.25,"
+                          "\"time_max_ms\":3,\"time_ci_ms\":[2.25,3],"
+                          "\"launches\":3",
+           "JSON time_ci_ms and launches");
+  }
   expect(jsonNum(std::nan("")) == "null", "JSON non-finite as null");
 
   if (failures) {
@@ -800,12 +867,6 @@ int selfCheck(const Sizes &z) {
 // ---------------------------------------------------------------------------
 // The GPU runs.
 // ---------------------------------------------------------------------------
-
-struct Run {
-  std::string variant, kernel;
-  int64_t lambda = -1; ///< -1: the kernel has no λ
-  Timing timing;
-};
 
 std::unique_ptr<Module> loadModule(const std::shared_ptr<Context> &ctx,
                                    const std::string &dir,
@@ -835,12 +896,12 @@ std::vector<int64_t> lambdas(Module &m, const std::string &kernel,
   return l;
 }
 
-/// Times a launch (poisoning `out` before each), then runs it once more on a
-/// poisoned output for the results.
+/// Times a launch (poisoning `out` before each) as `rep` says, then runs it
+/// once more on a poisoned output for the results.
 Run timeAndRun(Module &m, const std::string &variant, const std::string &kernel,
                int64_t lambda, const LaunchConfig &cfg,
                const std::vector<Arg> &args,
-               const std::vector<DeviceBuffer *> &outs, int warmup, int reps) {
+               const std::vector<DeviceBuffer *> &outs, const Repeat &rep) {
   LaunchOptions opts;
   if (lambda >= 0)
     opts.knobs["lambda"] = lambda;
@@ -850,11 +911,29 @@ Run timeAndRun(Module &m, const std::string &variant, const std::string &kernel,
     return Status::ok();
   };
   TimingOptions t;
-  t.warmup = warmup;
-  t.reps = reps;
+  t.warmup = rep.warmup;
+  t.reps = rep.reps;
   Run r{variant, kernel, lambda, {}};
   r.timing =
       take(m.time(kernel, cfg, args, t, poison, opts), kernel + ": timing");
+  if (rep.untilCi > 0) {
+    // As approx-tune's KernelEvaluator: batches of 10 more, no warm-up,
+    // until the median's interval is tight or maxReps launches.
+    const Tightness tight{rep.untilCi, rep.maxReps};
+    std::vector<double> &s = r.timing.samplesMs;
+    while (!tight.reached(s) && int(s.size()) < rep.maxReps) {
+      TimingOptions more;
+      more.warmup = 0;
+      more.reps = std::min(10, rep.maxReps - int(s.size()));
+      Timing b = take(m.time(kernel, cfg, args, more, poison, opts),
+                      kernel + ": timing");
+      s.insert(s.end(), b.samplesMs.begin(), b.samplesMs.end());
+    }
+    r.timing.medianMs = approx::rt::median(s);
+    r.timing.minMs = *std::min_element(s.begin(), s.end());
+    r.timing.maxMs = *std::max_element(s.begin(), s.end());
+    std::tie(r.ciLoMs, r.ciHiMs) = medianInterval(s);
+  }
   check(poison(), kernel + ": poison");
   check(m.launchSync(kernel, cfg, args, opts), kernel + ": launch");
   return r;
@@ -864,7 +943,8 @@ struct Options {
   Sizes z;
   std::string kernelsDir, jsonPath, writeModelDir;
   bool selfCheck = false;
-  int reps = 10, warmup = 3, modelItems = 4;
+  int modelItems = 4;
+  Repeat rep;
 };
 
 int runGpu(const Options &o) {
@@ -885,13 +965,28 @@ int runGpu(const Options &o) {
 
   std::vector<std::string> failures;
   std::ostringstream js;
-  std::printf("# LNS examples on %s (sm_%d%d, %d SMs, driver %d), seed %llu, "
-              "median of %d launches after %d warm-up\n\n",
-              dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
-              dev.driverVersion, (unsigned long long)z.seed, o.reps, o.warmup);
+  const Repeat &rep = o.rep;
+  if (rep.untilCi > 0)
+    std::printf("# LNS examples on %s (sm_%d%d, %d SMs, driver %d), seed %llu, "
+                "median of %d to %d launches after %d warm-up, until its 95%% "
+                "interval is within ±%g%% (in brackets)\n\n",
+                dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
+                dev.driverVersion, (unsigned long long)z.seed, rep.reps,
+                rep.maxReps, rep.warmup, 100 * rep.untilCi);
+  else
+    std::printf("# LNS examples on %s (sm_%d%d, %d SMs, driver %d), seed %llu, "
+                "median of %d launches after %d warm-up\n\n",
+                dev.name.c_str(), dev.ccMajor, dev.ccMinor, dev.smCount,
+                dev.driverVersion, (unsigned long long)z.seed, rep.reps,
+                rep.warmup);
   js << "{\"device\":" << jsonStr(dev.name)
      << ",\"driver\":" << dev.driverVersion << ",\"seed\":" << z.seed
-     << ",\"reps\":" << o.reps << ",\"warmup\":" << o.warmup;
+     << ",\"reps\":" << rep.reps << ",\"warmup\":" << rep.warmup;
+  if (rep.untilCi > 0)
+    js << ",\"until_ci\":" << jsonNum(rep.untilCi)
+       << ",\"max_reps\":" << rep.maxReps
+       << ",\"interval\":\"95% percentile bootstrap of the median (2000 "
+          "resamples, fixed seed)\"";
 
   // ---------------- HMM forward ----------------
   {
@@ -956,7 +1051,7 @@ int runGpu(const Options &o) {
                    const std::string &kernel, int64_t lambda, bool natural,
                    bool lns) {
       Run r = timeAndRun(mod, variant, kernel, lambda, cfg, args(natural),
-                         {&dOut}, o.warmup, o.reps);
+                         {&dOut}, rep);
       std::vector<float> got(static_cast<size_t>(h.batch));
       check(dOut.copyToHost(got.data(), got.size() * 4), kernel + ": download");
       HmmErr e = hmmErrors(got, ref);
@@ -976,20 +1071,17 @@ int runGpu(const Options &o) {
         if (std::isfinite(got[s]))
           refRel = std::max(refRel, double(std::fabs(got[s] - ref[s]) /
                                            std::max(1.0L, std::fabs(ref[s]))));
-      std::printf("| %s | %s | %.4f | %s | %s | %s | %s | %s | %d |\n",
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
                   variant.c_str(),
                   lambda >= 0 ? std::to_string(lambda).c_str() : "-",
-                  r.timing.medianMs, fmtG(e.maxAbs).c_str(),
+                  timeText(r).c_str(), fmtG(e.maxAbs).c_str(),
                   fmtG(e.meanAbs).c_str(), fmtG(e.maxRel).c_str(),
                   fmtG(e.meanRel).c_str(), fmtG(vsModel).c_str(), e.nonfinite);
       std::fflush(stdout);
       js << (first ? "" : ",") << "{\"variant\":" << jsonStr(variant)
          << ",\"kernel\":" << jsonStr(kernel)
          << ",\"lambda\":" << (lambda >= 0 ? std::to_string(lambda) : "null")
-         << ",\"time_ms\":" << jsonNum(r.timing.medianMs)
-         << ",\"time_min_ms\":" << jsonNum(r.timing.minMs)
-         << ",\"time_max_ms\":" << jsonNum(r.timing.maxMs)
-         << ",\"max_abs_err_log2\":" << jsonNum(e.maxAbs)
+         << timeJson(r) << ",\"max_abs_err_log2\":" << jsonNum(e.maxAbs)
          << ",\"mean_abs_err_log2\":" << jsonNum(e.meanAbs)
          << ",\"max_rel_err_lik\":" << jsonNum(e.maxRel)
          << ",\"mean_rel_err_lik\":" << jsonNum(e.meanRel)
@@ -1095,7 +1187,7 @@ int runGpu(const Options &o) {
       else
         outs = {&dY};
       Run r = timeAndRun(mod, variant, kernel, lambda, cfg,
-                         lns ? lnsArgs : f32Args, outs, o.warmup, o.reps);
+                         lns ? lnsArgs : f32Args, outs, rep);
       std::vector<double> got(R);
       if (lns) {
         std::vector<float> ly(R);
@@ -1122,20 +1214,17 @@ int runGpu(const Options &o) {
                 std::max(vsModel, std::fabs(got[size_t(i)] - model[size_t(i)]) /
                                       double(absSum[size_t(i)]));
       }
-      std::printf("| %s | %s | %.4f | %s | %s | %s | %d | %s | %s | %d |\n",
+      std::printf("| %s | %s | %s | %s | %s | %s | %d | %s | %s | %d |\n",
                   variant.c_str(),
                   lambda >= 0 ? std::to_string(lambda).c_str() : "-",
-                  r.timing.medianMs, fmtG(e.maxAbs).c_str(),
+                  timeText(r).c_str(), fmtG(e.maxAbs).c_str(),
                   fmtG(e.meanAbs).c_str(), fmtG(e.maxRel).c_str(), e.excluded,
                   fmtG(e.maxNorm).c_str(), fmtG(vsModel).c_str(), e.nonfinite);
       std::fflush(stdout);
       js << (first ? "" : ",") << "{\"variant\":" << jsonStr(variant)
          << ",\"kernel\":" << jsonStr(kernel)
          << ",\"lambda\":" << (lambda >= 0 ? std::to_string(lambda) : "null")
-         << ",\"time_ms\":" << jsonNum(r.timing.medianMs)
-         << ",\"time_min_ms\":" << jsonNum(r.timing.minMs)
-         << ",\"time_max_ms\":" << jsonNum(r.timing.maxMs)
-         << ",\"max_abs_err\":" << jsonNum(e.maxAbs)
+         << timeJson(r) << ",\"max_abs_err\":" << jsonNum(e.maxAbs)
          << ",\"mean_abs_err\":" << jsonNum(e.meanAbs)
          << ",\"max_rel_err\":" << jsonNum(e.maxRel)
          << ",\"rel_rows_left_out\":" << e.excluded
@@ -1193,7 +1282,7 @@ int runGpu(const Options &o) {
           " (usage: lns-examples KERNELS_DIR | --self-check | --write-model DIR"
           " [--states N] [--symbols M] [--steps T] [--batch B] [--rows R]"
           " [--cols C] [--seed S] [--reps K] [--warmup W] [--model-items K]"
-          " [--json PATH])",
+          " [--until-ci R] [--max-reps M] [--json PATH])",
       2);
 }
 
@@ -1201,6 +1290,7 @@ int runGpu(const Options &o) {
 
 int main(int argc, char **argv) {
   Options o;
+  bool maxGiven = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -1239,10 +1329,25 @@ int main(int argc, char **argv) {
     else if (a == "--seed")
       o.z.seed = uint64_t(integer(0, std::numeric_limits<long long>::max()));
     else if (a == "--reps")
-      o.reps = int(integer(1, 10000));
+      o.rep.reps = int(integer(1, 10000));
     else if (a == "--warmup")
-      o.warmup = int(integer(0, 10000));
-    else if (a == "--model-items")
+      o.rep.warmup = int(integer(0, 10000));
+    else if (a == "--max-reps") {
+      o.rep.maxReps = int(integer(1, 100000));
+      maxGiven = true;
+    } else if (a == "--until-ci") {
+      // A relative half-width strictly between 0 and 1 (0.01: ±1%).
+      std::string v = value();
+      char *end = nullptr;
+      errno = 0;
+      double x = std::strtod(v.c_str(), &end);
+      if (errno || end == v.c_str() || *end || !(x > 0 && x < 1))
+        usage(a +
+              " wants a relative half-width between 0 and 1, e.g. 0.01, "
+              "not '" +
+              v + "'");
+      o.rep.untilCi = x;
+    } else if (a == "--model-items")
       o.modelItems = int(integer(0, 1 << 20));
     else if (!a.empty() && a[0] == '-')
       usage("unknown option " + a);
@@ -1251,6 +1356,10 @@ int main(int argc, char **argv) {
     else
       usage("more than one KERNELS_DIR");
   }
+  // --max-reps bounds the launches --until-ci adds: never below --reps.
+  if ((maxGiven || o.rep.untilCi > 0) && o.rep.maxReps < o.rep.reps)
+    usage("--max-reps " + std::to_string(o.rep.maxReps) + " is below --reps " +
+          std::to_string(o.rep.reps));
   if (o.selfCheck)
     return selfCheck(o.z);
   if (!o.writeModelDir.empty()) {

@@ -377,8 +377,15 @@ int run(int argc, char **argv) {
       j["results"].push_back(rj);
     }
     j["points"] = json::array();
-    for (auto &[l, p] : all)
-      j["points"].push_back(pointJson(p));
+    for (auto &[l, p] : all) {
+      json pj = pointJson(p);
+      // The median's 95% interval: the evaluator's cached measurement of
+      // this λ (no new launch; the cache is on in approx-tune).
+      Expected<approx::rt::Evaluation> e = ev.evaluate(ev.configAt(l), false);
+      if (e && std::isfinite(e->timeLoMs) && std::isfinite(e->timeHiMs))
+        pj["time_ci95_ms"] = {e->timeLoMs, e->timeHiMs};
+      j["points"].push_back(pj);
+    }
     j["kernel_launches"] = ev.launches();
     writeOutputFile(o.jsonPath,
               j.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
