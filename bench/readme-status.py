@@ -22,7 +22,8 @@ does not run on import):
   correct rounding  bench/hrcs/report.py: hrcs-h200-2026-11-28/ (the
                     oracle's comparisons, the scaling runs, cr-check.log)
   perforation       bench/perforation/report.py: perforation-h200-2026-11-29-
-                    tiled-output/ (output perforation of the tiled kernels);
+                    tiled-output/ and -tiled-output-16384/ (output
+                    perforation of the tiled kernels);
                     perforation-h{1,2}00-
                     2026-11-26-g/perforation.json.gz (16384^2, the goals);
                     report.py's LATEST, perforation-h200-2026-11-29/
@@ -323,6 +324,9 @@ def perforation_row():
     tiled = p.load(p.TILED_OUTPUT + "/perforation.json")
     tiled_best = [p.fastest(ex, size, p.is_tiled_output)[1]
                   for ex in tiled["examples"] for size in ("1024", "2048")]
+    # ... and at 16384^2 (a later run).
+    tiled_16384 = [p.fastest(ex, "16384", p.is_tiled_output)[1]
+                   for ex in p.load(p.TILED_OUTPUT_16384 + "/perforation.json")["examples"]]
     new200 = perforation_best(p, latest, "16384")
     copy_new = span([new200[n][0] for n in dram], "%.0f")
     return (
@@ -344,7 +348,8 @@ def perforation_row():
         f"error), and output perforation of the plain kernels is slower than the accurate "
         f"tiling at every size ({outputs('1024')}, {outputs('2048')}, {outputs('16384')}), "
         f"as is output perforation of the tiled kernels at every block shape "
-        f"({span(tiled_best, '%.2f')}x at 1024² and 2048², `bench/results/{p.TILED_OUTPUT}/`); "
+        f"({span(tiled_best, '%.2f')}x at 1024² and 2048², `bench/results/{p.TILED_OUTPUT}/`; "
+        f"{span(tiled_16384, '%.2f')}x at 16384², `bench/results/{p.TILED_OUTPUT_16384}/`); "
         f"input "
         f"perforation's fronts dominate output perforation everywhere. Missed: {below}on the "
         f"H200 the rows schemes ({rows200}%), which are issue-bound there "

@@ -477,6 +477,9 @@ LATEST = "perforation-h200-2026-11-29"
 # Output perforation of the tiled kernels (every block shape), measured
 # after LATEST at the paper's sizes.
 TILED_OUTPUT = "perforation-h200-2026-11-29-tiled-output"
+# The same versions at 16384^2, the size TILED_OUTPUT's call had no device
+# time for.
+TILED_OUTPUT_16384 = "perforation-h200-2026-11-29-tiled-output-16384"
 
 
 def is_tiled_output(v):
@@ -613,9 +616,12 @@ def doc_blocks():
     d = load("perforation-h100-2026-11-25-d/perforation.json")
     latest = load(LATEST + "/perforation.json")
     tiled = load(TILED_OUTPUT + "/perforation.json")
+    tiled_16384 = load(TILED_OUTPUT_16384 + "/perforation.json")
     return {
         "run-tiled-output": run_table(TILED_OUTPUT),
         "tiled-output": tiled_output_table(tiled),
+        "run-tiled-output-16384": run_table(TILED_OUTPUT_16384),
+        "tiled-output-16384": tiled_output_table(tiled_16384),
         "run-2026-11-29": run_table(LATEST),
         "summary-2026-11-29": summary(latest),
         "best-2026-11-29": best_sizes_table(latest),
