@@ -31,7 +31,8 @@ does not run on import):
                     95% intervals)
   precision         bench/precision/scaling-report.py: precision-scaling-
                     h200-2026-11-29b (the headline: 14 apps with the staging
-                    control; -default and -image: the other input sets) and precision-scaling-h100-2026-11-26b/{paper,
+                    control; -default and -image: the other input sets;
+                    -16x: five apps at 16x) and precision-scaling-h100-2026-11-26b/{paper,
                     16x} (the earlier run: means at TOQ 0.9, goals)
 
 Fixed text (not measured here, or a judgement of the numbers): the papers'
@@ -364,6 +365,10 @@ def precision_row():
     h = s.goal_numbers(*h200)
     n = s.summary_numbers(h200[0])
     others = {k: s.summary_numbers(s.load_run(d)[0]) for k, d in s.H200_INPUT_RUNS.items()}
+    # 16x with the control: the apps its call covered.
+    big200 = s.load_run(s.H200_16X_RUN)
+    n16 = s.summary_numbers(big200[0])
+    apps16 = sorted({r["app"].upper() for r in big200[0]})
     paper = s.load_run(os.path.join(s.SECOND_RUN, "paper"))
     big = s.load_run(os.path.join(s.SECOND_RUN, "16x"))
     p, b = s.goal_numbers(*paper), s.goal_numbers(*big)
@@ -385,6 +390,9 @@ def precision_row():
         + " and ".join(f"{k.capitalize()}" for k in others) + " inputs "
         + " and ".join(f"{o['sp'][0]:.2f}x = {o['st'][0]:.2f}x x {o['vp'][0]:.2f}x"
                        for o in others.values()) +
+        f"; at 16x (Random, {len(apps16)} of the 12 apps run at that size: "
+        f"{', '.join(apps16)}) {n16['sp'][0]:.2f}x = {n16['st'][0]:.2f}x x "
+        f"{n16['vp'][0]:.2f}x, the other seven not measured with the control"
         f"; earlier on an {gpu(s.SECOND_RUN)} "
         f"({run_date(s.SECOND_RUN)}, no control) {p['mean']:.2f}x over {p['apps']} apps x "
         f"{p['inputs']} input sets ({b['mean']:.2f}x over {b['apps']} apps at 16x), {goals}; "

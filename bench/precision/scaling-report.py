@@ -910,6 +910,13 @@ SESSION_OVERHEAD_RUN = os.path.join(RESULTS, "precision-session-overhead-h200-20
 H200_INPUT_RUNS = {
     "default": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-default"),
     "image": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-image")}
+# The 16x size on Random with the control, in a later call of the same day
+# (bench/rerun-dispersion.sh precision with PRECISION_SIZES=16x): the apps
+# the call's time covered.
+H200_16X_RUN = os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x")
+# Its approx-scale and approx-inspect were built from this commit's tree
+# (the PolyBench PTX is ac4eef8's bundle, as in H200_RUN).
+H200_16X_TREE = "8adbcc5"
 
 
 def with_control(reports, toq=HEADLINE_TOQ):
@@ -1091,7 +1098,7 @@ def doc_h200_goals(run, toq=HEADLINE_TOQ):
     return "\n".join(lines) + "\n"
 
 
-def doc_h200_run(out_dir, reports):
+def doc_h200_run(out_dir, reports, tree=None):
     """The machine and the run: the database's GPU, driver, link and CPU,
     machine.txt's date and clocks, run.json's command and time, the
     reports' timing options."""
@@ -1107,7 +1114,7 @@ def doc_h200_run(out_dir, reports):
     lines = [
         f"- {g['name']}, driver {g['driver']}, PCIe gen {g['pcie_gen']} x{g['pcie_width']}; "
         f"{c['model']}, {c['logical_cores']} logical cores ({c['simd']}); nvidia-smi at the "
-        f"call's start ({lines[0]}): max clocks SM {sm}, memory {mem}; tree {H200_TREE}.",
+        f"call's start ({lines[0]}): max clocks SM {sm}, memory {mem}; tree {tree or H200_TREE}.",
         f"- Database: `approx-inspect --quick`, recorded {db.get('created', '?')}.",
     ]
     for run in runs:
@@ -1185,6 +1192,10 @@ def doc_blocks():
         blocks[f"h200-{inputs}-split"] = doc_h200_split(run[0])
         blocks[f"h200-{inputs}-means"] = doc_h200_means(run[0])
         blocks[f"h200-{inputs}-goals"] = doc_h200_goals(run)
+    run = load_run(H200_16X_RUN)
+    blocks["h200-16x-run"] = doc_h200_run(H200_16X_RUN, run[0], H200_16X_TREE)
+    blocks["h200-16x-split"] = doc_h200_split(run[0])
+    blocks["h200-16x-means"] = doc_h200_means(run[0])
     return blocks
 
 
