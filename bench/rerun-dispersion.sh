@@ -15,7 +15,9 @@
 #              [random] (default, image: .carry/precision-bench/images from
 #              bench/precision/prepare.sh), PRECISION_SIZES [paper] (or
 #              16x; CORR and COVAR are not run at 16x), TOQ 0.9, with the
-#              pinned-f64 control and NVML energy
+#              pinned-f64 control and NVML energy; PRECISION_APPS [the 14]
+#              (a subset, e.g. the apps a cut-off call did not reach),
+#              PRECISION_CALL_TIMEOUT [120] seconds per approx-scale call
 #
 # Every step writes under $WORK/<step>; the lot is packed into
 # $OUT/results.tgz after each step and every minute (the device tool
@@ -47,6 +49,16 @@ for z in ${PRECISION_SIZES:-paper}; do
     *) echo "rerun-dispersion.sh: PRECISION_SIZES: unknown size '$z' (paper, 16x)" >&2; exit 2 ;;
   esac
 done
+PRECISION_ALL="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr"
+for a in ${PRECISION_APPS:-$PRECISION_ALL}; do
+  case " $PRECISION_ALL " in
+    *" $a "*) ;;
+    *) echo "rerun-dispersion.sh: PRECISION_APPS: unknown app '$a' ($PRECISION_ALL)" >&2; exit 2 ;;
+  esac
+done
+case ${PRECISION_CALL_TIMEOUT:-120} in
+  ''|*[!0-9]*|0*) echo "rerun-dispersion.sh: PRECISION_CALL_TIMEOUT wants a positive number of seconds, not '$PRECISION_CALL_TIMEOUT'" >&2; exit 2 ;;
+esac
 for step in "$@"; do
   case $step in
     apps|perforation|lns|precision) ;;
@@ -104,8 +116,8 @@ for step in "$@"; do
   precision)
     OUT=$WORK/precision BUILD=$BUILD PTX=.carry/polybench INPUTS="${PRECISION_INPUTS:-random}" SIZES="${PRECISION_SIZES:-paper}" \
       TOQS=0.9 REPS=5 UNTIL_CI=0.01 MAX_REPS=30 HOLDOUT=0 QUICK=1 \
-      BUDGET=$(( l - 10 )) CALL_TIMEOUT=120 \
-      APPS="gemm syrk 3mm 2dconv atax bicg mvt 3dconv gesummv syr2k fdtd2d 2mm covar corr" \
+      BUDGET=$(( l - 10 )) CALL_TIMEOUT=${PRECISION_CALL_TIMEOUT:-120} \
+      APPS="${PRECISION_APPS:-$PRECISION_ALL}" \
       bash bench/precision/run-scaling.sh > "$WORK/precision/run.log" 2>&1
     rc=$?; [ $rc -eq 0 ] || status=1
     say "precision: exit $rc" ;;
