@@ -28,6 +28,9 @@
 # given): runs 2.. go to <run>-rK, and each run's log ends with GPU 0's
 # clocks, temperature and power (nvidia-smi) before and after it
 # (state_before, state_after).
+# PACK_TO [unset]: a folder that gets OUT packed as results.tgz every minute
+# and at exit (scripts/pack-results.sh): the device tool returns only a few
+# files, so give it PACK_TO=$OUT and OUT a folder of its own.
 set -uo pipefail
 BIN=${1:?usage: run-hrcs.sh BIN_DIR OUT [sections]}; OUT=${2:?}; shift 2
 sections=${*:-env verify agree table1 speed binade multi}
@@ -36,7 +39,15 @@ for v in SPEED_REPEATS REPEATS; do
     ''|*[!0-9]*|0*) echo "run-hrcs.sh: $v wants a positive integer, not '${!v}'" >&2; exit 2 ;;
   esac
 done
+if [ -n "${PACK_TO:-}" ]; then
+  mkdir -p "$PACK_TO" 2>/dev/null ||
+    { echo "run-hrcs.sh: PACK_TO: cannot create '$PACK_TO'" >&2; exit 2; }
+fi
 mkdir -p "$OUT"
+if [ -n "${PACK_TO:-}" ]; then
+  source "$(dirname "$0")/../../scripts/pack-results.sh"
+  pack_results_start "$OUT" "$PACK_TO"
+fi
 CORES=$(nproc)
 GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)
 ALLDEV=$(seq -s, 0 $((GPUS > 0 ? GPUS - 1 : 0)))
