@@ -27,12 +27,16 @@ naming the table, where the page differs; --list names the blocks. The
 bit checks, accuracy, Table 1, the dynamic distribution, the captured
 shares and the device's state come from RUN (lns-h200-2026-11-29/, with
 intervals); the split with one branch per op (BRANCH_RUN), the HMM
-example (EXAMPLES_RUN, EXAMPLES_VERSIONED_RUN) and the tuner's choice
-(TUNE_RUN) from older H100 runs, labelled on the page. Each of those blocks
-prints 95% intervals where its JSON has them: a lns-bench run with the
-`branch` row (gen-kernels.py's tp_*_branch) gives the branch block from
-that run, medians with intervals; lns-examples --until-ci writes
-"time_ci_ms" per variant; approx-tune's points "time_ci95_ms".
+example and the matrix-vector product (EXAMPLES_RUN, EXAMPLES_VERSIONED_RUN)
+and the tuner's choice (TUNE_RUN) from a later call on the same GPU model
+(lns-h200-2026-11-29b/, with intervals), each block saying its GPU, date
+and timing rule under the table where its JSON has them. Each of those
+blocks prints 95% intervals where its JSON has them: a lns-bench run with
+the `branch` row (gen-kernels.py's tp_*_branch) gives the branch block
+from that run, medians with intervals, and compares that run's other
+Table 1 rows with RUN's; lns-examples --until-ci writes "time_ci_ms" per
+variant; approx-tune's points "time_ci95_ms". Older runs without them
+(the H100's) print as they did.
 --branch-run, --examples-run (one run, no separate versioned one) and --tune-run
 read those blocks from another JSON instead (a new run before the
 constants name it; the tests' made-up runs).
@@ -133,22 +137,27 @@ def module_label(module):
 RUN_DIR = "lns-h200-2026-11-29"
 RUN = RUN_DIR + "/lns.json"
 RUN_TREE = "6569733"  # the commit whose tree the run built (not in the JSON)
-# Older runs the page still quotes, each labelled with its run: the split
-# with one branch per op, which the pipeline no longer emits (2026-11-22),
-# and the run the accuracy figure is drawn from (2026-11-26). BRANCH_RUN may
-# name a newer lns-bench run that has the `branch` row (a lns.json under a
-# run folder): the block then takes it, with its intervals, from that run.
-BRANCH_RUN = "lns-h100-2026-11-22.json"
+# The runs of the page's other blocks. BRANCH_RUN: the split with one
+# warp-uniform branch per op (what approx-lns-lower alone emits; the
+# pipeline versions the loop instead), from a lns-bench run with the
+# `branch` row (gen-kernels.py's tp_*_branch): lns-bench --only throughput
+# on one H200 the afternoon of RUN's day (tree 7222454), with intervals; an
+# older JSON without that row (lns-h100-2026-11-22.json) prints the H100's
+# split of 2026-11-22 without intervals. FIGURE_RUN: the run the accuracy
+# figure is drawn from (2026-11-26).
+BRANCH_RUN = "lns-h200-2026-11-29b/lns.json"
 FIGURE_RUN = "lns-h100-2026-11-26.json"
 # The examples (examples/lns/run-lns-examples.sh): EXAMPLES_RUN's variants,
 # its split labelled one branch per op while EXAMPLES_VERSIONED_RUN names
-# the later run whose split row was versioned (2026-11-26); with
-# EXAMPLES_VERSIONED_RUN None, EXAMPLES_RUN alone, its split versioned by
-# approx-lns-version (every run since 2026-11-26).
-EXAMPLES_RUN = "lns-examples-h100-2026-11-22.json"
-EXAMPLES_VERSIONED_RUN = "lns-examples-h100-2026-11-26.json"
-# The tuner's impl choice (bench/lns/tune-impl.sh's merged JSON).
-TUNE_RUN = "lns-tune-impl-h100-2026-11-26.json"
+# the later run whose split row was versioned (the H100 runs of 2026-11-22
+# and -26); with EXAMPLES_VERSIONED_RUN None, EXAMPLES_RUN alone, its split
+# versioned by approx-lns-version (every run since 2026-11-26): the H200
+# run of 2026-11-29 (lns-examples --until-ci, intervals).
+EXAMPLES_RUN = "lns-h200-2026-11-29b/lns-examples.json"
+EXAMPLES_VERSIONED_RUN = None
+# The tuner's impl choice (bench/lns/tune-impl.sh's merged JSON), the same
+# H200 call (approx-tune --until-ci: per-point intervals).
+TUNE_RUN = "lns-h200-2026-11-29b/tune-impl.json"
 
 
 def machine(run_dir):
@@ -259,7 +268,7 @@ def table1_block(run):
     return "\n".join(out) + "\n"
 
 
-def table1_branch_block(old, path=BRANCH_RUN):
+def table1_branch_block(old, path=BRANCH_RUN, ref=None):
     """The split with one warp-uniform branch per op (what approx-lns-lower
     alone emits; the pipeline now versions the loop) and the SFU row of
     the same run. From a lns-bench run with the `branch` row (gen-kernels.py's
@@ -267,7 +276,7 @@ def table1_branch_block(old, path=BRANCH_RUN):
     split as the pipeline emits it; else the older run's split (compiled
     before approx-lns-version existed), without intervals."""
     if "branch" in old["throughput"]["sb"]:
-        return table1_branch_run_block(old, path)
+        return table1_branch_run_block(old, path, ref)
     out = ["| row (%s, %s, medians of 5 rounds, no interval) | sb: ps | ratio "
            "| sb + db: ps | ratio |" % (old["gpu"], run_date(path)),
            "| --- | --- | --- | --- | --- |"]
@@ -282,11 +291,15 @@ def table1_branch_block(old, path=BRANCH_RUN):
     return "\n".join(out) + "\n"
 
 
-def table1_branch_run_block(run, path):
+def table1_branch_run_block(run, path, ref=None):
     """table1_branch_block from a run with the `branch` row: the SFU, the
     split with one branch per op and the split as the pipeline emits it,
     each median with its 95% interval and ratio to the SFU; the header
-    says the GPU, the date, the rounds and that intervals are given."""
+    says the GPU, the date, the rounds and that intervals are given. Where
+    the run says its timing rule (lns-bench's "timing"), a note under the
+    table gives the rule and the call (the run folder's machine.txt), and,
+    with `ref` (the page's Table 1 run), how the run's other Table 1 rows
+    compare with ref's (branch_compare_text)."""
     sb, sbdb = run["throughput"]["sb"], run["throughput"]["sbdb"]
     rounds = ("%d interleaved rounds" % sb["rounds"] if sb.get("rounds") == sbdb.get("rounds")
               else "%s (sb) and %s (sb + db) interleaved rounds"
@@ -305,7 +318,66 @@ def table1_branch_run_block(run, path):
                 t[field], ci_text(t.get("ci", {}).get(field), "%.2f"),
                 " (λ=%d)" % t[lam] if lam else "", t[field] / t["hw"]))
         out.append("| %s | %s |" % (label, " | ".join(cells)))
+    tm = run.get("timing")
+    if tm:
+        mdir = os.path.join(RESULTS, os.path.dirname(path))
+        call = ""
+        if os.path.isfile(os.path.join(mdir, "machine.txt")):
+            m = machine(os.path.dirname(path))
+            call = "; the call started %s, driver %s" % (m["date"], m["driver"])
+        out += ["", "lns-bench `--only throughput --min-reps %d --until-ci %g --max-reps %d` "
+                "(`%s`%s): each row and each λ of the sweeps (`branch_sweep`, "
+                "`branch_sweep_ci`) timed once per round as the median of %d launches after "
+                "%d warm-up, at least %d rounds, more until every median's 95%% interval "
+                "is within ±%g%% of it, at most %d; interval: %s."
+                % (tm["min_reps"], tm["until_ci"], tm["max_reps"], os.path.basename(
+                    os.path.dirname(path)) + "/" + os.path.basename(path), call,
+                   tm["launches_per_sample"], tm["warmup_launches"], tm["min_reps"],
+                   100 * tm["until_ci"], tm["max_reps"], tm["interval"])]
+        if ref is not None:
+            out += ["", branch_compare_text(run, ref)]
     return "\n".join(out) + "\n"
+
+
+def signed_pct(v):
+    """+0.16%, −0.10% (the page's minus sign)."""
+    return ("+%.2f%%" % v) if v >= 0 else ("−%.2f%%" % -v)
+
+
+def branch_compare_text(run, ref, ref_path=RUN):
+    """The rows `run` shares with `ref`'s Table 1 (the same kernels, timed
+    in another call): per sb and sb + db, the range of the differences of
+    the medians and the rows whose 95% intervals do not overlap; then the
+    split's best λ and captured share in both runs, and whether run's share
+    lies within ref's range at the ends of its intervals."""
+    fields = [f for _, f in TABLE1_ROWS]
+    rows, split = [], []
+    for what, label in (("sb", "sb"), ("sbdb", "sb + db")):
+        t, r = run["throughput"][what], ref["throughput"][what]
+        both = [f for f in fields if f in t and f in r]
+        d = [100 * (t[f] / r[f] - 1) for f in both]
+        apart = [f for f in both if f in t.get("ci", {}) and f in r.get("ci", {})
+                 and (t["ci"][f][1] < r["ci"][f][0] or r["ci"][f][1] < t["ci"][f][0])]
+        rows.append("%s %s to %s (%s)" % (
+            label, signed_pct(min(d)), signed_pct(max(d)),
+            "every 95% interval overlapping the other's" if not apart else
+            "the intervals of %d of %d rows apart: %s"
+            % (len(apart), len(both), ", ".join("`%s`" % f for f in apart))))
+        s_t = (t["split_speedup"] - 1) / (t["limit"] - 1)
+        s_r = (r["split_speedup"] - 1) / (r["limit"] - 1)
+        rng = share_range(r, "split")
+        split.append("%s λ = %d (there %d), %.1f%% (there %.1f%%%s)" % (
+            label, t["split_lambda"], r["split_lambda"], 100 * s_t, 100 * s_r,
+            "" if rng is None else ", %.1f%% to %.1f%% at its intervals' ends: %s" % (
+                100 * rng[0], 100 * rng[1],
+                "inside" if rng[0] <= s_t <= rng[1] else "outside")))
+    when = ""
+    ref_dir = os.path.dirname(ref_path)
+    if ref_dir and os.path.isfile(os.path.join(RESULTS, ref_dir, "machine.txt")):
+        when = "the call of %s, " % machine(ref_dir)["date"]
+    return ("This call's other Table 1 rows (the same kernels) differ from Table 1 above "
+            "(%s`%s`), medians, by: %s. The split as the pipeline emits it, best λ and captured share "
+            "(S−1)/(B−1): %s." % (when, ref_path, "; ".join(rows), "; ".join(split)))
 
 
 def dynamic_block(run):
@@ -421,7 +493,33 @@ def ms_text(v, fmt="%.2f"):
 VERSION_DATE = "2026-11-26"  # approx-lns-version in the pipeline from this day
 
 
-def hmm_block(first, later=None, date=None):
+def result_name(path):
+    """A run's file as the page names it: relative to bench/results."""
+    rel = os.path.relpath(os.path.join(RESULTS, path), RESULTS)
+    return os.path.basename(path) if rel.startswith("..") else rel
+
+
+def examples_timing_text(run, section, path=None):
+    """The line under an examples table: the GPU, the run's date and file,
+    the seed and the timing rule of lns-examples' JSON ("reps", "warmup",
+    "until_ci", "max_reps"), with the launches the variants of `section`
+    took."""
+    where = ""
+    if path:
+        where = ", %s (`%s`)" % (run_date(path), result_name(path))
+    rule = "%d launches after %d warm-up, no interval" % (run["reps"], run["warmup"])
+    if run.get("until_ci"):
+        n = sorted({v["launches"] for v in run[section]["variants"] if "launches" in v})
+        took = ("" if not n else " (every variant took %d)" % n[0] if len(n) == 1
+                else " (the variants took %d to %d)" % (n[0], n[-1]))
+        rule = ("at least %d launches after %d warm-up, more until its 95%% interval is "
+                "within ±%g%% of it, at most %d%s; in brackets the interval: %s"
+                % (run["reps"], run["warmup"], 100 * run["until_ci"], run["max_reps"], took,
+                   run.get("interval", "95% bootstrap of the median")))
+    return "%s%s, seed %s: each time the median of %s." % (run["device"], where, run["seed"], rule)
+
+
+def hmm_block(first, later=None, date=None, path=None):
     """The HMM example: every variant of `first`, the split's λ sweep on
     one row. With `later` (the 2026-11-22 and -26 runs), `first`'s split
     is the one branch per op and `later`'s the versioned one, a row each;
@@ -461,10 +559,12 @@ def hmm_block(first, later=None, date=None):
         model = v["max_abs_vs_model"]  # None: no model (f32 kernels)
         out.append("| %s | %s | %.4f |%s |" % (
             label, ms_text(v), v["max_abs_err_log2"], "" if model is None else " " + short_e(model)))
+    if later is None:
+        out += ["", examples_timing_text(first, "hmm", path)]
     return "\n".join(out) + "\n"
 
 
-def dot_block(run):
+def dot_block(run, path=None):
     """The LNS matrix-vector product of `run` (lns-examples' "dot"): every
     variant's median time (with its 95% interval where the JSON has one)
     and max error relative to sum_c |A[r][c] x[c]|. The page quotes these
@@ -482,6 +582,7 @@ def dot_block(run):
         out.append("| %s | %s | %s |%s |" % (
             label, ms_text(v, "%.3f"), short_e(v["max_err_over_abs_sum"]),
             "" if model is None else " " + short_e(model)))
+    out += ["", examples_timing_text(run, "dot", path)]
     return "\n".join(out) + "\n"
 
 
@@ -491,7 +592,31 @@ LNS_IMPLS = ["precise", "sfu", "horner", "texture1", "texture2", "texture3"]
 TUNE_KERNELS = ["logaddexp", "logsumexp16", "logsubexp"]
 
 
-def tune_blocks(runs):
+def tune_timing_text(runs, path=None):
+    """The line under the tuner's variant table: the GPU, the calls' first
+    and last dates, the file and approx-tune's timing rule ("timing")."""
+    calls = [r for qs in runs.values() for r in qs.values()]
+    first = calls[0]
+    dates = sorted(r["date"] for r in calls if r.get("date"))
+    when = (" %s to %s" % (dates[0], dates[-1]) if len(dates) > 1 and dates[0] != dates[-1]
+            else " %s" % dates[0] if dates else "")
+    where = " (`%s`)" % result_name(path) if path else ""
+    tm = first.get("timing", {})
+    if tm.get("until_ci"):
+        rule = ("at least %d timed launches after %d warm-up, more until its 95%% interval is "
+                "within ±%g%% of it, at most %d; in brackets the interval (approx-tune's "
+                "`time_ci95_ms`)" % (tm["reps"], tm["warmup"], 100 * tm["until_ci"],
+                                      tm["max_reps"]))
+    else:
+        rule = "%s timed launches after %s warm-up, no interval" % (
+            tm.get("reps", "?"), tm.get("warmup", "?"))
+    return ("%s, approx-tune's calls%s%s: each variant's time the %s of %s. The times and "
+            "errors above are the calls at QoS %s; every call times every variant anew."
+            % (first["device"]["name"], when, where, tm.get("statistic", "median"), rule,
+               short_e(float(sorted(runs[TUNE_KERNELS[0]], key=float)[0]), 0)))
+
+
+def tune_blocks(runs, path=None):
     """The tuner's runs ({kernel: {qos: run}}): every variant's time and
     error (the first QoS's measurements; each time with its 95% interval
     where approx-tune's point has one, "time_ci95_ms"), and the impl chosen
@@ -515,6 +640,7 @@ def tune_blocks(runs):
             cells.append(name if name == last else "%s (%.2fx)" % (name, t0 / r["time_ms"]))
             last = name
         pick.append("| %s | %s |" % (kernel, " | ".join(cells)))
+    var += ["", tune_timing_text(runs, path)]
     return {"tune-impl": "\n".join(var) + "\n", "tune-choice": "\n".join(pick) + "\n"}
 
 
@@ -525,15 +651,17 @@ def doc_blocks():
         "bitexact": bitexact_block(run),
         "accuracy": accuracy_block(run, load(FIGURE_RUN)),
         "table1": table1_block(run),
-        "table1-branch-per-op": table1_branch_block(load(BRANCH_RUN), BRANCH_RUN),
+        "table1-branch-per-op": table1_branch_block(load(BRANCH_RUN), BRANCH_RUN,
+                                                    run if BRANCH_RUN != RUN else None),
         "dynamic": dynamic_block(run),
         "captured-share": captured_share_block(run),
         "hmm": hmm_block(load(EXAMPLES_RUN),
                          load(EXAMPLES_VERSIONED_RUN) if EXAMPLES_VERSIONED_RUN else None,
-                         run_date(EXAMPLES_RUN)),
-        "lns-dot": dot_block(load(EXAMPLES_VERSIONED_RUN or EXAMPLES_RUN)),
+                         run_date(EXAMPLES_RUN), EXAMPLES_RUN),
+        "lns-dot": dot_block(load(EXAMPLES_VERSIONED_RUN or EXAMPLES_RUN),
+                             EXAMPLES_VERSIONED_RUN or EXAMPLES_RUN),
     }
-    blocks.update(tune_blocks(load(TUNE_RUN)))
+    blocks.update(tune_blocks(load(TUNE_RUN), TUNE_RUN))
     return blocks
 
 
