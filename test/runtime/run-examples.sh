@@ -28,6 +28,23 @@ run black_scholes --input 2=uniform:5:30 --input 3=uniform:1:100 \
 run coulomb_f64 --shape 0=1024x4 --shape 1=65536x3 --shape 2=65536 \
   --input 0=uniform:0:64 --input 1=uniform:0:64 --scalar 3=1024 \
   --scalar 4=65536 --grid 256
+# approx-tune's JSON gives every measured λ its median's 95% interval
+# (time_ci95_ms, from the evaluator's cache): present and around the median.
+if [ -f "$EX/box_muller.manifest.json" ]; then
+  J=$(mktemp -d)
+  "$T" "$EX/box_muller.manifest.json" --method heu --qos-ratio 0.8 --reps 10 \
+    --until-ci 0.05 --max-reps 60 --quiet --inout 0=uniform:1e-7:1 --size 4194304 \
+    --scalar 1=16 --scalar 2=262144 --grid 1024 --json "$J/tune.json" > /dev/null || status=1
+  python3 - "$J/tune.json" <<'PY' || { echo "FAIL: approx-tune's points lack their intervals"; status=1; }
+import json, sys
+points = json.load(open(sys.argv[1]))["points"]
+bad = [p["lambda"] for p in points
+       if not ("time_ci95_ms" in p and p["time_ci95_ms"][0] <= p["time_ms"] <= p["time_ci95_ms"][1])]
+print(f"{len(points)} points, {len(bad)} without an interval around the median: {bad}")
+sys.exit(1 if bad or not points else 0)
+PY
+  rm -rf "$J"
+fi
 if [ $found -eq 0 ]; then
   echo "SKIPPED: no example manifests in $EX (build the compiler's examples)"
   exit 77
