@@ -2,7 +2,11 @@
 //
 // Marks each innermost loop holding SFU-split ops with an LLVM unroll count,
 // so that both copies of a versioned loop unroll as nvcc's do (Listing 3),
-// not as LLVM's NVPTX cost model and ptxas would each decide.
+// not as LLVM's NVPTX cost model and ptxas would each decide. A loop that
+// already has an annotation keeps it: the count is added unless it says
+// something about unrolling itself (a `#pragma unroll` through approx-cc).
+// approx-cc's loops all carry clang's mustProgress, so skipping annotated
+// loops outright skipped every loop of a CUDA input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,10 +58,24 @@ struct ApproxUnrollVersionedPass final
         ctx, /*disable=*/{}, b.getI32IntegerAttr(count),
         /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/followup, {},
         {});
-    auto annotation = LLVM::LoopAnnotationAttr::get(
-        ctx, {}, {}, {}, unroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    // `existing` with the unroll count added (null: leave the loop as is).
+    auto withCount = [&](Attribute existing) -> LLVM::LoopAnnotationAttr {
+      if (!existing)
+        return LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, unroll, {}, {},
+                                             {}, {}, {}, {}, {}, {}, {}, {},
+                                             {});
+      auto a = dyn_cast<LLVM::LoopAnnotationAttr>(existing);
+      if (!a || a.getUnroll() || a.getDisableNonforced())
+        return {};
+      return LLVM::LoopAnnotationAttr::get(
+          ctx, a.getDisableNonforced(), a.getVectorize(), a.getInterleave(),
+          unroll, a.getUnrollAndJam(), a.getLicm(), a.getDistribute(),
+          a.getPipeline(), a.getPeeled(), a.getUnswitch(), a.getMustProgress(),
+          a.getIsVectorized(), a.getStartLoc(), a.getEndLoc(),
+          a.getParallelAccesses());
+    };
     module.walk([&](Operation *loop) {
-      if (!isLoweredLoop(loop) || loop->hasAttr(kLoopAnnotation))
+      if (!isLoweredLoop(loop))
         return;
       bool innermost = true, split = false;
       loop->walk([&](Operation *inner) {
@@ -66,7 +84,10 @@ struct ApproxUnrollVersionedPass final
         innermost = innermost && !isa<LoopLikeOpInterface>(inner);
         split = split || isWarpSplitOp(inner);
       });
-      if (innermost && split)
+      if (!innermost || !split)
+        return;
+      if (LLVM::LoopAnnotationAttr annotation =
+              withCount(loop->getAttr(kLoopAnnotation)))
         loop->setAttr(kLoopAnnotation, annotation);
     });
   }

@@ -145,7 +145,11 @@ def ApproxUnrollVersioned : Pass<"approx-unroll-versioned",
     Puts `#llvm.loop_annotation<unroll = <count = N>>` on every innermost
     `scf.for` and `scf.while` that holds SFU-split approx ops (`form(sfu)`
     or `form(precise)` with a knob, as approx-warp-split leaves them), in
-    both copies, unless the loop already has a loop annotation. The SCF and
+    both copies. A loop annotation already there keeps its other fields
+    (approx-cc's loops carry clang's `mustProgress`) and gets the count,
+    unless it already says how to unroll (a `#pragma unroll`, `unroll =
+    <disable = true>`) or has `disableNonforced`: then the loop is left as
+    it is. The SCF and
     CF lowerings carry it to the loop's latch branch, and LLVM's unroller
     then unrolls by N (a run-time trip count gets a remainder loop) and
     marks the result `nounroll` for ptxas.
