@@ -159,8 +159,9 @@ def sfu_row():
         f"{round(100 * (HEU_OMG_GOAL - 1))}% of OMG on {rt.group(1)} of {rt.group(2)} "
         f"(re-timed side by side{off}); pure-SFU speedup at most {sfu_max:.2f}× "
         f"(paper {PAPER_SFU_SPEEDUP}). These runs' PTX lacked the versioned-loop unroll "
-        "counts (a regression of 2026-11-28, fixed afterwards in e48541e; not yet re-run: "
-        "docs/benchmarks.md) | [docs/sfu.md](docs/sfu.md), "
+        "counts (a regression of 2026-11-28, fixed afterwards in e48541e), and the "
+        "comparison with nvcc timed a λ copy inside each of ours' launches (the runners "
+        "are fixed); neither is re-run yet: docs/benchmarks.md | [docs/sfu.md](docs/sfu.md), "
         "[docs/benchmarks.md](docs/benchmarks.md) |")
 
 
