@@ -304,20 +304,11 @@ int main(int argc, char **argv) {
       PlainKernel fast("approx-bench", plainDir + "/" + plainBase + ".fast.ptx",
                        plainKernel);
       // Ours through the runtime on the hand build's buffers, so that all
-      // four builds run on the same memory, restored before each launch.
-      // λ = 0 and λmax each from a load of the module of its own, with λ
-      // set once: one module alternating them every round would copy the
-      // λ global to the device inside every timed launch, a cost a program
-      // that sets λ once does not pay.
-      const int64_t lmax = r.lmax;
-      Expected<std::unique_ptr<Module>> m0 =
-          Module::load(*ctx, moduleDir + "/" + module + ".manifest.json");
-      Expected<std::unique_ptr<Module>> mMax =
-          Module::load(*ctx, moduleDir + "/" + module + ".manifest.json");
-      check(m0.status(), module.c_str());
-      check(mMax.status(), module.c_str());
-      check((*m0)->setKnob("lambda", 0), "setKnob");
-      check((*mMax)->setKnob("lambda", lmax), "setKnob");
+      // four builds run on the same memory, restored before each launch;
+      // at λ = 0 and λmax, one module each (oursAtLambda says why).
+      const std::string manifest = moduleDir + "/" + module + ".manifest.json";
+      const auto m0 = oursAtLambda(*ctx, manifest, 0);
+      const auto mMax = oursAtLambda(*ctx, manifest, r.lmax);
       auto ours = [&](Module &mm) {
         check(mm.launch(kernel, cfg, oursArgs), "launch ours");
       };
@@ -326,7 +317,7 @@ int main(int argc, char **argv) {
       rule.tight = gUntilCi;
       r.plainRounds = bench::timeLaunches(
           [&hb] { hb.prepare(); },
-          {[&] { ours(**m0); }, [&] { plain(o3); }, [&] { ours(**mMax); },
+          {[&] { ours(*m0); }, [&] { plain(o3); }, [&] { ours(*mMax); },
            [&] { plain(fast); }},
           rule);
       r.o3T = approx::rt::median(r.plainRounds.samples[1]);
