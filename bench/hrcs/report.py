@@ -18,7 +18,6 @@ DIR and --scale-run DIR read table1-repeated's and scale-repeated's runs
 from DIR instead of TABLE1_RUN and SCALE_RUN (the tests point them at
 made-up ones).
 """
-import argparse
 import glob
 import gzip
 import json
@@ -569,18 +568,7 @@ RUN_OPTIONS = {"--table1-run": "TABLE1_RUN", "--scale-run": "SCALE_RUN"}
 
 if __name__ == "__main__":
     # RUN_OPTIONS are this script's; the rest is docblocks' command line.
-    ap = argparse.ArgumentParser(prog="report.py", add_help=False, allow_abbrev=False)
-    for opt, var in RUN_OPTIONS.items():
-        ap.add_argument(opt, metavar="DIR", dest=var)
-    a, sys.argv[1:] = ap.parse_known_args()
-    for opt, var in RUN_OPTIONS.items():
-        d = getattr(a, var)
-        if d is None:
-            continue
-        if not os.path.isdir(d):
-            print(f"report.py: {opt} {d}: no such directory", file=sys.stderr)
-            sys.exit(2)
-        globals()[var] = d
+    globals().update(docblocks.take_path_options("report.py", RUN_OPTIONS, "dir"))
     docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "hrcs.md"),
                    lambda: {name: fn() for name, fn in TABLES.items()
                             if name not in OPTIONAL or os.path.isdir(OPTIONAL[name]())},

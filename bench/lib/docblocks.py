@@ -11,6 +11,7 @@ block that differs or is missing; with neither, the blocks are printed.
 """
 import argparse
 import difflib
+import os
 import re
 import sys
 
@@ -74,3 +75,27 @@ def main(tool, tag, docs, make_blocks, source, names_from_page=False):
     for b in bad:
         print(f"{tool}: {b}", file=sys.stderr)
     sys.exit(1 if bad else 0)
+
+
+def take_path_options(prog, options, kind):
+    """Takes a generator's own options off sys.argv before main() reads the
+    rest: `options` maps each option ('--scale-run') to the name of what it
+    sets; each takes a path to an existing directory (`kind` 'dir') or file
+    ('file'). Returns {name: path} for the options given; a path that is not
+    there is one line naming it and exit 2."""
+    exists, what = {"dir": (os.path.isdir, "no such directory"),
+                    "file": (os.path.isfile, "no such file")}[kind]
+    ap = argparse.ArgumentParser(prog=prog, add_help=False, allow_abbrev=False)
+    for opt, name in options.items():
+        ap.add_argument(opt, dest=name)
+    a, sys.argv[1:] = ap.parse_known_args()
+    given = {}
+    for opt, name in options.items():
+        path = getattr(a, name)
+        if path is None:
+            continue
+        if not exists(path):
+            print(f"{prog}: {opt} {path}: {what}", file=sys.stderr)
+            sys.exit(2)
+        given[name] = path
+    return given

@@ -41,7 +41,6 @@ variant; approx-tune's points "time_ci95_ms". Older runs without them
 read those blocks from another JSON instead (a new run before the
 constants name it; the tests' made-up runs).
 """
-import argparse
 import json
 import math
 import os
@@ -676,17 +675,7 @@ def run_options():
     rest is docblocks' command line. A file that is not there: one line,
     exit 2."""
     global EXAMPLES_VERSIONED_RUN
-    ap = argparse.ArgumentParser(prog="report.py", add_help=False, allow_abbrev=False)
-    for opt, var in RUN_OPTIONS.items():
-        ap.add_argument(opt, metavar="JSON", dest=var)
-    a, sys.argv[1:] = ap.parse_known_args()
-    for opt, var in RUN_OPTIONS.items():
-        path = getattr(a, var)
-        if path is None:
-            continue
-        if not os.path.isfile(path):
-            print("report.py: %s %s: no such file" % (opt, path), file=sys.stderr)
-            sys.exit(2)
+    for var, path in docblocks.take_path_options("report.py", RUN_OPTIONS, "file").items():
         globals()[var] = os.path.abspath(path)
         if var == "EXAMPLES_RUN":
             EXAMPLES_VERSIONED_RUN = None
