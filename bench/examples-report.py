@@ -19,7 +19,7 @@ Blocks and the raw files in bench/results/ they are made from:
                          same code without the split, and examples/cuda/
                          box_muller.cu through approx-cc against nvcc's
                          builds of it, interleaved, with 95% intervals
-                         (examples-h200-2026-11-29/bench.json)
+                         (examples-h200-2026-11-29b/bench.json)
 
 A ratio ours/hand above 1.02 (the target of the SFU issue) is marked
 "(missed)"; a T(HEU λ)/T(OMG λ) above 1.01 is bold. Standard library only.
@@ -178,7 +178,7 @@ def tune_table():
 
 
 # The run of the examples against the compilers a user would pick.
-BASELINES_RUN = "examples-h200-2026-11-29"
+BASELINES_RUN = "examples-h200-2026-11-29b"
 
 
 def baselines_table():

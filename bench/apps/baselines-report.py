@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "lib"))
 import docblocks  # noqa: E402
 import intervals  # noqa: E402
 
-RUN = os.path.join(ROOT, "bench", "results", "sfu-baselines-h200-2026-11-29")
+RUN = os.path.join(ROOT, "bench", "results", "sfu-baselines-h200-2026-11-29b")
 
 
 def load(run=RUN):

@@ -23,7 +23,7 @@ Without JSON files it is the generator of docs/benchmarks.md's blocks
   bench/apps/report.py [--write | --check | --list] [--docs PAGE]
 
   apps-hw          the per-app table of slot hw, with intervals, and its
-                   summary (HW_RUN: bench/results/apps-h200-2026-11-29/,
+                   summary (HW_RUN: bench/results/apps-h200-2026-11-29b/,
                    one JSON per app)
   apps-mre         E and the paper's MRE at λmax and λ_HEU (the same files)
   apps-dispersion  rounds, widest interval and device state per app (the
@@ -53,10 +53,10 @@ RESULTS = os.path.join(ROOT, "bench", "results")
 # bench/readme-status.py's SFU row reads it too.
 RUN = [os.path.join(RESULTS, f"apps-h100-2026-11-26-{h}.json") for h in "ab"]
 RETIMED = [os.path.join(RESULTS, f"apps-retimed-h100-2026-11-26-{h}.json") for h in "ab"]
-# The 2026-11-29 run (NVIDIA H200, set hw only, issue 30's timing rule:
+# The 2026-11-29 16:11 UTC run (NVIDIA H200, set hw only, issue 30's timing rule:
 # 30 to 100 rounds until ±1%): one JSON per app. docs/benchmarks.md's
 # apps-hw, apps-mre and apps-dispersion blocks.
-HW_DIR = os.path.join(RESULTS, "apps-h200-2026-11-29")
+HW_DIR = os.path.join(RESULTS, "apps-h200-2026-11-29b")
 HW_RUN = sorted(glob.glob(os.path.join(HW_DIR, "apps-*.json")))
 
 

@@ -131,6 +131,7 @@ def load_reports(out_dir):
             print(f"scaling-report: skipping {path}: {e}", file=sys.stderr)
             continue
         r["_file"] = os.path.basename(path)
+        r["_dir"] = out_dir
         reports.append(r)
     reports.sort(key=lambda r: (r["app"], INPUT_ORDER.get(r["input"], 9),
                                 r.get("size", "")))
@@ -681,7 +682,7 @@ SECOND_RUN = os.path.join(RESULTS, "precision-scaling-h100-2026-11-26b")
 EXEC_REPORT = os.path.join(SECOND_RUN, "diag", "mgpu-exec.scale.json")
 # "Throughput on the lent GPU machine's host": host-convert-bench's table.
 HOST_CONVERT = os.path.join(RESULTS, "precision-host-convert-h100-host-2026-11-25.md")
-DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29{b,-default,-image}, "
+DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29{b,-default,-image,-16x,-16x-mvt}, "
                "precision-session-overhead-h200-2026-11-29, precision-control-h200-2026-11-29, "
                "precision-scaling-h100-2026-11-26b/{paper,16x,diag}, "
                "precision-host-convert-h100-host-2026-11-25.md")
@@ -696,8 +697,23 @@ HOST_COLUMNS = [(1, "256 MiB"), (4, "256 MiB"), (16, "64 MiB"), (16, "256 MiB"),
 
 def load_run(out_dir):
     """The reports of `out_dir` and its database's bandwidth floor (the
-    goals' byte-ratio test needs it; main() sets it the same way)."""
-    return load_reports(out_dir), bandwidth_floor(os.path.join(out_dir, "precision-db.json"))
+    goals' byte-ratio test needs it; main() sets it the same way).
+    `out_dir` may be a tuple of folders, calls that each ran some of the
+    apps: their reports are merged (an app in two of them is an error)
+    and the floor is the largest of their databases'."""
+    if isinstance(out_dir, str):
+        return load_reports(out_dir), bandwidth_floor(os.path.join(out_dir, "precision-db.json"))
+    reports, owner = [], {}
+    for d in out_dir:
+        rs = load_reports(d)
+        for app in sorted({r["app"] for r in rs}):
+            if app in owner:
+                sys.exit(f"scaling-report.py: {app} is in two of the merged runs, "
+                         f"{owner[app]} and {d}: each app must come from one folder")
+            owner[app] = d
+        reports += rs
+    reports.sort(key=lambda r: (r["app"], INPUT_ORDER.get(r["input"], 9), r.get("size", "")))
+    return reports, max(bandwidth_floor(os.path.join(d, "precision-db.json")) for d in out_dir)
 
 
 def fmt_ms(seconds):
@@ -910,13 +926,15 @@ SESSION_OVERHEAD_RUN = os.path.join(RESULTS, "precision-session-overhead-h200-20
 H200_INPUT_RUNS = {
     "default": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-default"),
     "image": os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-image")}
-# The 16x size on Random with the control, in a later call of the same day
-# (bench/rerun-dispersion.sh precision with PRECISION_SIZES=16x): the apps
-# the call's time covered.
-H200_16X_RUN = os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x")
-# Its approx-scale and approx-inspect were built from this commit's tree
-# (the PolyBench PTX is ac4eef8's bundle, as in H200_RUN).
-H200_16X_TREE = "8adbcc5"
+# The 16x size on Random with the control, in later calls of the same day
+# (bench/rerun-dispersion.sh precision with PRECISION_SIZES=16x; the second
+# with PRECISION_APPS, the apps the first did not reach): the apps each
+# call's time covered, merged (load_run; an app in two folders is an error).
+H200_16X_RUNS = (os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x"),
+                 os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x-mvt"))
+# Their approx-scale and approx-inspect were built from these commits' trees,
+# in the same order (the PolyBench PTX is ac4eef8's bundle, as in H200_RUN).
+H200_16X_TREES = ("8adbcc5", "dbdd1cc")
 
 
 def with_control(reports, toq=HEADLINE_TOQ):
@@ -1101,7 +1119,29 @@ def doc_h200_goals(run, toq=HEADLINE_TOQ):
 def doc_h200_run(out_dir, reports, tree=None):
     """The machine and the run: the database's GPU, driver, link and CPU,
     machine.txt's date and clocks, run.json's command and time, the
-    reports' timing options."""
+    reports' timing options. `out_dir` may be a tuple of folders (load_run
+    merges their reports), `tree` then a tuple of their trees: each
+    folder's lines, headed by its name and apps, then the timing line."""
+    if isinstance(out_dir, str):
+        lines = run_lines(out_dir, tree)
+    else:
+        lines = []
+        for d, t in zip(out_dir, tree or (None,) * len(out_dir), strict=True):
+            apps = sorted({r["app"] for r in reports if r.get("_dir") == d})
+            head = run_lines(d, t)
+            head[0] = f"- `{os.path.basename(d)}/` ({', '.join(apps)}): {head[0][2:]}"
+            lines += head
+    reps = sorted({(r.get("warmups"), r.get("reps")) for r in reports})
+    lines.append("- Timing: the search's trials are one untimed run and the median of --reps; "
+                 "the f64 profile, each pick and the control are then timed on until the 95% "
+                 "bootstrap interval of their median is within ±1% or 30 runs (`--until-ci 0.01 "
+                 "--max-reps 30`); (warm-ups, reps) per report: " +
+                 ", ".join(f"({w}, {n})" for w, n in reps) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def run_lines(out_dir, tree=None):
+    """doc_h200_run's lines of one folder: machine, database, each run."""
     with open(os.path.join(out_dir, "precision-db.json")) as f:
         db = json.load(f)
     g, c = db["machine"]["gpu"], db["machine"]["cpu"]
@@ -1110,11 +1150,11 @@ def doc_h200_run(out_dir, reports, tree=None):
     with open(os.path.join(out_dir, "machine.txt")) as f:
         lines = [l.strip() for l in f if l.strip()]
     _, _, sm, mem = [x.strip() for x in lines[1].split(",")]
-    reps = sorted({(r.get("warmups"), r.get("reps")) for r in reports})
     lines = [
         f"- {g['name']}, driver {g['driver']}, PCIe gen {g['pcie_gen']} x{g['pcie_width']}; "
-        f"{c['model']}, {c['logical_cores']} logical cores ({c['simd']}); nvidia-smi at the "
-        f"call's start ({lines[0]}): max clocks SM {sm}, memory {mem}; tree {tree or H200_TREE}.",
+        f"{c['model']}, {c['logical_cores']} logical cores ({c['simd']}); nvidia-smi when "
+        f"rerun-dispersion.sh started ({lines[0]}): max clocks SM {sm}, memory {mem}; "
+        f"tree {tree or H200_TREE}.",
         f"- Database: `approx-inspect --quick`, recorded {db.get('created', '?')}.",
     ]
     for run in runs:
@@ -1122,12 +1162,7 @@ def doc_h200_run(out_dir, reports, tree=None):
                      f"{run['budget']} s); skipped: {'; '.join(run['skipped']) or 'none'}; failed: "
                      f"{'; '.join(run['failed']) or 'none'}. Command (run.json): "
                      f"`{run['command'].strip()}`.")
-    lines.append("- Timing: the search's trials are one untimed run and the median of --reps; "
-                 "the f64 profile, each pick and the control are then timed on until the 95% "
-                 "bootstrap interval of their median is within ±1% or 30 runs (`--until-ci 0.01 "
-                 "--max-reps 30`); (warm-ups, reps) per report: " +
-                 ", ".join(f"({w}, {n})" for w, n in reps) + ".")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def doc_h200_summary(reports, toq=HEADLINE_TOQ):
@@ -1192,8 +1227,8 @@ def doc_blocks():
         blocks[f"h200-{inputs}-split"] = doc_h200_split(run[0])
         blocks[f"h200-{inputs}-means"] = doc_h200_means(run[0])
         blocks[f"h200-{inputs}-goals"] = doc_h200_goals(run)
-    run = load_run(H200_16X_RUN)
-    blocks["h200-16x-run"] = doc_h200_run(H200_16X_RUN, run[0], H200_16X_TREE)
+    run = load_run(H200_16X_RUNS)
+    blocks["h200-16x-run"] = doc_h200_run(H200_16X_RUNS, run[0], H200_16X_TREES)
     blocks["h200-16x-split"] = doc_h200_split(run[0])
     blocks["h200-16x-means"] = doc_h200_means(run[0])
     return blocks

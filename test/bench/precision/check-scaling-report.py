@@ -6,10 +6,12 @@ control and, for the profile, the control and two picks, approx-scale
 --until-ci's intervals, runs and energy; 2DCONV image in the one-TOQ
 format with a held-out photograph and no control (an older report), GEMM
 default without a held-out input and a control that failed) and checks
-its tables, goal lines and bar chart. No GPU needed.
+its tables, goal lines and bar chart; and that load_run merges the
+reports of several folders and refuses an app found in two. No GPU needed.
 
     python3 check-scaling-report.py SRC_ROOT
 """
+import importlib.util
 import os
 import re
 import shutil
@@ -77,6 +79,38 @@ ABSENT = [r"\| GEMM \| default \| 0\.9 .*VIOLATED", r"Traceback",
           r"[\d.]+x \| [\d.]+x \| [\d.]+x \| [\d.]+x \| [\d.]+x ="]
 
 
+def check_merge(src, tmp):
+    """load_run over a tuple of folders (calls that each ran some apps)
+    merges their reports; an app in two of them is refused, naming both."""
+    spec = importlib.util.spec_from_file_location(
+        "scaling_report", os.path.join(src, "bench/precision/scaling-report.py"))
+    s = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(s)
+    inputs = os.path.join(src, "test/bench/precision/Inputs")
+    dirs = {}
+    for name, files in (("one", ["scale-atax-random-paper.json", "scale-gemm-default-paper.json"]),
+                        ("two", ["scale-2dconv-image-paper.json"]),
+                        ("again", ["scale-atax-random-paper.json"])):
+        dirs[name] = os.path.join(tmp, name)
+        os.mkdir(dirs[name])
+        for f in files:
+            shutil.copy(os.path.join(inputs, f), dirs[name])
+    bad = []
+    reports, _ = s.load_run((dirs["one"], dirs["two"]))
+    got = [(r["app"], os.path.basename(r["_dir"])) for r in reports]
+    if got != [("2DCONV", "two"), ("ATAX", "one"), ("GEMM", "one")]:
+        bad.append(f"merge: {got}")
+    try:
+        s.load_run((dirs["one"], dirs["again"]))
+        bad.append("merge: ATAX in two folders was not refused")
+    except SystemExit as e:
+        if not re.fullmatch(r"scaling-report\.py: ATAX is in two of the merged runs, "
+                            r"\S+/one and \S+/again: each app must come from one folder",
+                            str(e.code)):
+            bad.append(f"merge: the refusal reads {e.code!r}")
+    return bad
+
+
 def main():
     src = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,11 +150,12 @@ def main():
                 or "Traceback" in q.stderr):
             bad.append(f"old reports: exit {q.returncode}, section (f) or (g) or a "
                        f"traceback:\n{q.stdout}{q.stderr}")
+        bad += check_merge(src, tmp)
     if bad:
         print(out)
         print("\n".join(bad))
         sys.exit(1)
-    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok, old reports ok")
+    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok, old reports ok, merge ok")
 
 
 if __name__ == "__main__":
