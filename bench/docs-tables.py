@@ -8,7 +8,9 @@ Each measured table of docs/*.md and README.md sits between
 files in bench/results/ by its suite's generator (bench/lib/docblocks.py
 gives each the same command line). This runs every generator of GENERATORS
 on its page: --write replaces the blocks, --check (CI) prints each block
-that differs and exits 1. --root DIR reads the pages from DIR (a copy of
+that differs and exits 1; both also fail when a page names a
+`bench/results/...` path this tree lacks (a figure without its raw file, or
+a stale folder name). --root DIR reads the pages from DIR (a copy of
 the tree's docs/ and README.md) instead of the tree: the tests edit such a
 copy to show that a hand-edited number fails. Standard library only; the
 generators read only committed files (no GPU).
@@ -42,6 +44,30 @@ GENERATORS = [
     (["bench/precision/scaling-report.py"], "docs/precision.md"),
     (["bench/precision/scaling-report.py"], "README.md"),
 ]
+
+
+def pages(root):
+    """README.md and docs/*.md under `root`, relative to it."""
+    docs = os.path.join(root, "docs")
+    names = sorted(f for f in os.listdir(docs) if f.endswith(".md")) if os.path.isdir(docs) else []
+    return (["README.md"] if os.path.exists(os.path.join(root, "README.md")) else []) + \
+        [os.path.join("docs", f) for f in names]
+
+
+def missing_results(path):
+    """The bench/results/ paths the page at `path` names that this tree
+    lacks. A path cut by a pattern (`apps-*.json`, `{a,b}`) is checked up to
+    its last complete folder."""
+    text = open(path, encoding="utf-8").read()
+    missing = []
+    for m in re.finditer(r"bench/results/([A-Za-z0-9._/-]*)", text):
+        rel = m.group(1)
+        if text[m.end():m.end() + 1] in ("*", "{"):
+            rel = rel[:rel.rfind("/") + 1]
+        rel = rel.rstrip(".,-")
+        if rel and not os.path.exists(os.path.join(ROOT, "bench", "results", rel)):
+            missing.append(rel)
+    return list(dict.fromkeys(missing))
 
 
 def main():
@@ -78,6 +104,13 @@ def main():
         marked = re.findall(r"<!-- report:([A-Za-z0-9-]+) -->", open(path, encoding="utf-8").read())
         for name in sorted(set(marked) - names):
             print(f"docs-tables.py: {page}: no generator makes block '{name}'", file=sys.stderr)
+            failed.append(page)
+    # Every raw result a page names is committed (a figure without its raw
+    # file, or a stale folder name, fails here).
+    for page in pages(a.root):
+        for name in missing_results(os.path.join(a.root, page)):
+            print(f"docs-tables.py: {page}: names bench/results/{name}, which does not exist",
+                  file=sys.stderr)
             failed.append(page)
     if failed:
         print("docs-tables.py: failed on %s (the messages above; "
