@@ -137,10 +137,17 @@ def sfu_row():
             continue
         where = ("" if min(r0, rm) > OURS_HAND_GOAL else
                  "λ = 0" if r0 > OURS_HAND_GOAL else "λmax")
-        vals = (f"{r0:.3f} / {rm:.3f}" if not where else
-                f"{where}, {r0 if where == 'λ = 0' else rm:.3f}")
+        # Each ratio with the 95% interval of the per-round paired ratios
+        # (runs since issue 30's "Dispersion"), as the per-app table shows it.
+        ohr = a["sets"]["hw"].get("ours_hand_ratio")
+        def val(r, end):
+            return (f"{r:.3f} [{ohr[end]['lo']:.3f}, {ohr[end]['hi']:.3f}]" if ohr
+                    else f"{r:.3f}")
+        vals = (f"{val(r0, 'zero')} / {val(rm, 'max')}" if not where else
+                f"{where}, {val(r0, 'zero') if where == 'λ = 0' else val(rm, 'max')}")
         other.append(f"{name} ({vals})")
-    missed = f"ours/hand on {join_and(other)}; " if other else ""
+    missed = (f"ours/hand (ratio of the medians [95% interval of the per-round ratios]) on "
+              f"{join_and(other)}; ") if other else ""
     # HEU against OMG, re-timed side by side.
     again = apps
     rt = re.search(r"Within 1% re-timed: (\d+) of (\d+)", apps_r.retimed_table(again, "hw"))
