@@ -121,6 +121,11 @@ def bandwidth_floor(db_path):
 INPUT_ORDER = {"default": 0, "image": 1, "random": 2}
 
 
+def report_order(r):
+    """The tables' order of reports: by app, input set, size."""
+    return r["app"], INPUT_ORDER.get(r["input"], 9), r.get("size", "")
+
+
 def load_reports(out_dir):
     reports = []
     for path in sorted(glob.glob(os.path.join(out_dir, "scale-*.json"))):
@@ -133,8 +138,7 @@ def load_reports(out_dir):
         r["_file"] = os.path.basename(path)
         r["_dir"] = out_dir
         reports.append(r)
-    reports.sort(key=lambda r: (r["app"], INPUT_ORDER.get(r["input"], 9),
-                                r.get("size", "")))
+    reports.sort(key=report_order)
     return reports
 
 
@@ -712,7 +716,7 @@ def load_run(out_dir):
                          f"{owner[app]} and {d}: each app must come from one folder")
             owner[app] = d
         reports += rs
-    reports.sort(key=lambda r: (r["app"], INPUT_ORDER.get(r["input"], 9), r.get("size", "")))
+    reports.sort(key=report_order)
     return reports, max(bandwidth_floor(os.path.join(d, "precision-db.json")) for d in out_dir)
 
 
