@@ -534,13 +534,28 @@ def fmt_time(seconds):
     return f"{ms:.3f}" if ms < 2 else f"{ms:.1f}" if ms >= 100 else f"{ms:.2f}"
 
 
+# Below this many runs a bootstrap "interval" of the median is about the
+# runs' range (of two runs, exactly), not an interval: such medians are
+# shown with their range and counted apart (apps run with SLOW_APPS stop
+# there when the range is already within the ±1% rule).
+FEW_RUNS = 5
+
+
+def few_runs(runs):
+    """True for a median of 2 to FEW_RUNS - 1 runs (see FEW_RUNS)."""
+    return runs is not None and 1 < runs < FEW_RUNS
+
+
 def ci_cell(seconds, ci, runs):
     """'35.07 [34.66, 35.26]': a median in ms and its 95% interval; one run
-    has none ('1 run'); older reports have neither ('—' for the interval)."""
+    has none ('1 run'); a few runs show their range ('2 runs: a-b');
+    older reports have neither ('—' for the interval)."""
     if runs is not None and runs <= 1:
         return f"{fmt_time(seconds)} (1 run)"
     if not ci:
         return fmt_time(seconds)
+    if few_runs(runs):
+        return f"{fmt_time(seconds)} ({runs} runs: {fmt_time(ci[0])}-{fmt_time(ci[1])})"
     return f"{fmt_time(seconds)} [{fmt_time(ci[0])}, {fmt_time(ci[1])}]"
 
 
@@ -601,11 +616,12 @@ def table_dispersion(reports):
     print()
     print("| app | input | configuration | ms [95% interval] | runs | GPU energy per run |")
     print("|---|---|---|---|---|---|")
-    widths = []
+    widths, few = [], 0
     for r in have:
         app, inp = row_label(r)
         for label, sec, ci, runs, joules in measurements(r):
-            w = half_width(sec, ci) if (runs or 0) > 1 else None
+            w = half_width(sec, ci) if (runs or 0) >= FEW_RUNS else None
+            few += few_runs(runs) and ci is not None
             if w is not None:
                 widths.append((w, f"{app}/{inp} {label}"))
             print(f"| {app} | {inp} | {label} | {ci_cell(sec, ci, runs)} | "
@@ -615,7 +631,9 @@ def table_dispersion(reports):
         within = sum(1 for w, _ in widths if w <= 0.01 + 1e-12)
         w, where = max(widths)
         print(f"{within} of {len(widths)} intervals within ±1% of their median; the widest "
-              f"±{100 * w:.1f}% ({where}).")
+              f"±{100 * w:.1f}% ({where})." +
+              (f" {few} medians of fewer than {FEW_RUNS} runs show their runs' range instead."
+               if few else ""))
         print()
 
 
@@ -935,10 +953,12 @@ H200_INPUT_RUNS = {
 # with PRECISION_APPS, the apps the first did not reach): the apps each
 # call's time covered, merged (load_run; an app in two folders is an error).
 H200_16X_RUNS = (os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x"),
-                 os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x-mvt"))
+                 os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x-mvt"),
+                 os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x-gesummv"),
+                 os.path.join(RESULTS, "precision-scaling-h200-2026-11-29-16x-rest"))
 # Their approx-scale and approx-inspect were built from these commits' trees,
 # in the same order (the PolyBench PTX is ac4eef8's bundle, as in H200_RUN).
-H200_16X_TREES = ("8adbcc5", "dbdd1cc")
+H200_16X_TREES = ("8adbcc5", "dbdd1cc", "12e5577", "12e5577")
 
 
 def with_control(reports, toq=HEADLINE_TOQ):
@@ -1004,22 +1024,31 @@ def doc_h200_split(reports, toq=HEADLINE_TOQ):
                    f"{ci_cell(c['total_seconds'], c.get('total_seconds_ci'), c.get('runs'))} | "
                    f"{ci_cell(v['total_seconds'], v.get('total_seconds_ci'), v.get('runs'))} | "
                    f"{runs} | {st_c} | {pr_c} | {sp:.2f}x |")
-    widths, one = [], set()
+    widths, one, few = [], set(), {}
     for r in reports:
         for label, sec, ci, runs, _ in measurements(r):
             if (runs or 0) <= 1:
                 one.add(r["app"])
+            elif few_runs(runs):
+                few.setdefault(r["app"], []).append(runs)
             elif half_width(sec, ci) is not None:
                 widths.append((half_width(sec, ci), f"{r['app']} {label}"))
     within = sum(1 for w, _ in widths if w <= 0.01 + 1e-12)
     within2 = sum(1 for w, _ in widths if w <= 0.02 + 1e-12)
     w, where = max(widths)
     out += ["", f"Runs: f64 / pinned f64 / ours. Staging = pageable f64 / pinned f64, precision = "
-            f"pinned f64 / ours, in brackets at the ends of the three intervals. Of the "
-            f"{len(widths)} medians with an interval in the run (every strategy's pick, the "
-            f"control, the profile), {within} are within ±1% and {within2} within ±2%; the "
-            f"others stopped at the run limit, the widest at ±{100 * w:.1f}% ({where}). One run "
-            f"each, no interval: {', '.join(sorted(one)) or 'none'}."]
+            f"pinned f64 / ours, in brackets at the ends of the three intervals (of the runs' "
+            f"ranges where a median has fewer than {FEW_RUNS} runs). Of the "
+            f"{len(widths)} medians of {FEW_RUNS} runs or more (every strategy's pick, the "
+            f"control, the profile), {within} have a 95% interval within ±1% and {within2} "
+            f"within ±2%; the others stopped at the run limit, the widest at ±{100 * w:.1f}% "
+            f"({where})."]
+    if few:
+        n = sum(len(v) for v in few.values())
+        lo, hi = min(min(v) for v in few.values()), max(max(v) for v in few.values())
+        out[-1] += (f" {n} medians of {lo if lo == hi else f'{lo} to {hi}'} runs, shown with "
+                    f"their range, not an interval: {', '.join(sorted(few))}.")
+    out[-1] += f" One run each, no interval: {', '.join(sorted(one)) or 'none'}."
     return "\n".join(out) + "\n"
 
 
@@ -1141,6 +1170,15 @@ def doc_h200_run(out_dir, reports, tree=None):
                  "bootstrap interval of their median is within ±1% or 30 runs (`--until-ci 0.01 "
                  "--max-reps 30`); (warm-ups, reps) per report: " +
                  ", ".join(f"({w}, {n})" for w, n in reps) + ".")
+    slow = sorted(r["app"] for r in reports if r.get("reps") == 1)
+    if slow:
+        most = max(n for r in reports if r.get("reps") == 1
+                   for _, _, _, n, _ in measurements(r) if n)
+        lines[-1] += (f" Run with run-scaling.sh's SLOW_APPS (`--warmups 0 --reps 1`, timed on "
+                      f"to at most SLOW_MAX_REPS runs; run.json's command), to fit the device "
+                      f"time: {', '.join(slow)}; their trials are single runs and their profile, "
+                      f"control and picks " +
+                      ("single runs too." if most == 1 else f"medians of at most {most} runs."))
     return "\n".join(lines) + "\n"
 
 

@@ -6,12 +6,14 @@ control and, for the profile, the control and two picks, approx-scale
 --until-ci's intervals, runs and energy; 2DCONV image in the one-TOQ
 format with a held-out photograph and no control (an older report), GEMM
 default without a held-out input and a control that failed) and checks
-its tables, goal lines and bar chart; and that load_run merges the
-reports of several folders and refuses an app found in two. No GPU needed.
+its tables, goal lines and bar chart; that load_run merges the reports
+of several folders and refuses an app found in two; and that a median of
+a few runs shows its range, not an interval. No GPU needed.
 
     python3 check-scaling-report.py SRC_ROOT
 """
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -111,6 +113,34 @@ def check_merge(src, tmp):
     return bad
 
 
+def check_few_runs(src):
+    """A median of fewer than FEW_RUNS runs (SLOW_APPS stop at 2 when the
+    two agree within the rule) shows its runs' range, not an interval, in
+    the split table, and the note counts it apart from the intervals."""
+    spec = importlib.util.spec_from_file_location(
+        "scaling_report", os.path.join(src, "bench/precision/scaling-report.py"))
+    s = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(s)
+    bad = []
+    cell = s.ci_cell(0.011, [0.0109, 0.0112], 2)
+    if cell != "11.00 (2 runs: 10.90-11.20)":
+        bad.append(f"few runs: ci_cell gives {cell!r}")
+    if s.ci_cell(0.011, [0.0109, 0.0112], s.FEW_RUNS) != "11.00 [10.90, 11.20]":
+        bad.append("few runs: a median of FEW_RUNS runs lost its interval")
+    with open(os.path.join(src, "test/bench/precision/Inputs",
+                           "scale-atax-random-paper.json")) as f:
+        r = json.load(f)
+    s.entry(r, "ours", s.HEADLINE_TOQ)["verified"]["runs"] = 2
+    split = s.doc_h200_split([r])
+    if not re.search(r"^\| ATAX \| 20\.00 \[19\.80, 20\.30\] \| 12\.50 \[12\.40, 12\.60\] "
+                     r"\| 11\.00 \(2 runs: 10\.90-11\.20\) \| 30 / 12 / 2 \|", split, re.M):
+        bad.append(f"few runs: split row:\n{split}")
+    if not re.search(r"Of the 2 medians of 5 runs or more .* 1 medians of 2 runs, shown with "
+                     r"their range, not an interval: ATAX\.", split):
+        bad.append(f"few runs: split note:\n{split}")
+    return bad
+
+
 def main():
     src = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,11 +181,13 @@ def main():
             bad.append(f"old reports: exit {q.returncode}, section (f) or (g) or a "
                        f"traceback:\n{q.stdout}{q.stderr}")
         bad += check_merge(src, tmp)
+        bad += check_few_runs(src)
     if bad:
         print(out)
         print("\n".join(bad))
         sys.exit(1)
-    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok, old reports ok, merge ok")
+    print(f"scaling-report: {len(EXPECT)} lines checked, svg ok, old reports ok, merge ok, "
+          "few runs ok")
 
 
 if __name__ == "__main__":
