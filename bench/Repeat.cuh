@@ -89,16 +89,22 @@ inline Sampled repeatRounds(const std::vector<std::function<double()>> &steps,
 /// Times `launches` in interleaved rounds under `rule`: each after
 /// `restore()` (inputs back, outputs poisoned), CUDA events around the
 /// launch only (the legacy default stream, as <<<>>>, the driver API's
-/// null stream and the runtime's launches).
+/// null stream and the runtime's launches). `before[k]`, where given, runs
+/// ahead of launch k's restore, also untimed: a setting that launch needs
+/// and the others must not see (the hand-written split's λ global).
 inline Sampled timeLaunches(const std::function<void()> &restore,
                             const std::vector<std::function<void()>> &launches,
-                            const RepeatRule &rule) {
+                            const RepeatRule &rule,
+                            const std::vector<std::function<void()>> &before = {}) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   std::vector<std::function<double()>> steps;
-  for (const auto &launch : launches)
-    steps.push_back([&, launch] {
+  for (size_t k = 0; k < launches.size(); ++k)
+    steps.push_back([&, launch = launches[k],
+                     pre = k < before.size() ? before[k] : std::function<void()>()] {
+      if (pre)
+        pre();
       restore();
       CK(cudaEventRecord(a));
       launch();

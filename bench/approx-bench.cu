@@ -17,9 +17,12 @@
 // buffers, restored before every launch): ours at λ = 0 against -O3, ours
 // at λmax against fast math, as per-round paired ratios with their 95%
 // bootstrap intervals, and their outputs' mean relative error against ours
-// at λ = 0. Those rounds follow issue 30's rule: at least --min-reps, then
-// until every median's 95% interval is within ±--until-ci of it, at most
-// --max-reps (Repeat.cuh).
+// at λ = 0. The hand-written split runs in the same rounds, at λ = 0 and
+// with every warp slot of the SM approximated, its λ global written before
+// its own launches (ours/hand as paired ratios too). Where HEU's λ is not
+// OMG's fastest, the two are re-timed side by side. Those rounds follow
+// issue 30's rule: at least --min-reps, then until every median's 95%
+// interval is within ±--until-ci of it, at most --max-reps (Repeat.cuh).
 //
 // usage: approx-bench EXAMPLES_DIR [--min-reps N | --reps N] [--until-ci R]
 //                     [--max-reps N] [--json PATH] [--plain DIR]
@@ -133,11 +136,21 @@ struct Row {
   double oursT0, oursTm, handT0, handTm, oursE, handE, diff0;
   // --plain: nvcc -O3 and -use_fast_math of the unsplit precise code; their
   // outputs' MRE against ours at λ = 0 (NaN without --plain), and the
-  // interleaved rounds (series: ours λ = 0, -O3, ours λmax, fast math).
+  // interleaved rounds (series: ours λ = 0, -O3, ours λmax, fast math, and
+  // where the example has a hand-written split, that split at λ = 0 and at
+  // handMax, every warp slot of the SM).
   double o3T = NAN, fastT = NAN, o3Diff = NAN, fastE = NAN;
   bench::Sampled plainRounds;
+  bool handSplit = false;
+  int handMax = 0;
   TuneResult heu, smp, omg;
+  // HEU's λ against OMG's, re-timed side by side (OMG's is the minimum of
+  // the sweep's noisy medians); no rounds when the two λ are equal.
+  bench::Sampled pickRounds;
 };
+
+// plainRounds' series.
+enum Series { Ours0, O3, OursMax, Fast, Hand0, HandMax };
 
 /// --plain's fields of a row's JSON ("" without --plain).
 static std::string plainJson(const Row &r) {
@@ -149,10 +162,10 @@ static std::string plainJson(const Row &r) {
     std::snprintf(b, sizeof b, "%.6g", v);
     return std::string(b);
   };
-  // Each series' median and interval, then the two paired ratios.
-  static const char *names[] = {"ours0", "o3", "oursmax", "fast"};
+  // Each series' median and interval, then the paired ratios.
+  static const char *names[] = {"ours0", "o3", "oursmax", "fast", "hand0", "handmax"};
   std::string ms = "{", ci = "{";
-  for (size_t k = 0; k < 4; ++k) {
+  for (size_t k = 0; k < t.samples.size(); ++k) {
     auto [lo, hi] = t.ci(k);
     ms += std::string(k ? "," : "") + "\"" + names[k] +
           "\":" + num(approx::rt::median(t.samples[k]));
@@ -163,13 +176,31 @@ static std::string plainJson(const Row &r) {
     return "{\"median\":" + num(q.median) + ",\"lo\":" + num(q.lo) +
            ",\"hi\":" + num(q.hi) + "}";
   };
+  std::string hand;
+  if (r.handSplit)
+    hand = "\"hand_lambda_max\":" + std::to_string(r.handMax) +
+           ",\"ours0_vs_hand0\":" + ratio(t.ratio(Ours0, Hand0)) +
+           ",\"oursmax_vs_handmax\":" + ratio(t.ratio(OursMax, HandMax)) + ",";
   return "\"o3_t0\":" + num(r.o3T) + ",\"fast_t\":" + num(r.fastT) +
          ",\"o3_vs_ours0_mre\":" + num(r.o3Diff) +
          ",\"fast_emax\":" + num(r.fastE) +
          ",\"plain_rounds\":" + std::to_string(t.reps) +
          ",\"plain_ms\":" + ms + "},\"plain_ci\":" + ci +
-         "},\"ours0_vs_o3\":" + ratio(t.ratio(0, 1)) +
-         ",\"oursmax_vs_fast\":" + ratio(t.ratio(2, 3)) + ",";
+         "},\"ours0_vs_o3\":" + ratio(t.ratio(Ours0, O3)) +
+         ",\"oursmax_vs_fast\":" + ratio(t.ratio(OursMax, Fast)) + "," + hand;
+}
+
+/// The re-timed HEU/OMG ratio's JSON field ("" when the two λ are equal).
+static std::string pickJson(const Row &r) {
+  if (r.pickRounds.samples.empty())
+    return "";
+  const bench::Sampled::Ratio q = r.pickRounds.ratio(0, 1);
+  char b[160];
+  std::snprintf(b, sizeof b,
+                "\"heu_omg_retimed\":{\"median\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
+                "\"rounds\":%d},",
+                q.median, q.lo, q.hi, r.pickRounds.reps);
+  return b;
 }
 
 template <typename T>
@@ -240,7 +271,7 @@ int main(int argc, char **argv) {
                         const std::string &plainBase, const std::string &kernel,
                         const std::string &kind, std::vector<ArgSpec> specs,
                         LaunchConfig cfg, HandBuffers &hb,
-                        const std::function<void()> &hand,
+                        const std::function<void()> &hand, bool handSplit,
                         std::vector<size_t> handOut,
                         std::vector<size_t> handOutCount, bool f64,
                         const char *plainKernel,
@@ -298,31 +329,46 @@ int main(int argc, char **argv) {
     std::vector<double> hm = handOutputs();
     r.handE = *Metric::meanRelative()(h0, hm);
     r.diff0 = *Metric::meanRelative()(*ref, h0);
+    // Ours through the runtime on the hand build's buffers, so that every
+    // build runs on the same memory, restored before each launch; one
+    // module per λ (oursAtLambda says why).
+    const std::string manifest = moduleDir + "/" + module + ".manifest.json";
+    auto ours = [&](Module &mm) {
+      check(mm.launch(kernel, cfg, oursArgs), "launch ours");
+    };
+    bench::RepeatRule rule;
+    rule.warmup = gWarmup, rule.minReps = gReps, rule.maxReps = gMaxReps;
+    rule.tight = gUntilCi;
     if (!plainDir.empty()) {
       PlainKernel o3("approx-bench", plainDir + "/" + plainBase + ".O3.ptx",
                      plainKernel);
       PlainKernel fast("approx-bench", plainDir + "/" + plainBase + ".fast.ptx",
                        plainKernel);
-      // Ours through the runtime on the hand build's buffers, so that all
-      // four builds run on the same memory, restored before each launch;
-      // at λ = 0 and λmax, one module each (oursAtLambda says why).
-      const std::string manifest = moduleDir + "/" + module + ".manifest.json";
       const auto m0 = oursAtLambda(*ctx, manifest, 0);
       const auto mMax = oursAtLambda(*ctx, manifest, r.lmax);
-      auto ours = [&](Module &mm) {
-        check(mm.launch(kernel, cfg, oursArgs), "launch ours");
-      };
-      bench::RepeatRule rule;
-      rule.warmup = gWarmup, rule.minReps = gReps, rule.maxReps = gMaxReps;
-      rule.tight = gUntilCi;
-      r.plainRounds = bench::timeLaunches(
-          [&hb] { hb.prepare(); },
-          {[&] { ours(*m0); }, [&] { plain(o3); }, [&] { ours(*mMax); },
-           [&] { plain(fast); }},
-          rule);
-      r.o3T = approx::rt::median(r.plainRounds.samples[1]);
-      r.fastT = approx::rt::median(r.plainRounds.samples[3]);
-      // The rounds end with fast math's launch: its outputs are in place.
+      std::vector<std::function<void()>> launches = {
+          [&] { ours(*m0); }, [&] { plain(o3); }, [&] { ours(*mMax); },
+          [&] { plain(fast); }};
+      std::vector<std::function<void()>> before(launches.size());
+      // The hand-written split in the same rounds, its λ global written
+      // before its own launches, outside the timing; at its full-SFU λ,
+      // every warp slot of the SM (its occupancy may differ from ours, so
+      // our λmax need not cover it), as run-apps times the Table-6 apps.
+      r.handSplit = handSplit;
+      r.handMax = dev.maxThreadsPerSM / dev.warpSize;
+      if (handSplit) {
+        launches.push_back(hand);
+        before.push_back([] { setHandLambda(0); });
+        launches.push_back(hand);
+        before.push_back([&r] { setHandLambda(r.handMax); });
+      }
+      r.plainRounds =
+          bench::timeLaunches([&hb] { hb.prepare(); }, launches, rule, before);
+      setHandLambda(0);
+      r.o3T = approx::rt::median(r.plainRounds.samples[O3]);
+      r.fastT = approx::rt::median(r.plainRounds.samples[Fast]);
+      hb.prepare();
+      plain(fast);
       r.fastE = *Metric::meanRelative()(*ref, handOutputs());
       hb.prepare();
       plain(o3);
@@ -339,6 +385,13 @@ int main(int argc, char **argv) {
     r.heu = *heu;
     r.smp = *smp;
     r.omg = *omg;
+    if (r.heu.lambda != r.omg.lambda) {
+      const auto mHeu = oursAtLambda(*ctx, manifest, r.heu.lambda);
+      const auto mOmg = oursAtLambda(*ctx, manifest, r.omg.lambda);
+      r.pickRounds = bench::timeLaunches(
+          [&hb] { hb.prepare(); }, {[&] { ours(*mHeu); }, [&] { ours(*mOmg); }},
+          rule);
+    }
     rows.push_back(r);
     std::fprintf(stderr, "%s done\n", module.c_str());
   };
@@ -365,7 +418,7 @@ int main(int argc, char **argv) {
           boxMullerHand<<<cfg.grid.x, cfg.block.x>>>((float *)hb.work[0],
                                                      nPerRng, nRng);
         },
-        {0}, {data.size()}, false, "boxMullerPlain",
+        true, {0}, {data.size()}, false, "boxMullerPlain",
         [&](const PlainKernel &k) {
           long long a = nPerRng, b = nRng;
           void *params[] = {&hb.work[0], &a, &b};
@@ -410,7 +463,7 @@ int main(int argc, char **argv) {
               (const float *)hb.work[2], (const float *)hb.work[3],
               (const float *)hb.work[4], r, v, n);
         },
-        {0, 1}, {size_t(n), size_t(n)}, false, "blackScholesPlain",
+        true, {0, 1}, {size_t(n), size_t(n)}, false, "blackScholesPlain",
         [&](const PlainKernel &k) {
           float rr = r, vv = v;
           long long nn = n;
@@ -458,7 +511,7 @@ int main(int argc, char **argv) {
               (const double *)hb.work[0], (const double *)hb.work[1],
               (double *)hb.work[2], natoms, npoints);
         },
-        {2}, {size_t(npoints)}, true, "coulombPlain",
+        true, {2}, {size_t(npoints)}, true, "coulombPlain",
         [&](const PlainKernel &k) {
           long long a = natoms, b = npoints;
           void *params[] = {&hb.work[0], &hb.work[1], &hb.work[2], &a, &b};
@@ -504,7 +557,7 @@ int main(int argc, char **argv) {
          ArgSpec::inputOf(ScalarType::F32, {n}, u2),
          ArgSpec::output(ScalarType::F32, {n}),
          ArgSpec::output(ScalarType::F32, {n}), ArgSpec::value(Arg::integer(n))},
-        cfg, hb, [&] { launchPlain(nvccO3); }, {2, 3},
+        cfg, hb, [&] { launchPlain(nvccO3); }, false, {2, 3},
         {size_t(n), size_t(n)}, false, mangled, launchPlain,
         {ptr(0), ptr(1), ptr(2), ptr(3), Arg::integer(n)});
     rows.back().name = "cuda/box_muller";
@@ -550,26 +603,60 @@ int main(int argc, char **argv) {
       };
       std::printf("| %s | %d | %s | %s | %s | %.2g | %s | %s | %s | %.3g | "
                   "%.3g |\n",
-                  r.name.c_str(), t.reps, ms(0).c_str(), ms(1).c_str(),
-                  ratio(t.ratio(0, 1)).c_str(), r.o3Diff, ms(2).c_str(),
-                  ms(3).c_str(), ratio(t.ratio(2, 3)).c_str(), r.fastE,
-                  r.oursE);
+                  r.name.c_str(), t.reps, ms(Ours0).c_str(), ms(O3).c_str(),
+                  ratio(t.ratio(Ours0, O3)).c_str(), r.o3Diff,
+                  ms(OursMax).c_str(), ms(Fast).c_str(),
+                  ratio(t.ratio(OursMax, Fast)).c_str(), r.fastE, r.oursE);
+    }
+    std::printf("\nAgainst the hand-written Listing-3 split (handwritten.cuh), "
+                "in the same rounds: at lambda = 0, and ours at lambda_max "
+                "against the hand split with every warp slot approximated:"
+                "\n\n| example | rounds | hand lambda | hand T(0) ms | ours "
+                "T(0) / hand | hand T(max) ms | ours T(max) / hand |\n"
+                "|---|---|---|---|---|---|---|\n");
+    for (const Row &r : rows) {
+      if (!r.handSplit)
+        continue;
+      const bench::Sampled &t = r.plainRounds;
+      auto cell = [&](size_t k) {
+        auto [lo, hi] = t.ci(k);
+        char b[96];
+        std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]",
+                      approx::rt::median(t.samples[k]), lo, hi);
+        return std::string(b);
+      };
+      auto ratio = [](const bench::Sampled::Ratio &q) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.3f [%.3f, %.3f]", q.median, q.lo, q.hi);
+        return std::string(b);
+      };
+      std::printf("| %s | %d | 0 / %d | %s | %s | %s | %s |\n", r.name.c_str(),
+                  t.reps, r.handMax, cell(Hand0).c_str(),
+                  ratio(t.ratio(Ours0, Hand0)).c_str(), cell(HandMax).c_str(),
+                  ratio(t.ratio(OursMax, HandMax)).c_str());
     }
   }
   std::printf("\nTuners at QoS_ratio 0.8 (runs = distinct lambda measured, "
               "lambda=0 included):\n\n| example | QoS bound | HEU lambda | "
               "HEU runs | SMP lambda | SMP runs | OMG lambda (fastest) | OMG "
-              "max feasible lambda | OMG runs | HEU T / OMG T |\n"
-              "|---|---|---|---|---|---|---|---|---|---|\n");
+              "max feasible lambda | OMG runs | HEU T / OMG T | re-timed "
+              "side by side [95%% interval] |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|\n");
   double heuRuns = 0;
   for (const Row &r : rows) {
     heuRuns += r.heu.runs;
+    char retimed[80] = "same lambda";
+    if (!r.pickRounds.samples.empty()) {
+      const bench::Sampled::Ratio q = r.pickRounds.ratio(0, 1);
+      std::snprintf(retimed, sizeof retimed, "%.3f [%.3f, %.3f]", q.median,
+                    q.lo, q.hi);
+    }
     std::printf("| %s | %.3g | %lld | %d | %lld | %d | %lld | %lld | %d | "
-                "%.3f |\n",
+                "%.3f | %s |\n",
                 r.name.c_str(), r.heu.qosBound, (long long)r.heu.lambda,
                 r.heu.runs, (long long)r.smp.lambda, r.smp.runs,
                 (long long)r.omg.lambda, (long long)r.omg.maxFeasibleLambda,
-                r.omg.runs, r.heu.timeMs / r.omg.timeMs);
+                r.omg.runs, r.heu.timeMs / r.omg.timeMs, retimed);
   }
   std::printf("\nHEU runs on average: %.2f\n", heuRuns / rows.size());
   if (!jsonPath.empty()) {
@@ -593,13 +680,14 @@ int main(int argc, char **argv) {
             f,
             "  {\"example\":\"%s\",\"lambda_max\":%lld,\"ours_t0\":%.6g,"
             "\"ours_tmax\":%.6g,\"hand_t0\":%.6g,\"hand_tmax\":%.6g,"
-            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,%s"
+            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,%s%s"
             "\"heu\":{\"lambda\":%lld,\"runs\":%d,\"trace\":%s},"
             "\"smp\":{\"lambda\":%lld,\"runs\":%d},"
             "\"omg\":{\"lambda\":%lld,\"max_feasible\":%lld,\"runs\":%d,"
             "\"trace\":%s}}%s\n",
             r.name.c_str(), (long long)r.lmax, r.oursT0, r.oursTm, r.handT0,
             r.handTm, r.oursE, r.handE, r.heu.qosBound, plainJson(r).c_str(),
+            pickJson(r).c_str(),
             (long long)r.heu.lambda, r.heu.runs, trace(r.heu).c_str(),
             (long long)r.smp.lambda, r.smp.runs, (long long)r.omg.lambda,
             (long long)r.omg.maxFeasibleLambda, r.omg.runs,

@@ -30,8 +30,10 @@ Without JSON files it is the generator of docs/benchmarks.md's blocks
                    same files)
   apps-slots       hw against hw-base and virtual (RUN:
                    bench/results/apps-h100-2026-11-26-{a,b}.json)
-  apps-retimed     HEU against OMG re-timed side by side (RETIMED:
-                   bench/results/apps-retimed-h100-2026-11-26-{a,b}.json)
+
+(The first side-by-side re-timing, apps-retimed-h100-2026-11-26-{a,b}.json,
+left the page when apps-hw's "re-timed" column superseded it;
+retimed_table() still gives readme-status.py its count of that column.)
 """
 import argparse
 import glob
@@ -52,7 +54,6 @@ RESULTS = os.path.join(ROOT, "bench", "results")
 # 10): two calls of 9 apps each. docs/benchmarks.md's apps-slots block;
 # bench/readme-status.py's SFU row reads it too.
 RUN = [os.path.join(RESULTS, f"apps-h100-2026-11-26-{h}.json") for h in "ab"]
-RETIMED = [os.path.join(RESULTS, f"apps-retimed-h100-2026-11-26-{h}.json") for h in "ab"]
 # The 2026-11-29 16:11 UTC run (NVIDIA H200, set hw only, issue 30's timing rule:
 # 30 to 100 rounds until ±1%): one JSON per app. docs/benchmarks.md's
 # apps-hw, apps-mre and apps-dispersion blocks.
@@ -392,17 +393,15 @@ def source_line(paths, metas, sets, what):
 def doc_blocks():
     """NAME -> text of docs/benchmarks.md's blocks: the 2026-11-29 H200 run
     (apps-hw, apps-mre, apps-dispersion) and the 2026-11-26 H100 runs
-    (apps-slots, apps-retimed)."""
+    (apps-slots)."""
     hw_metas, hw = load_all(HW_RUN)
     old_metas, apps = load_all(RUN)
-    again_metas, again = load_all(RETIMED)
     sets = sorted({k for a in apps for k in a["sets"]})
     blocks = {
         "apps-hw": source_line(HW_RUN, hw_metas, ["hw"], "Run") + "\n\n" + tables(None, hw, "hw"),
         "apps-mre": mre_table(hw, ["hw"]),
         "apps-dispersion": dispersion_table(hw, ["hw"]) + "\n\n" + dispersion_summary(hw_metas, hw, ["hw"]),
         "apps-slots": source_line(RUN, old_metas, sets, "Run") + "\n\n" + slots_table(apps, sets),
-        "apps-retimed": source_line(RETIMED, again_metas, ["hw"], "Run") + "\n\n" + retimed_table(again, "hw"),
     }
     return {name: text + "\n" for name, text in blocks.items()}
 
