@@ -7,7 +7,10 @@
 # .carry/perforation-bench (bench/perforation/prepare.sh).
 #
 #   apps       run-apps (Table-6 curves, ours/hand, SMP/HEU/OMG re-timed,
-#              the paper's mean relative error) on set hw, one JSON per app
+#              the paper's mean relative error) on every set under
+#              APPS_PTX [.carry/apps-hw: hw only] (compile-apps.sh's
+#              OUTDIR/<set>/, e.g. SETS="hw hw-base virtual" for the slot
+#              and loop-pass comparison), side by side, one JSON per app
 #              so that a call cut off keeps the apps before; APPS=a,b,...
 #   perforation  perforation-bench at PERFORATION_SIZES [1024,2048,16384]
 #   lns        lns-bench, every section
@@ -30,7 +33,7 @@ cd "$(dirname "$0")/.."
 T0=$(date +%s)
 DEADLINE=${DEADLINE:-540}
 BUILD=${BUILD:-build-gpu}
-# run-apps.sh runs every set it finds under APPS_PTX: hw only here.
+# The apps step runs every set it finds under APPS_PTX, as run-apps.sh does.
 APPS_PTX=${APPS_PTX:-.carry/apps-hw}
 RESULTS=${OUT:-$PWD/gpu-out}
 WORK=${WORK:-$(mktemp -d)}
@@ -65,6 +68,13 @@ for step in "$@"; do
     *) echo "rerun-dispersion.sh: unknown step '$step' (apps, perforation, lns, precision)" >&2; exit 2 ;;
   esac
 done
+case " $* " in
+  *" apps "*)
+    if ! ls "$APPS_PTX"/*/*.manifest.json > /dev/null 2>&1; then
+      echo "rerun-dispersion.sh: APPS_PTX '$APPS_PTX' holds no set of apps (compile-apps.sh's OUTDIR/<set>/<app>.manifest.json)" >&2
+      exit 2
+    fi ;;
+esac
 source scripts/pack-results.sh
 pack_results_start "$WORK" "$RESULTS"
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
@@ -90,7 +100,9 @@ for step in "$@"; do
       if [ "$l" -lt 20 ]; then say "apps: $app skipped (deadline)"; continue; fi
       args=(--apps "$app" --min-reps 30 --until-ci 0.01 --max-reps 100)
       if [ -x "$BUILD/run-apps" ]; then
-        timeout -k 5 "$l" "$BUILD/run-apps" --set "hw=$APPS_PTX/hw" \
+        sets=()
+        for d in "$APPS_PTX"/*/; do sets+=(--set "$(basename "$d")=$d"); done
+        timeout -k 5 "$l" "$BUILD/run-apps" "${sets[@]}" \
           --json "$WORK/apps/apps-$app.json" "${args[@]}" > "$WORK/apps/$app.log" 2>&1
         rc=$?
       else
