@@ -190,6 +190,22 @@ static std::string plainJson(const Row &r) {
          ",\"oursmax_vs_fast\":" + ratio(t.ratio(OursMax, Fast)) + "," + hand;
 }
 
+/// A series' median and 95% interval as the printed tables show it (ms).
+static std::string medianCell(const bench::Sampled &t, size_t k) {
+  auto [lo, hi] = t.ci(k);
+  char b[96];
+  std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]", approx::rt::median(t.samples[k]),
+                lo, hi);
+  return b;
+}
+
+/// A paired ratio and its 95% interval as the printed tables show it.
+static std::string ratioCell(const bench::Sampled::Ratio &q) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.3f [%.3f, %.3f]", q.median, q.lo, q.hi);
+  return b;
+}
+
 /// The re-timed HEU/OMG ratio's JSON field ("" when the two λ are equal).
 static std::string pickJson(const Row &r) {
   if (r.pickRounds.samples.empty())
@@ -589,24 +605,13 @@ int main(int argc, char **argv) {
                 gReps, 100 * gUntilCi, gMaxReps);
     for (const Row &r : rows) {
       const bench::Sampled &t = r.plainRounds;
-      auto ms = [&](size_t k) {
-        auto [lo, hi] = t.ci(k);
-        char b[96];
-        std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]",
-                      approx::rt::median(t.samples[k]), lo, hi);
-        return std::string(b);
-      };
-      auto ratio = [](const bench::Sampled::Ratio &q) {
-        char b[64];
-        std::snprintf(b, sizeof b, "%.3f [%.3f, %.3f]", q.median, q.lo, q.hi);
-        return std::string(b);
-      };
       std::printf("| %s | %d | %s | %s | %s | %.2g | %s | %s | %s | %.3g | "
                   "%.3g |\n",
-                  r.name.c_str(), t.reps, ms(Ours0).c_str(), ms(O3).c_str(),
-                  ratio(t.ratio(Ours0, O3)).c_str(), r.o3Diff,
-                  ms(OursMax).c_str(), ms(Fast).c_str(),
-                  ratio(t.ratio(OursMax, Fast)).c_str(), r.fastE, r.oursE);
+                  r.name.c_str(), t.reps, medianCell(t, Ours0).c_str(),
+                  medianCell(t, O3).c_str(), ratioCell(t.ratio(Ours0, O3)).c_str(),
+                  r.o3Diff, medianCell(t, OursMax).c_str(),
+                  medianCell(t, Fast).c_str(),
+                  ratioCell(t.ratio(OursMax, Fast)).c_str(), r.fastE, r.oursE);
     }
     std::printf("\nAgainst the hand-written Listing-3 split (handwritten.cuh), "
                 "in the same rounds: at lambda = 0, and ours at lambda_max "
@@ -618,22 +623,11 @@ int main(int argc, char **argv) {
       if (!r.handSplit)
         continue;
       const bench::Sampled &t = r.plainRounds;
-      auto cell = [&](size_t k) {
-        auto [lo, hi] = t.ci(k);
-        char b[96];
-        std::snprintf(b, sizeof b, "%.4f [%.4f, %.4f]",
-                      approx::rt::median(t.samples[k]), lo, hi);
-        return std::string(b);
-      };
-      auto ratio = [](const bench::Sampled::Ratio &q) {
-        char b[64];
-        std::snprintf(b, sizeof b, "%.3f [%.3f, %.3f]", q.median, q.lo, q.hi);
-        return std::string(b);
-      };
       std::printf("| %s | %d | 0 / %d | %s | %s | %s | %s |\n", r.name.c_str(),
-                  t.reps, r.handMax, cell(Hand0).c_str(),
-                  ratio(t.ratio(Ours0, Hand0)).c_str(), cell(HandMax).c_str(),
-                  ratio(t.ratio(OursMax, HandMax)).c_str());
+                  t.reps, r.handMax, medianCell(t, Hand0).c_str(),
+                  ratioCell(t.ratio(Ours0, Hand0)).c_str(),
+                  medianCell(t, HandMax).c_str(),
+                  ratioCell(t.ratio(OursMax, HandMax)).c_str());
     }
   }
   std::printf("\nTuners at QoS_ratio 0.8 (runs = distinct lambda measured, "
@@ -645,18 +639,15 @@ int main(int argc, char **argv) {
   double heuRuns = 0;
   for (const Row &r : rows) {
     heuRuns += r.heu.runs;
-    char retimed[80] = "same lambda";
-    if (!r.pickRounds.samples.empty()) {
-      const bench::Sampled::Ratio q = r.pickRounds.ratio(0, 1);
-      std::snprintf(retimed, sizeof retimed, "%.3f [%.3f, %.3f]", q.median,
-                    q.lo, q.hi);
-    }
+    const std::string retimed = r.pickRounds.samples.empty()
+                                    ? "same lambda"
+                                    : ratioCell(r.pickRounds.ratio(0, 1));
     std::printf("| %s | %.3g | %lld | %d | %lld | %d | %lld | %lld | %d | "
                 "%.3f | %s |\n",
                 r.name.c_str(), r.heu.qosBound, (long long)r.heu.lambda,
                 r.heu.runs, (long long)r.smp.lambda, r.smp.runs,
                 (long long)r.omg.lambda, (long long)r.omg.maxFeasibleLambda,
-                r.omg.runs, r.heu.timeMs / r.omg.timeMs, retimed);
+                r.omg.runs, r.heu.timeMs / r.omg.timeMs, retimed.c_str());
   }
   std::printf("\nHEU runs on average: %.2f\n", heuRuns / rows.size());
   if (!jsonPath.empty()) {

@@ -56,6 +56,17 @@ BASELINES_RUN = "examples-h200-2026-11-29c"
 HAND_TARGET = 1.02
 
 
+def series_cell(r, k):
+    """A series of approx-bench's rounds: median ms [95% interval]."""
+    ms, ci = r["plain_ms"][k], r["plain_ci"][k]
+    return f"{ms:.4f} [{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def ratio_cell(x):
+    """A paired ratio: median [95% interval]."""
+    return f"{x['median']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}]"
+
+
 def baselines_table():
     rows = load(os.path.join(BASELINES_RUN, "bench.json"))
     out = ["| example | rounds | ours λ = 0 ms | nvcc -O3 ms | ours λ = 0 / -O3 | -O3 vs ours λ = 0 (MRE) "
@@ -64,22 +75,13 @@ def baselines_table():
     for r in rows:
         if "plain_ms" not in r:
             continue
-        ms, ci = r["plain_ms"], r["plain_ci"]
-
-        def t(k):
-            return f"{ms[k]:.4f} [{ci[k][0]:.4f}, {ci[k][1]:.4f}]"
-
-        def q(x):
-            return f"{x['median']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}]: {verdict(x)}"
-        out.append(f"| {r['example']} | {r['plain_rounds']} | {t('ours0')} | {t('o3')} "
-                   f"| {q(r['ours0_vs_o3'])} | {r['o3_vs_ours0_mre']:.2g} | {t('oursmax')} "
-                   f"| {t('fast')} | {q(r['oursmax_vs_fast'])} | {r['fast_emax']:.3g} "
-                   f"| {r['ours_emax']:.3g} |")
+        o0, om = r["ours0_vs_o3"], r["oursmax_vs_fast"]
+        out.append(f"| {r['example']} | {r['plain_rounds']} | {series_cell(r, 'ours0')} "
+                   f"| {series_cell(r, 'o3')} | {ratio_cell(o0)}: {verdict(o0)} "
+                   f"| {r['o3_vs_ours0_mre']:.2g} | {series_cell(r, 'oursmax')} "
+                   f"| {series_cell(r, 'fast')} | {ratio_cell(om)}: {verdict(om)} "
+                   f"| {r['fast_emax']:.3g} | {r['ours_emax']:.3g} |")
     return out
-
-
-def interval_ms(ms, ci, k):
-    return f"{ms[k]:.4f} [{ci[k][0]:.4f}, {ci[k][1]:.4f}]"
 
 
 def hand_target(q):
@@ -102,16 +104,12 @@ def hand_table():
     for r in rows:
         if "ours0_vs_hand0" not in r:
             continue
-        ms, ci = r["plain_ms"], r["plain_ci"]
         a, b = r["ours0_vs_hand0"], r["oursmax_vs_handmax"]
-
-        def q(x):
-            return f"{x['median']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}]"
-        out.append(f"| {r['example']} | {r['plain_rounds']} | {interval_ms(ms, ci, 'ours0')} "
-                   f"| {interval_ms(ms, ci, 'hand0')} | {q(a)} | {hand_target(a)} "
-                   f"| {interval_ms(ms, ci, 'oursmax')} (λ = {r['lambda_max']}) "
-                   f"| {interval_ms(ms, ci, 'handmax')} (λ = {r['hand_lambda_max']}) "
-                   f"| {q(b)} | {hand_target(b)} |")
+        out.append(f"| {r['example']} | {r['plain_rounds']} | {series_cell(r, 'ours0')} "
+                   f"| {series_cell(r, 'hand0')} | {ratio_cell(a)} | {hand_target(a)} "
+                   f"| {series_cell(r, 'oursmax')} (λ = {r['lambda_max']}) "
+                   f"| {series_cell(r, 'handmax')} (λ = {r['hand_lambda_max']}) "
+                   f"| {ratio_cell(b)} | {hand_target(b)} |")
     return out
 
 
@@ -128,8 +126,7 @@ def tuners_retimed_table():
         runs.append(heu["runs"])
         sweep = time_at(heu["trace"], heu["lambda"]) / time_at(omg["trace"], omg["lambda"])
         q = r.get("heu_omg_retimed")
-        retimed = ("same λ" if q is None else
-                   f"{q['median']:.3f} [{q['lo']:.3f}, {q['hi']:.3f}], {q['rounds']} rounds")
+        retimed = "same λ" if q is None else f"{ratio_cell(q)}, {q['rounds']} rounds"
         out.append(f"| {r['example']} | {r['qos_bound']:.3g} | {heu['lambda']} / {heu['runs']} "
                    f"| {smp['lambda']} / {smp['runs']} | {omg['lambda']} / {omg['max_feasible']} "
                    f"/ {omg['runs']} | {tuner_ratio(sweep)} | {retimed} |")
