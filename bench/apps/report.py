@@ -9,6 +9,10 @@ Plain SVG from bench/lib/svgplot.py, no plotting library needed.
 
   bench/apps/report.py RESULTS.json... [--set hw] [--svg-dir DIR] [--tag T]
 
+With sets hw and hw-base side by side (compile-apps.sh SETS="hw hw-base
+..."), a table of the loop passes' effect follows the slot table: ours/hand
+in each set, with intervals.
+
 Files of run-apps since issue 30's "Dispersion" (--min-reps, --until-ci)
 carry each median's 95% interval and rounds: their tables show the interval
 beside T(0), ours/hand and the re-timed HEU/OMG ratio, and a dispersion
@@ -174,6 +178,43 @@ def slots_table(apps, sets):
             cells.append(f"{t[0]:.3f}{t0ci} / {t[0]/t[-1]:.2f}x / {e[-1]:.2g} / {noise:.2g} / "
                          + ("yes" if rise <= 0.02 else f"no (+{100*rise:.0f}%)"))
         out.append(f"| {a['abbr'].upper()} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def loops_table(apps, base="hw-base", main="hw", goal=1.02):
+    """The loop passes' effect (approx-unroll-versioned, approx-hoist-loads:
+    set hw against hw-base, compile-apps.sh): per app present in both sets,
+    ours/hand at λ = 0 and λmax with the 95% interval of the per-round
+    paired ratios where the files have it, and T(0); then how many apps
+    stay within `goal` of the hand build at both ends in each set. None
+    when no app has both sets."""
+    both = [a for a in apps if base in a["sets"] and main in a["sets"]]
+    if not both:
+        return None
+
+    def ends(s):
+        oh, r = s["ours_hand"], s.get("ours_hand_ratio")
+        vals = (oh["ours0"] / oh["hand0"], oh["oursmax"] / oh["handmax"])
+        if r:
+            return vals, (f"{vals[0]:.3f} [{r['zero']['lo']:.3f}, {r['zero']['hi']:.3f}] / "
+                          f"{vals[1]:.3f} [{r['max']['lo']:.3f}, {r['max']['hi']:.3f}]")
+        return vals, f"{vals[0]:.3f} / {vals[1]:.3f}"
+
+    def t0(s):
+        return f"{num(s['time_ms'][0]):.3f}" + (ci(s["time_ms_ci"][0], ".3f") if "time_ms_ci" in s else "")
+    out = [f"| app | {base}: ours/hand λ = 0 / λmax | {main}: ours/hand λ = 0 / λmax "
+           f"| T(0) ms, {base} | T(0) ms, {main} |", "|---|---|---|---|---|"]
+    within = {base: 0, main: 0}
+    for a in both:
+        cells = []
+        for name in (base, main):
+            vals, text = ends(a["sets"][name])
+            within[name] += max(vals) <= goal
+            cells.append(text)
+        out.append(f"| {a['abbr'].upper()} | {cells[0]} | {cells[1]} "
+                   f"| {t0(a['sets'][base])} | {t0(a['sets'][main])} |")
+    out += ["", f"ours/hand ≤ {goal} at both ends (ratio of the medians): {within[base]} of "
+            f"{len(both)} apps with `{base}`, {within[main]} of {len(both)} with `{main}`."]
     return "\n".join(out)
 
 
@@ -488,6 +529,10 @@ def main():
         print(mre)
     print()
     print(slots_table(apps, sets))
+    loops = loops_table(apps)
+    if loops:
+        print()
+        print(loops)
     disp = dispersion_table(apps, sets)
     if disp:
         print()
