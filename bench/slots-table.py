@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Prints the warp-slot comparison table from bench/slots.sh's JSON files."""
+"""Prints the warp-slot comparison table from bench/slots.sh's JSON files
+(approx-tune --json): T(0) and T(lambda_max) with the 95% interval of their
+median where approx-tune recorded one (time_ci95_ms; runs before issue 30
+have none)."""
 import json
 import os
 import sys
@@ -23,6 +26,10 @@ for example in ("box_muller", "black_scholes"):
         pts = {p["lambda"]: p for p in d["points"]}
         lmax = d["lambda_max"]
         t0, tm = pts[0]["time_ms"], pts[lmax]["time_ms"]
+
+        def cell(p):
+            ci = p.get("time_ci95_ms")
+            return f"{p['time_ms']:.4f}" + (f" [{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "")
         em = pts[lmax]["error"]
         omg = next(r for r in d["results"] if r["method"] == "OMG")
         change = "n/a"
@@ -34,5 +41,5 @@ for example in ("box_muller", "black_scholes"):
                 if max(e1, e2) > 0:
                     worst = max(worst, abs(e1 - e2) / max(e1, e2))
             change = f"{worst:.3g}"
-        print(f"| {example} | {slot} | {lmax} | {t0:.4f} | {tm:.4f} | "
+        print(f"| {example} | {slot} | {lmax} | {cell(pts[0])} | {cell(pts[lmax])} | "
               f"{t0 / tm:.2f}x | {em:.3g} | {omg['lambda']} | {change} |")
