@@ -440,7 +440,7 @@ Expected<ErrorStats> KernelEvaluator::statsAt(int64_t lambda) {
 
 Expected<TunePoint> KernelEvaluator::evaluate(int64_t lambda) {
   APPROX_ASSIGN_OR_RETURN(Evaluation e, evaluate(configAt(lambda), false));
-  return TunePoint{lambda, e.timeMs, e.error};
+  return TunePoint{lambda, e.timeMs, e.error, e.timeLoMs, e.timeHiMs};
 }
 
 Expected<Evaluation> KernelEvaluator::evaluate(const Config &c,

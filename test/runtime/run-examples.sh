@@ -29,7 +29,8 @@ run coulomb_f64 --shape 0=1024x4 --shape 1=65536x3 --shape 2=65536 \
   --input 0=uniform:0:64 --input 1=uniform:0:64 --scalar 3=1024 \
   --scalar 4=65536 --grid 256
 # approx-tune's JSON gives every measured λ its median's 95% interval
-# (time_ci95_ms, from the evaluator's cache): present and around the median.
+# (time_ci95_ms: the TunePoint's interval, from the evaluator): present and
+# around the median.
 if [ -f "$EX/box_muller.manifest.json" ]; then
   J=$(mktemp -d)
   "$T" "$EX/box_muller.manifest.json" --method heu --qos-ratio 0.8 --reps 10 \

@@ -522,3 +522,43 @@ TEST(Tuner, PaperRuleTakesNoShortcut) {
   EXPECT_LE(paper->error, paper->qosBound);
   EXPECT_GE(paper->runs, ours->runs);
 }
+
+//===----------------------------------------------------------------------===//
+// T(λ)'s interval
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A linear curve whose every T(λ) comes with a ±1% interval, as a
+/// KernelEvaluator's measurements do.
+class IntervalEvaluator : public Evaluator {
+public:
+  Expected<TunePoint> evaluate(int64_t lambda) override {
+    const double t = 10.0 - 0.1 * double(lambda);
+    return TunePoint{lambda, t, 0.01 * double(lambda), 0.99 * t, 1.01 * t};
+  }
+  int64_t lambdaMax() const override { return 64; }
+};
+
+} // namespace
+
+TEST(Tuner, TracesKeepTheEvaluatorsIntervalAndCurvesHaveNone) {
+  // Every point a search visits carries the interval its evaluator gave
+  // (approx-tune's JSON writes it as time_ci95_ms).
+  for (TuneMethod m : {TuneMethod::Smp, TuneMethod::Heu, TuneMethod::Omg}) {
+    IntervalEvaluator ev;
+    Expected<TuneResult> r = tune(ev, m, absQoS(0.3));
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    ASSERT_FALSE(r->trace.empty());
+    for (const TunePoint &p : r->trace) {
+      EXPECT_DOUBLE_EQ(p.timeLoMs, 0.99 * p.timeMs) << tuneMethodName(m);
+      EXPECT_DOUBLE_EQ(p.timeHiMs, 1.01 * p.timeMs) << tuneMethodName(m);
+    }
+  }
+  // Recorded curves have medians only: no interval, not a made-up one.
+  CurveEvaluator c = powerCurve(8, 1e-3, 1);
+  Expected<TunePoint> p = c.evaluate(4);
+  ASSERT_TRUE(p.isOk());
+  EXPECT_TRUE(std::isnan(p->timeLoMs));
+  EXPECT_TRUE(std::isnan(p->timeHiMs));
+}

@@ -27,6 +27,7 @@
 
 #include "approx/runtime/core/Status.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -40,6 +41,9 @@ struct TunePoint {
   int64_t lambda = 0; ///< the knob's value.
   double timeMs = 0; ///< T(λ), median kernel time.
   double error = 0;  ///< E(λ) against the λ=0 output.
+  /// The 95% bootstrap interval of T(λ)'s median; NaN where the evaluator
+  /// has none (recorded curves without intervals).
+  double timeLoMs = NAN, timeHiMs = NAN;
 };
 
 /// Measures T(λ) and E(λ). Implemented over a kernel (KernelEvaluator) or
