@@ -55,6 +55,7 @@
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
 #include "approx/runtime/tune/Metrics.h"
+#include "approx/runtime/tune/TimeUntilTight.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -914,26 +915,12 @@ Run timeAndRun(Module &m, const std::string &variant, const std::string &kernel,
   t.warmup = rep.warmup;
   t.reps = rep.reps;
   Run r{variant, kernel, lambda, {}};
-  r.timing =
-      take(m.time(kernel, cfg, args, t, poison, opts), kernel + ": timing");
-  if (rep.untilCi > 0) {
-    // As approx-tune's KernelEvaluator: batches of 10 more, no warm-up,
-    // until the median's interval is tight or maxReps launches.
-    const Tightness tight{rep.untilCi, rep.maxReps};
-    std::vector<double> &s = r.timing.samplesMs;
-    while (!tight.reached(s) && int(s.size()) < rep.maxReps) {
-      TimingOptions more;
-      more.warmup = 0;
-      more.reps = std::min(10, rep.maxReps - int(s.size()));
-      Timing b = take(m.time(kernel, cfg, args, more, poison, opts),
-                      kernel + ": timing");
-      s.insert(s.end(), b.samplesMs.begin(), b.samplesMs.end());
-    }
-    r.timing.medianMs = approx::rt::median(s);
-    r.timing.minMs = *std::min_element(s.begin(), s.end());
-    r.timing.maxMs = *std::max_element(s.begin(), s.end());
-    std::tie(r.ciLoMs, r.ciHiMs) = medianInterval(s);
-  }
+  // With --until-ci, as approx-tune's KernelEvaluator times each λ.
+  const Tightness tight{rep.untilCi, rep.maxReps};
+  r.timing = take(timeUntilTight(m, kernel, cfg, args, t, tight, poison, opts),
+                  kernel + ": timing");
+  if (rep.untilCi > 0)
+    std::tie(r.ciLoMs, r.ciHiMs) = medianInterval(r.timing.samplesMs);
   check(poison(), kernel + ": poison");
   check(m.launchSync(kernel, cfg, args, opts), kernel + ": launch");
   return r;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "approx/runtime/tune/KernelEvaluator.h"
+#include "approx/runtime/tune/TimeUntilTight.h"
 
 #include "approx/runtime/core/Args.h"
 #include "approx/runtime/core/Text.h"
@@ -481,24 +482,11 @@ Expected<Evaluation> KernelEvaluator::evaluateImpl(const Config &c,
   LaunchConfig cfg;
   APPROX_RETURN_IF_ERROR(bind(c, lo, cfg));
   APPROX_ASSIGN_OR_RETURN(std::vector<double> ref, reference());
+  // Until the median's interval is tight (opts_.tightness).
   APPROX_ASSIGN_OR_RETURN(
-      Timing t, module_.time(opts_.kernel, cfg, args_, opts_.timing,
-                             [this] { return prepare(); }, lo));
-  launches_ += uint64_t(opts_.timing.warmup + opts_.timing.reps);
-  // Until the median's interval is tight: batches of 10 more, no warm-up.
-  while (!opts_.tightness.reached(t.samplesMs) &&
-         int(t.samplesMs.size()) < opts_.tightness.maxReps) {
-    TimingOptions more;
-    more.warmup = 0;
-    more.reps = std::min(10, opts_.tightness.maxReps - int(t.samplesMs.size()));
-    APPROX_ASSIGN_OR_RETURN(
-        Timing m, module_.time(opts_.kernel, cfg, args_, more,
-                               [this] { return prepare(); }, lo));
-    launches_ += uint64_t(more.reps);
-    t.samplesMs.insert(t.samplesMs.end(), m.samplesMs.begin(),
-                       m.samplesMs.end());
-    t.medianMs = median(t.samplesMs);
-  }
+      Timing t, timeUntilTight(module_, opts_.kernel, cfg, args_, opts_.timing,
+                               opts_.tightness, [this] { return prepare(); }, lo));
+  launches_ += uint64_t(opts_.timing.warmup) + uint64_t(t.samplesMs.size());
   // The last timed launch ran on restored inputs: its outputs are the
   // error's.
   APPROX_ASSIGN_OR_RETURN(std::vector<double> out, downloadOutputs());
