@@ -21,6 +21,9 @@
 #              pinned-f64 control and NVML energy; PRECISION_APPS [the 14]
 #              (a subset, e.g. the apps a cut-off call did not reach),
 #              PRECISION_CALL_TIMEOUT [120] seconds per approx-scale call
+#   slots      bench/slots.sh on SLOTS_PTX [.carry/slots] (bench/slots-
+#              compile.sh's examples, one module per warp-slot source):
+#              approx-tune sweeps each twice, each λ under the timing rule
 #
 # Every step writes under $WORK/<step>; the lot is packed into
 # $OUT/results.tgz after each step and every minute (the device tool
@@ -64,8 +67,8 @@ case ${PRECISION_CALL_TIMEOUT:-120} in
 esac
 for step in "$@"; do
   case $step in
-    apps|perforation|lns|precision) ;;
-    *) echo "rerun-dispersion.sh: unknown step '$step' (apps, perforation, lns, precision)" >&2; exit 2 ;;
+    apps|perforation|lns|precision|slots) ;;
+    *) echo "rerun-dispersion.sh: unknown step '$step' (apps, perforation, lns, precision, slots)" >&2; exit 2 ;;
   esac
 done
 case " $* " in
@@ -74,6 +77,17 @@ case " $* " in
       echo "rerun-dispersion.sh: APPS_PTX '$APPS_PTX' holds no set of apps (compile-apps.sh's OUTDIR/<set>/<app>.manifest.json)" >&2
       exit 2
     fi ;;
+esac
+SLOTS_PTX=${SLOTS_PTX:-.carry/slots}
+case " $* " in
+  *" slots "*)
+    for f in box_muller-hw box_muller-virtual box_muller-software black_scholes-hw \
+             black_scholes-virtual black_scholes-software; do
+      if [ ! -f "$SLOTS_PTX/$f.manifest.json" ]; then
+        echo "rerun-dispersion.sh: SLOTS_PTX '$SLOTS_PTX' lacks $f.manifest.json (bench/slots-compile.sh APPROX_OPT DIR makes it)" >&2
+        exit 2
+      fi
+    done ;;
 esac
 source scripts/pack-results.sh
 pack_results_start "$WORK" "$RESULTS"
@@ -133,7 +147,12 @@ for step in "$@"; do
       bash bench/precision/run-scaling.sh > "$WORK/precision/run.log" 2>&1
     rc=$?; [ $rc -eq 0 ] || status=1
     say "precision: exit $rc" ;;
-  *) say "unknown step $step (apps, perforation, lns, precision)"; status=2 ;;
+  slots)
+    OUT=$WORK/slots BUILD=$BUILD timeout -k 5 "$l" bash bench/slots.sh "$SLOTS_PTX" \
+      > "$WORK/slots/run.log" 2>&1
+    rc=$?; [ $rc -eq 0 ] || status=1
+    say "slots: exit $rc" ;;
+  *) say "unknown step $step (apps, perforation, lns, precision, slots)"; status=2 ;;
   esac
   pack
 done
