@@ -19,8 +19,9 @@
 // bootstrap intervals, and their outputs' mean relative error against ours
 // at λ = 0. The hand-written split runs in the same rounds, at λ = 0 and
 // with every warp slot of the SM approximated, its λ global written before
-// its own launches (ours/hand as paired ratios too). Where HEU's λ is not
-// OMG's fastest, the two are re-timed side by side. Those rounds follow
+// its own launches (ours/hand as paired ratios too). HEU and SMP search
+// the measured λ grid (sfu/SlotGrid.h), as approx-tune does by default;
+// where HEU's λ is not OMG's fastest, the two are re-timed side by side. Those rounds follow
 // issue 30's rule: at least --min-reps, then until every median's 95%
 // interval is within ±--until-ci of it, at most --max-reps (Repeat.cuh).
 //
@@ -32,6 +33,7 @@
 #include "approx/runtime/tune/KernelEvaluator.h"
 #include "approx/runtime/core/Runtime.h"
 #include "approx/runtime/sfu/Occupancy.h"
+#include "approx/runtime/sfu/SlotGrid.h"
 #include "BenchCommon.cuh"
 #include "Repeat.cuh"
 #include "approx/runtime/tune/Tuner.h"
@@ -43,6 +45,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -144,6 +147,9 @@ struct Row {
   bool handSplit = false;
   int handMax = 0;
   TuneResult heu, smp, omg;
+  // The λ grid HEU and SMP search (measureSlotGrid for the knob's warp
+  // slot, as approx-tune's --lambda-step auto and run-apps do).
+  int lambdaStep = 1;
   // HEU's λ against OMG's, re-timed side by side (OMG's is the minimum of
   // the sweep's noisy medians); no rounds when the two λ are equal.
   bench::Sampled pickRounds;
@@ -276,6 +282,7 @@ int main(int argc, char **argv) {
               dev.driverVersion, gWarmup, gReps);
   std::mt19937 rng(12345);
   std::vector<Row> rows;
+  std::map<WarpSlot, int> gridStep; // the measured λ grid per slot source
 
   // A hand buffer as the runtime's memref argument (ours on the same memory).
   auto view = [](const HandBuffers &hb, size_t i, ScalarType t) {
@@ -392,6 +399,15 @@ int main(int argc, char **argv) {
     }
     TuneOptions to;
     to.qos = QoS::ratio(0.8);
+    // The steps where T(λ) changes, measured once per slot source.
+    const KnobInfo *knob = (*m)->manifest().findKnob("lambda");
+    const WarpSlot slot = knob ? knob->warpSlot : WarpSlot::Hw;
+    if (!gridStep.count(slot)) {
+      Expected<SlotGrid> g = measureSlotGrid(*ctx, slot);
+      check(g.status(), "slot grid probe");
+      gridStep[slot] = g->step;
+    }
+    r.lambdaStep = to.lambdaStep = gridStep[slot];
     Expected<TuneResult> heu = tune(**ev, TuneMethod::Heu, to);
     check(heu.status(), "HEU");
     Expected<TuneResult> smp = tune(**ev, TuneMethod::Smp, to);
@@ -631,20 +647,21 @@ int main(int argc, char **argv) {
     }
   }
   std::printf("\nTuners at QoS_ratio 0.8 (runs = distinct lambda measured, "
-              "lambda=0 included):\n\n| example | QoS bound | HEU lambda | "
+              "lambda=0 included; HEU and SMP search the measured lambda "
+              "grid):\n\n| example | lambda step | QoS bound | HEU lambda | "
               "HEU runs | SMP lambda | SMP runs | OMG lambda (fastest) | OMG "
               "max feasible lambda | OMG runs | HEU T / OMG T | re-timed "
               "side by side [95%% interval] |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double heuRuns = 0;
   for (const Row &r : rows) {
     heuRuns += r.heu.runs;
     const std::string retimed = r.pickRounds.samples.empty()
                                     ? "same lambda"
                                     : ratioCell(r.pickRounds.ratio(0, 1));
-    std::printf("| %s | %.3g | %lld | %d | %lld | %d | %lld | %lld | %d | "
+    std::printf("| %s | %d | %.3g | %lld | %d | %lld | %d | %lld | %lld | %d | "
                 "%.3f | %s |\n",
-                r.name.c_str(), r.heu.qosBound, (long long)r.heu.lambda,
+                r.name.c_str(), r.lambdaStep, r.heu.qosBound, (long long)r.heu.lambda,
                 r.heu.runs, (long long)r.smp.lambda, r.smp.runs,
                 (long long)r.omg.lambda, (long long)r.omg.maxFeasibleLambda,
                 r.omg.runs, r.heu.timeMs / r.omg.timeMs, retimed.c_str());
@@ -671,13 +688,15 @@ int main(int argc, char **argv) {
             f,
             "  {\"example\":\"%s\",\"lambda_max\":%lld,\"ours_t0\":%.6g,"
             "\"ours_tmax\":%.6g,\"hand_t0\":%.6g,\"hand_tmax\":%.6g,"
-            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,%s%s"
+            "\"ours_emax\":%.6g,\"hand_emax\":%.6g,\"qos_bound\":%.6g,"
+            "\"lambda_step\":%d,%s%s"
             "\"heu\":{\"lambda\":%lld,\"runs\":%d,\"trace\":%s},"
             "\"smp\":{\"lambda\":%lld,\"runs\":%d},"
             "\"omg\":{\"lambda\":%lld,\"max_feasible\":%lld,\"runs\":%d,"
             "\"trace\":%s}}%s\n",
             r.name.c_str(), (long long)r.lmax, r.oursT0, r.oursTm, r.handT0,
-            r.handTm, r.oursE, r.handE, r.heu.qosBound, plainJson(r).c_str(),
+            r.handTm, r.oursE, r.handE, r.heu.qosBound, r.lambdaStep,
+            plainJson(r).c_str(),
             pickJson(r).c_str(),
             (long long)r.heu.lambda, r.heu.runs, trace(r.heu).c_str(),
             (long long)r.smp.lambda, r.smp.runs, (long long)r.omg.lambda,
