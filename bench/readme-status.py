@@ -388,12 +388,11 @@ def precision_row():
     n16 = s.summary_numbers(big200[0])
     apps16 = sorted({r["app"].upper() for r in big200[0]})
     # Apps run with SLOW_APPS (one run per trial) have medians of a few runs.
-    slow16 = sorted({r["app"].upper() for r in big200[0] if r.get("reps") == 1})
+    slow16, most = s.slow_apps(big200[0])
+    slow16 = [a.upper() for a in slow16]
     apps16_text = ("all 12 apps run at that size" if len(apps16) == 12 else
                    f"{len(apps16)} of the 12 apps run at that size: {', '.join(apps16)}")
     if slow16:
-        most = max(n for r in big200[0] if r.get("reps") == 1
-                   for _, _, _, n, _ in s.measurements(r) if n)
         apps16_text += (f"; {join_and(slow16)} timed in fewer runs, one per trial and at "
                         f"most {num_word(most)} per reported median, to fit the device time")
     missing16 = ("" if len(apps16) == 12 else

@@ -1149,6 +1149,15 @@ def doc_h200_goals(run, toq=HEADLINE_TOQ):
     return "\n".join(lines) + "\n"
 
 
+def slow_apps(reports):
+    """(apps, most runs): the apps run with run-scaling.sh's SLOW_APPS (one
+    run per trial, --reps 1), sorted, and the most runs any of their
+    measurements took (0 when there are none)."""
+    slow = [r for r in reports if r.get("reps") == 1]
+    most = max((n for r in slow for _, _, _, n, _ in measurements(r) if n), default=0)
+    return sorted(r["app"] for r in slow), most
+
+
 def doc_h200_run(out_dir, reports, tree=None):
     """The machine and the run: the database's GPU, driver, link and CPU,
     machine.txt's date and clocks, run.json's command and time, the
@@ -1170,10 +1179,8 @@ def doc_h200_run(out_dir, reports, tree=None):
                  "bootstrap interval of their median is within ±1% or 30 runs (`--until-ci 0.01 "
                  "--max-reps 30`); (warm-ups, reps) per report: " +
                  ", ".join(f"({w}, {n})" for w, n in reps) + ".")
-    slow = sorted(r["app"] for r in reports if r.get("reps") == 1)
+    slow, most = slow_apps(reports)
     if slow:
-        most = max(n for r in reports if r.get("reps") == 1
-                   for _, _, _, n, _ in measurements(r) if n)
         lines[-1] += (f" Run with run-scaling.sh's SLOW_APPS (`--warmups 0 --reps 1`, timed on "
                       f"to at most SLOW_MAX_REPS runs; run.json's command), to fit the device "
                       f"time: {', '.join(slow)}; their trials are single runs and their profile, "
