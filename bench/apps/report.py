@@ -195,10 +195,8 @@ def loops_table(apps, base="hw-base", main="hw", goal=1.02):
     def ends(s):
         oh, r = s["ours_hand"], s.get("ours_hand_ratio")
         vals = (oh["ours0"] / oh["hand0"], oh["oursmax"] / oh["handmax"])
-        if r:
-            return vals, (f"{vals[0]:.3f} [{r['zero']['lo']:.3f}, {r['zero']['hi']:.3f}] / "
-                          f"{vals[1]:.3f} [{r['max']['lo']:.3f}, {r['max']['hi']:.3f}]")
-        return vals, f"{vals[0]:.3f} / {vals[1]:.3f}"
+        cis = [ci((r[k]["lo"], r[k]["hi"]), ".3f") if r else "" for k in ("zero", "max")]
+        return vals, f"{vals[0]:.3f}{cis[0]} / {vals[1]:.3f}{cis[1]}"
 
     def t0(s):
         return f"{num(s['time_ms'][0]):.3f}" + (ci(s["time_ms_ci"][0], ".3f") if "time_ms_ci" in s else "")
