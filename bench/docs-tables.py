@@ -33,6 +33,7 @@ GENERATORS = [
     (["bench/apps/baselines-report.py"], "docs/benchmarks.md"),
     (["bench/apps/report.py"], "docs/benchmarks.md"),
     (["bench/examples-report.py"], "docs/benchmarks.md"),
+    (["bench/slots-table.py"], "docs/benchmarks.md"),
     (["bench/accuracy/render-accuracy.py"], "docs/accuracy.md"),
     (["bench/cuda-corpus/cuda-report.py"], "docs/cuda.md"),
     (["bench/apps/sass-report.py"], "docs/sfu-apps-sass.md"),

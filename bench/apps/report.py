@@ -32,8 +32,10 @@ Without JSON files it is the generator of docs/benchmarks.md's blocks
   apps-mre         E and the paper's MRE at λmax and λ_HEU (the same files)
   apps-dispersion  rounds, widest interval and device state per app (the
                    same files)
-  apps-slots       hw against hw-base and virtual (RUN:
-                   bench/results/apps-h100-2026-11-26-{a,b}.json)
+  apps-slots       hw against hw-base and virtual, and a summary (SLOTS_RUN:
+                   bench/results/apps-slots-h200-2026-11-29/, one JSON
+                   per app, the three sets side by side)
+  apps-loops       ours/hand with hw-base and with hw (the same files)
 
 (The first side-by-side re-timing, apps-retimed-h100-2026-11-26-{a,b}.json,
 left the page when apps-hw's "re-timed" column superseded it;
@@ -54,10 +56,13 @@ import docblocks  # noqa: E402
 from runs import run_date  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "results")
-# The 2026-11-26 run (NVIDIA H100, sets hw, hw-base and virtual, median of
-# 10): two calls of 9 apps each. docs/benchmarks.md's apps-slots block;
-# bench/readme-status.py's SFU row reads it too.
-RUN = [os.path.join(RESULTS, f"apps-h100-2026-11-26-{h}.json") for h in "ab"]
+# The 2026-11-29 20:10 UTC run (NVIDIA H200, sets hw, hw-base and virtual
+# side by side, the same timing rule): one JSON per app. docs/benchmarks.md's
+# apps-slots and apps-loops blocks. (It replaced the 2026-11-26 H100 run
+# of the same sets, apps-h100-2026-11-26-{a,b}.json: median of 10, no
+# intervals.)
+SLOTS_DIR = os.path.join(RESULTS, "apps-slots-h200-2026-11-29")
+SLOTS_RUN = sorted(glob.glob(os.path.join(SLOTS_DIR, "apps-*.json")))
 # The 2026-11-29 16:11 UTC run (NVIDIA H200, set hw only, issue 30's timing rule:
 # 30 to 100 rounds until ±1%): one JSON per app. docs/benchmarks.md's
 # apps-hw, apps-mre and apps-dispersion blocks.
@@ -158,6 +163,17 @@ def tables(meta, apps, main):
     return "\n".join(out)
 
 
+def set_stats(s):
+    """(T(λ) list, E(λmax), E's worst relative change between the two
+    launches of each λ, worst rise of T above T(0): a partial split slower
+    than none) of one app's set."""
+    t = [num(x) for x in s["time_ms"]]
+    e = [num(x) for x in s["error"]]
+    e2 = [num(x) for x in s["error_repeat"]]
+    noise = max((abs(x - y) / max(x, y) for x, y in zip(e, e2) if max(x, y) > 0), default=0)
+    return t, e[-1], noise, max(t) / t[0] - 1
+
+
 def slots_table(apps, sets):
     out = ["| app | " + " | ".join(f"{s}: T(0) ms / pure-SFU / E(λmax) / E run-to-run / monotone T" for s in sets) + " |",
            "|---|" + "---|" * len(sets)]
@@ -168,17 +184,46 @@ def slots_table(apps, sets):
             if not s:
                 cells.append("")
                 continue
-            t = [num(x) for x in s["time_ms"]]
-            e = [num(x) for x in s["error"]]
-            e2 = [num(x) for x in s["error_repeat"]]
-            noise = max((abs(x - y) / max(x, y) for x, y in zip(e, e2) if max(x, y) > 0), default=0)
-            # worst rise of T above T(0) (a partial split slower than none)
-            rise = max(t) / t[0] - 1
+            t, emax, noise, rise = set_stats(s)
             t0ci = ci(s["time_ms_ci"][0], ".3f") if "time_ms_ci" in s else ""
-            cells.append(f"{t[0]:.3f}{t0ci} / {t[0]/t[-1]:.2f}x / {e[-1]:.2g} / {noise:.2g} / "
+            cells.append(f"{t[0]:.3f}{t0ci} / {t[0]/t[-1]:.2f}x / {emax:.2g} / {noise:.2g} / "
                          + ("yes" if rise <= 0.02 else f"no (+{100*rise:.0f}%)"))
         out.append(f"| {a['abbr'].upper()} | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def slots_summary(apps, main="hw", other="virtual", near=0.02):
+    """What the slot table says of `other` against `main`: T(0) within
+    `near` (ratio of the medians) or not, the pure-SFU speedups that differ
+    by more than 5%, E's worst run-to-run change and the monotone count in
+    each set. None when no app has both sets."""
+    both = [a for a in apps if main in a["sets"] and other in a["sets"]]
+    if not both:
+        return None
+    close, slow, fast, sfu = 0, [], [], []
+    for a in both:
+        tm, to = set_stats(a["sets"][main])[0], set_stats(a["sets"][other])[0]
+        r = to[0] / tm[0]
+        name = a["abbr"].upper()
+        if abs(r - 1) <= near:
+            close += 1
+        else:
+            (slow if r > 1 else fast).append(f"{name} {100 * (r - 1):+.1f}%")
+        pm, po = tm[0] / tm[-1], to[0] / to[-1]
+        if abs(po / pm - 1) > 0.05:
+            sfu.append(f"{name} {po:.2f}x against {pm:.2f}x")
+    sets = sorted({k for a in apps for k in a["sets"]})
+    noise, mono = [], []
+    for name in sets:
+        st = [(set_stats(a["sets"][name]), a["abbr"].upper()) for a in apps if name in a["sets"]]
+        worst = max(st, key=lambda x: x[0][2])
+        noise.append(f"`{name}` {worst[0][2]:.2g}" + (f" ({worst[1]})" if worst[0][2] > 0 else ""))
+        mono.append(f"`{name}` {sum(x[0][3] <= 0.02 for x in st)} of {len(st)}")
+    return (f"T(0), `{other}` against `{main}` (ratio of the medians): within {100 * near:g}% on {close} of "
+            f"{len(both)} apps; slower on {', '.join(slow) or 'none'}; faster on {', '.join(fast) or 'none'}. "
+            f"Pure-SFU speedup more than 5% apart: {', '.join(sfu) or 'none'}. "
+            f"E's largest relative change between two launches of the same λ: {', '.join(noise)}. "
+            f"T within 2% of monotone: {', '.join(mono)}.")
 
 
 def loops_table(apps, base="hw-base", main="hw", goal=1.02):
@@ -430,17 +475,19 @@ def source_line(paths, metas, sets, what):
 
 
 def doc_blocks():
-    """NAME -> text of docs/benchmarks.md's blocks: the 2026-11-29 H200 run
-    (apps-hw, apps-mre, apps-dispersion) and the 2026-11-26 H100 runs
-    (apps-slots)."""
+    """NAME -> text of docs/benchmarks.md's blocks: the 2026-11-29 H200 runs
+    of set hw (apps-hw, apps-mre, apps-dispersion) and of sets hw, hw-base
+    and virtual side by side (apps-slots, apps-loops)."""
     hw_metas, hw = load_all(HW_RUN)
-    old_metas, apps = load_all(RUN)
+    slot_metas, apps = load_all(SLOTS_RUN)
     sets = sorted({k for a in apps for k in a["sets"]})
     blocks = {
         "apps-hw": source_line(HW_RUN, hw_metas, ["hw"], "Run") + "\n\n" + tables(None, hw, "hw"),
         "apps-mre": mre_table(hw, ["hw"]),
         "apps-dispersion": dispersion_table(hw, ["hw"]) + "\n\n" + dispersion_summary(hw_metas, hw, ["hw"]),
-        "apps-slots": source_line(RUN, old_metas, sets, "Run") + "\n\n" + slots_table(apps, sets),
+        "apps-slots": source_line(SLOTS_RUN, slot_metas, sets, "Run") + "\n\n" + slots_table(apps, sets)
+        + "\n\n" + slots_summary(apps),
+        "apps-loops": loops_table(apps),
     }
     return {name: text + "\n" for name, text in blocks.items()}
 
@@ -499,7 +546,7 @@ def main():
     # No JSON named: the docs generator (--write / --check / --list).
     if len(sys.argv) < 2 or sys.argv[1] in ("--write", "--check", "--list", "--docs"):
         return docblocks.main("report.py", "report", os.path.join(ROOT, "docs", "benchmarks.md"),
-                              doc_blocks, "bench/results/apps-*h100-2026-11-26-*.json",
+                              doc_blocks, "bench/results/",
                               names_from_page=True)
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+")
@@ -527,6 +574,10 @@ def main():
         print(mre)
     print()
     print(slots_table(apps, sets))
+    slots = slots_summary(apps)
+    if slots:
+        print()
+        print(slots)
     loops = loops_table(apps)
     if loops:
         print()
