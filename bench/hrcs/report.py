@@ -500,6 +500,44 @@ def multi():
     return "\n".join(out) + "\n"
 
 
+# The multi-binade run repeated (three times, one H200, 2026-11-29):
+# multi-K/ holds run K's multi-whole/ and multi-resumed/.
+MULTI_RUN = os.path.join(RESULTS, "hrcs-h200-2026-11-29c")
+
+
+def multi_repeated():
+    """multi()'s run again, MULTI_RUN's runs: search and wall time as median
+    [min, max], and per run the checkpoint, the resumed file and the
+    CORE-MATH check; the cases against run-b's."""
+    runs = repeated_runs(MULTI_RUN, "multi")
+    whole = [os.path.join(d, "multi-whole") for d in runs]
+    st = [run_stats(d) for d in whole]
+    secs = [x["seconds"]["total"] for x in st]
+    walls = [log_wall(d) for d in whole]
+    units, resumed, found = [], 0, []
+    for d in runs:
+        intr = open(os.path.join(d, "multi-resumed", "log-interrupted")).read()
+        units.append(int(re.search(r"checkpoint: (\d+) units done", intr).group(1)))
+        resumed += run_sha256(os.path.join(d, "multi-whole")) == run_sha256(os.path.join(d, "multi-resumed"))
+        cm = open(os.path.join(d, "multi-whole", "coremath.txt")).read()
+        m = re.search(r"(\d+) CORE-MATH cases in .*?, (\d+) within .*?, (\d+) found, (\d+) missing", cm)
+        found.append((int(m.group(2)), int(m.group(3)), int(m.group(4))))
+    shas = {run_sha256(d) for d in whole}
+    first = run_sha256(os.path.join(GPU_DIR, "run-b", "multi-whole"))
+    n = len(runs)
+    out = [f"| exp over [2^-16, 2^-8) (8 binades), p 53, q 54, eps 2^-43, {n} runs | value |",
+           "| --- | --- |",
+           f"| search time, uninterrupted run (1 H200), median [min, max] | {time_range(secs, 1)} |",
+           f"| wall (process), median [min, max] | {time_range(walls, 1)} |",
+           f"| cases | {' / '.join(fmt_int(x['cases']) for x in st)}; {len(shas)} distinct sha256, "
+           f"{'the' if shas == {first} else 'NOT the'} 2026-11-28 run's |",
+           f"| interrupted after 4 s, then `--resume` | stopped with {', '.join(fmt_int(u) for u in units)} "
+           f"units done; the resumed .wc is the uninterrupted one's in {resumed} of {n} |",
+           f"| CORE-MATH binary64 exp cases within eps, found by the search | "
+           + ", ".join(f"{f} of {w} ({miss} missing)" for w, f, miss in found) + " |"]
+    return "\n".join(out) + "\n"
+
+
 def agree():
     segs = [l.split() for l in open(os.path.join(GPU_DIR, "run-b", "segments.txt"))]
     out = ["| # | function | segment (2^22 arguments, p 53, q 54, eps 2^-18) | cases | CPU == GPU |",
@@ -555,15 +593,15 @@ TABLES = {"algorithm": algorithm, "gpu-verify": gpu_verify, "scale": scale, "sca
           "table1-repeated": table1_repeated,
           # The one-GPU binade repeated in the table1 run's call.
           "binade-repeated": lambda: scale_repeated(TABLE1_RUN),
-          "multi": multi, "agree": agree,
+          "multi": multi, "multi-repeated": multi_repeated, "agree": agree,
           "crcheck": crcheck}
 # Blocks made only when their results directory exists.
 OPTIONAL = {"speed-repeated": lambda: SPEED_RUN, "table1-repeated": lambda: TABLE1_RUN,
             "binade-repeated": lambda: os.path.join(TABLE1_RUN, "binade-1gpu"),
-            "scale-repeated": lambda: SCALE_RUN}
+            "scale-repeated": lambda: SCALE_RUN, "multi-repeated": lambda: MULTI_RUN}
 # The options that read a block's runs from another directory: the global
 # each one sets.
-RUN_OPTIONS = {"--table1-run": "TABLE1_RUN", "--scale-run": "SCALE_RUN"}
+RUN_OPTIONS = {"--table1-run": "TABLE1_RUN", "--scale-run": "SCALE_RUN", "--multi-run": "MULTI_RUN"}
 
 
 if __name__ == "__main__":
