@@ -14,6 +14,7 @@ tables say by how much.
 import argparse
 import json
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -159,10 +160,71 @@ def summary(d):
     return "\n".join(lines) + "\n"
 
 
+# The re-measurement after the two fixes of 2026-11-29 (docs/benchmarks.md,
+# "Re-measured after two fixes of ours"): the morning runs (before) and the
+# afternoon runs (after) of run-apps and run-baselines, and the static PTX
+# comparison that names the apps whose PTX the unroll fix left unchanged.
+RESULTS = os.path.join(ROOT, "bench", "results")
+FIX_APPS = (os.path.join(RESULTS, "apps-h200-2026-11-29"), os.path.join(RESULTS, "apps-h200-2026-11-29b"))
+FIX_BASELINES = (os.path.join(RESULTS, "sfu-baselines-h200-2026-11-29"), RUN)
+FIX_PTX = os.path.join(RESULTS, "apps-unroll-fix-sm90-2026-11-29.md")
+
+
+def unchanged_ptx(path=FIX_PTX):
+    """The apps the static comparison lists as byte-identical after the fix."""
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r"((?:[A-Z0-9]{3}, )+[A-Z0-9]{3}) and ([A-Z0-9]{3}) come out byte-identical", text)
+    if not m:
+        sys.exit(f"baselines-report.py: {path}: no 'X, Y and Z come out byte-identical' sentence")
+    return m.group(1).split(", ") + [m.group(2)]
+
+
+def ours_hand(folder):
+    """ABBR -> (ours/hand at λ = 0, at λmax) of set hw in run-apps' JSON
+    files: the ratio of the medians and the interval of the paired ratios,
+    as docs/benchmarks.md's per-app table gives them."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith("apps-") and name.endswith(".json")):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for a in json.load(f)["apps"]:
+                hw = a["sets"]["hw"]
+                oh, r = hw["ours_hand"], hw["ours_hand_ratio"]
+                out[a["abbr"].upper()] = tuple(
+                    {"median": oh[f"ours{e}"] / oh[f"hand{e}"], "lo": r[k]["lo"], "hi": r[k]["hi"]}
+                    for e, k in (("0", "zero"), ("max", "max")))
+    return out
+
+
+def fixes_table():
+    same = unchanged_ptx()
+    before, after = (ours_hand(d) for d in FIX_APPS)
+    nv = [{a["abbr"].upper(): a["ratios"] for a in load(d)["apps"]} for d in FIX_BASELINES]
+    rows = ["| app | ours/hand λ = 0 | ours/hand λmax | ours λ = 0 / nvcc -O3 | ours λmax / -use_fast_math |",
+            "|---|---|---|---|---|"]
+    moved = {"kernel_ours0_o3": [], "kernel_oursmax_fast": []}
+    for app in sorted(after):
+        cells = [f"{ci(before[app][k])} → {ci(after[app][k])}" for k in (0, 1)]
+        for k in moved:
+            b, a = nv[0][app][k], nv[1][app][k]
+            cells.append(f"{ci(b)} → {ci(a)}")
+            if app in same:
+                moved[k].append(a["median"] / b["median"] - 1)
+        if app not in same:
+            rows.append(f"| {app} | " + " | ".join(cells) + " |")
+    span = {k: f"{100 * min(v):+.1f}% to {100 * max(v):+.1f}%" for k, v in moved.items()}
+    rows += ["", f"On the {len(same)} apps whose PTX the unroll fix left byte-identical "
+             f"({', '.join(same)}), ours λ = 0 / -O3 moved by {span['kernel_ours0_o3']} and ours "
+             f"λmax / -use_fast_math by {span['kernel_oursmax_fast']} (ratio of the two runs' medians)."]
+    return "\n".join(rows) + "\n"
+
+
 def blocks():
     d = load()
     return {"sfu-baselines-summary": summary(d), "sfu-baselines-kernel": kernel_table(d),
-            "sfu-baselines-app": app_table(d), "sfu-baselines-agreement": agreement_table(d)}
+            "sfu-baselines-app": app_table(d), "sfu-baselines-agreement": agreement_table(d),
+            "sfu-fixes": fixes_table()}
 
 
 if __name__ == "__main__":
