@@ -6,26 +6,36 @@
 // bytes (10^9 bytes per second), i.e. the memory traffic the conversion
 // must make. Both arrays are allocated and touched before timing; the
 // source holds uniform values in [-1000, 1000] (finite in every type). Each
-// cell is the median of --reps timed calls (after one warm-up), repeated
-// until at least 0.2 s were timed for small sizes. Stats are requested, as
-// the precision-scaling runtime always will (overflow detection); --no-stats
-// leaves them out.
+// cell is timed under issue 30's rule: 3 warm-up calls, then at least
+// --reps timed calls, more in batches of 10 until the 95% bootstrap
+// interval of the median is within ±--until-ci of it, at most --max-reps;
+// the table prints the median's GB/s with that interval. Stats are
+// requested, as the precision-scaling runtime always will (overflow
+// detection); --no-stats leaves them out. --json PATH also writes every
+// cell's timed calls (ns), its median, interval and count.
 //
 //   host-convert-bench [--sizes 64K,1M,16M,256M] [--threads 1,2]
-//                      [--isa scalar,avx2] [--reps 5] [--no-stats]
+//                      [--isa scalar,avx2] [--reps 30] [--until-ci 0.01]
+//                      [--max-reps 200] [--no-stats] [--json PATH]
 //
 // A bad command line is one line and exit status 2 (approx/Support/Cli.h).
 #include "approx/Support/Cli.h"
 #include "approx/runtime/precision/HostConvert.h"
+#include "approx/runtime/tune/Metrics.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <fstream>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace approx::rt;
 using namespace approx::rt::precision;
@@ -40,6 +50,36 @@ std::string sizeName(size_t bytes) {
   return std::to_string(bytes >> 10) + " KiB";
 }
 
+/// /proc/cpuinfo's first "model name", or "unknown".
+std::string cpuName() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+      return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+/// One timed cell: GB/s of the median call and of its interval's ends.
+struct Cell {
+  std::string from, to, isa;
+  unsigned threads;
+  size_t bytes;
+  double gbps, lo, hi;
+  std::vector<double> seconds;
+};
+
+/// `s` with '"' and '\\' escaped (CPU names are the only free text).
+std::string quoted(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20)
+      out += c;
+  }
+  return out + "\"";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -48,7 +88,10 @@ int main(int argc, char **argv) {
   std::vector<unsigned> threads = {1, 2};
   std::vector<ConvertOptions::Isa> isas = {ConvertOptions::Scalar,
                                            ConvertOptions::Avx2};
-  int reps = 5;
+  int reps = 30;
+  double untilCi = 0.01;
+  int maxReps = 200;
+  std::string jsonPath;
   bool wantStats = true;
   namespace cli = approx::cli;
   cli::CommandLine cl{cli::Tool{"host-convert-bench"},
@@ -82,12 +125,28 @@ int main(int argc, char **argv) {
         });
       },
       "code paths (default scalar,avx2)");
-  cl.integer("--reps", reps, 1, 1000000, "timed calls per cell (median)");
+  cl.integer("--reps", reps, 1, 1000000,
+             "timed calls per cell at least (default 30)");
+  cl.number("--until-ci", untilCi, 0, 1,
+            "more calls until the median's 95% interval is within ±R of it "
+            "(0 to 1; default 0.01, 0: off)");
+  cl.integer("--max-reps", maxReps, 1, 1000000,
+             "timed calls per cell at most (default 200)");
+  cl.value(
+      "--json", [&](const std::string &v) { jsonPath = v; },
+      "also write every cell's timed calls to PATH (JSON)");
   bool noStats = false;
   cl.flag("--no-stats", noStats, "leave the overflow statistics out");
+  cl.check([&] {
+    if (maxReps < reps)
+      cli::usageError("--max-reps " + std::to_string(maxReps) +
+                      " is below --reps " + std::to_string(reps));
+  });
   if (int status = cl.parse(argc, argv); status >= 0)
     return status;
   wantStats = !noStats;
+  const Tightness tight{untilCi, maxReps};
+  std::vector<Cell> cells;
 
   const ScalarType types[] = {ScalarType::F64, ScalarType::F32, ScalarType::F16,
                               ScalarType::BF16};
@@ -140,31 +199,78 @@ int main(int argc, char **argv) {
             o.threads = t;
             ConvertStats st;
             ConvertStats *sp = wantStats ? &st : nullptr;
-            (void)convert(src.data(), from, dst.data(), to, n, o, sp); // warm
+            for (int w = 0; w < 3; ++w) // warm-up
+              (void)convert(src.data(), from, dst.data(), to, n, o, sp);
             std::vector<double> secs;
-            double total = 0;
             while (int(secs.size()) < reps ||
-                   (total < 0.2 && secs.size() < 1000)) {
-              const auto t0 = std::chrono::steady_clock::now();
-              Status s = convert(src.data(), from, dst.data(), to, n, o, sp);
-              const auto t1 = std::chrono::steady_clock::now();
-              if (!s) {
-                std::fprintf(stderr, "%s\n", s.toString().c_str());
-                return 1;
+                   (!tight.reached(secs) && int(secs.size()) < maxReps)) {
+              // Past the first --reps, batches of 10 between checks.
+              const int batch = int(secs.size()) < reps
+                                    ? reps - int(secs.size())
+                                    : std::min(10, maxReps - int(secs.size()));
+              for (int k = 0; k < batch; ++k) {
+                const auto t0 = std::chrono::steady_clock::now();
+                Status s = convert(src.data(), from, dst.data(), to, n, o, sp);
+                const auto t1 = std::chrono::steady_clock::now();
+                if (!s) {
+                  std::fprintf(stderr, "%s\n", s.toString().c_str());
+                  return 1;
+                }
+                secs.push_back(std::chrono::duration<double>(t1 - t0).count());
               }
-              secs.push_back(std::chrono::duration<double>(t1 - t0).count());
-              total += secs.back();
             }
-            std::nth_element(secs.begin(), secs.begin() + secs.size() / 2,
-                             secs.end());
-            const double med = secs[secs.size() / 2];
-            std::printf(" %.2f |", double(n * (sb + db)) / med / 1e9);
+            const double moved = double(n * (sb + db)) / 1e9;
+            const auto [tlo, thi] = medianInterval(secs);
+            Cell c{scalarTypeName(from), scalarTypeName(to), isaName(isa), t,
+                   bytes,   moved / median(secs), moved / thi, moved / tlo,
+                   secs};
+            std::printf(" %.2f [%.2f, %.2f] |", c.gbps, c.lo, c.hi);
+            cells.push_back(std::move(c));
           }
           std::printf("\n");
           std::fflush(stdout);
         }
       }
     }
+  }
+  if (jsonPath.empty())
+    return 0;
+  // PATH.tmp, renamed when whole: a failed write leaves no half file.
+  const std::string tmp = jsonPath + ".tmp";
+  FILE *f = std::fopen(tmp.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "host-convert-bench: cannot write %s: %s\n",
+                 tmp.c_str(), std::strerror(errno));
+    return 1;
+  }
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::fprintf(f,
+               "{\"tool\": \"host-convert-bench\", \"date\": \"%s\", \"cpu\": %s, "
+               "\"logical_cores\": %ld, \"stats\": %s, \"warmup\": 3, "
+               "\"min_reps\": %d, \"until_ci\": %g, \"max_reps\": %d, "
+               "\"cells\": [",
+               date, quoted(cpuName()).c_str(), sysconf(_SC_NPROCESSORS_ONLN),
+               wantStats ? "true" : "false", reps, untilCi, maxReps);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Cell &c = cells[i];
+    std::fprintf(f,
+                 "%s\n  {\"from\": \"%s\", \"to\": \"%s\", \"isa\": \"%s\", "
+                 "\"threads\": %u, \"bytes\": %zu, \"gbps\": %.6g, "
+                 "\"gbps_ci95\": [%.6g, %.6g], \"reps\": %zu, \"ns\": [",
+                 i ? "," : "", c.from.c_str(), c.to.c_str(), c.isa.c_str(),
+                 c.threads, c.bytes, c.gbps, c.lo, c.hi, c.seconds.size());
+    for (size_t k = 0; k < c.seconds.size(); ++k)
+      std::fprintf(f, "%s%.0f", k ? ", " : "", c.seconds[k] * 1e9);
+    std::fprintf(f, "]}");
+  }
+  std::fprintf(f, "\n]}\n");
+  if (std::fclose(f) != 0 || std::rename(tmp.c_str(), jsonPath.c_str()) != 0) {
+    std::fprintf(stderr, "host-convert-bench: cannot write %s: %s\n",
+                 jsonPath.c_str(), std::strerror(errno));
+    std::remove(tmp.c_str());
+    return 1;
   }
   return 0;
 }

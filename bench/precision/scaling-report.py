@@ -704,10 +704,13 @@ SECOND_RUN = os.path.join(RESULTS, "precision-scaling-h100-2026-11-26b")
 EXEC_REPORT = os.path.join(SECOND_RUN, "diag", "mgpu-exec.scale.json")
 # "Throughput on the lent GPU machine's host": host-convert-bench's table.
 HOST_CONVERT = os.path.join(RESULTS, "precision-host-convert-h100-host-2026-11-25.md")
+# "Throughput on this machine" (the 2-core CI-like VM): host-convert-bench
+# --json under issue 30's rule, with and without the statistics.
+HOST_CONVERT_VM = os.path.join(RESULTS, "precision-host-convert-vm-2026-11-29")
 DOC_SOURCES = ("bench/results/precision-scaling-h200-2026-11-29{b,-default,-image,-16x,-16x-mvt}, "
                "precision-session-overhead-h200-2026-11-29, precision-control-h200-2026-11-29, "
                "precision-scaling-h100-2026-11-26b/{paper,16x,diag}, "
-               "precision-host-convert-h100-host-2026-11-25.md")
+               "precision-host-convert-h100-host-2026-11-25.md, precision-host-convert-vm-2026-11-29")
 # The docs' order of the input sets within a cell ("random / default / image").
 DOC_INPUTS = ["random", "default", "image"]
 # The rows and columns of the host conversion table the page shows (AVX2
@@ -1269,7 +1272,14 @@ def doc_blocks():
     blocks["h200-summary"] = doc_h200_summary(h200[0])
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import session_overhead
+    import host_convert
     blocks["session-overhead"] = session_overhead.tables(SESSION_OVERHEAD_RUN)
+    vm = host_convert.load(os.path.join(HOST_CONVERT_VM, "stats.json"))
+    blocks["host-convert-vm"] = (
+        host_convert.source_line(vm, "bench/precision/run.sh build-rt --max-reps 100 --json stats.json")
+        + "\n\n" + host_convert.table(vm) + "\n\n" + host_convert.summary(vm) + "\n")
+    blocks["host-convert-vm-stats"] = host_convert.stats_table(
+        vm, host_convert.load(os.path.join(HOST_CONVERT_VM, "no-stats.json"))) + "\n"
     for inputs, out_dir in H200_INPUT_RUNS.items():
         run = load_run(out_dir)
         blocks[f"h200-{inputs}-run"] = doc_h200_run(out_dir, run[0])
