@@ -25,3 +25,24 @@ add_library(approx::cli ALIAS approx_cli)
 target_include_directories(approx_cli INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
 target_link_libraries(approx_cli INTERFACE CLI11::CLI11)
+
+# approx_add_cli_cases(PREFIX <test name prefix> COMMAND <program and fixed
+#   arguments...> [EXPECT_PREFIX <regex>] [EXPECT_SUFFIX <regex>]
+#   CASES "<name>|<arg>@<arg>...|<regex>" ...)
+# One ctest per case: COMMAND followed by the case's arguments (split at
+# '@'), stdout and stderr together, then "rc=<exit status>"; it passes when
+# that text matches EXPECT_PREFIX, the case's regex and EXPECT_SUFFIX.
+function(approx_add_cli_cases)
+  cmake_parse_arguments(ARG "" "PREFIX;EXPECT_PREFIX;EXPECT_SUFFIX" "COMMAND;CASES" ${ARGN})
+  foreach(case IN LISTS ARG_CASES)
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts 1 args)
+    list(GET parts 2 expect)
+    string(REPLACE "@" ";" args "${args}")
+    add_test(NAME ${ARG_PREFIX}${name}
+      COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo rc=$?" ${ARG_COMMAND} ${args})
+    set_tests_properties(${ARG_PREFIX}${name} PROPERTIES
+      PASS_REGULAR_EXPRESSION "${ARG_EXPECT_PREFIX}${expect}${ARG_EXPECT_SUFFIX}")
+  endforeach()
+endfunction()
