@@ -356,6 +356,7 @@ def perforation_row():
         "CPU reference, transparent passes for MLIR and CUDA (`perforate=`, "
         "`perforate-output=`, through approx-opt or approx-cc), tuner "
         "(`approx-perforation-tune`), sampled-tile guard, examples and benchmark; at 16384² "
+        f"(runs of {run_date(PERFORATION_RUNS[0])}, median of 20 launches, no interval) "
         f"accurate tilings at {copy100}% of the copy's DRAM bandwidth on the DRAM-bound "
         f"examples (H200: {copy200}%), on the H100 rows2:nn {scheme_span(h100, 'rows2:nn')} "
         f"and rows1:nn {scheme_span(h100, 'rows1:nn').replace(' error', '')} over the best "
