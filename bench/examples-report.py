@@ -67,14 +67,18 @@ def ratio_cell(x):
     return f"{x['median']:.3f} [{x['lo']:.3f}, {x['hi']:.3f}]"
 
 
-def baselines_table():
+def run_rows(key=None):
+    """approx-bench's rows of BASELINES_RUN, those holding `key` if given
+    (the columns a table needs: --plain's, the hand split's)."""
     rows = load(os.path.join(BASELINES_RUN, "bench.json"))
+    return [r for r in rows if key is None or key in r]
+
+
+def baselines_table():
     out = ["| example | rounds | ours λ = 0 ms | nvcc -O3 ms | ours λ = 0 / -O3 | -O3 vs ours λ = 0 (MRE) "
            "| ours λmax ms | -use_fast_math ms | ours λmax / fast math | E fast math | E ours λmax |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        if "plain_ms" not in r:
-            continue
+    for r in run_rows("plain_ms"):
         o0, om = r["ours0_vs_o3"], r["oursmax_vs_fast"]
         out.append(f"| {r['example']} | {r['plain_rounds']} | {series_cell(r, 'ours0')} "
                    f"| {series_cell(r, 'o3')} | {ratio_cell(o0)}: {verdict(o0)} "
@@ -97,13 +101,10 @@ def hand_table():
     """Ours against the Listing-3 split, paired rounds: at λ = 0 (both
     precise) and at full SFU (ours at λmax, the split with every warp slot
     of the SM, its `hand_lambda_max`)."""
-    rows = load(os.path.join(BASELINES_RUN, "bench.json"))
     out = ["| example | rounds | ours λ = 0 ms | hand λ = 0 ms | ours / hand at λ = 0 | ≤ 1.02 "
            "| ours λmax ms | hand, all slots ms | ours / hand at full SFU | ≤ 1.02 |",
            "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        if "ours0_vs_hand0" not in r:
-            continue
+    for r in run_rows("ours0_vs_hand0"):
         a, b = r["ours0_vs_hand0"], r["oursmax_vs_handmax"]
         out.append(f"| {r['example']} | {r['plain_rounds']} | {series_cell(r, 'ours0')} "
                    f"| {series_cell(r, 'hand0')} | {ratio_cell(a)} | {hand_target(a)} "
@@ -117,12 +118,11 @@ def tuners_retimed_table():
     """The tuners at QoS_ratio 0.8 over approx-bench's evaluator, the λ grid
     HEU and SMP searched, and T(HEU λ)/T(OMG λ) from the sweep and re-timed
     side by side."""
-    rows = load(os.path.join(BASELINES_RUN, "bench.json"))
     out = ["| example | λ step | QoS bound | HEU λ / runs | SMP λ / runs | OMG fastest λ / max "
            "feasible λ / runs | T(HEU λ)/T(OMG λ), sweep | re-timed side by side |",
            "|---|---|---|---|---|---|---|---|"]
     runs = []
-    for r in rows:
+    for r in run_rows():
         heu, smp, omg = r["heu"], r["smp"], r["omg"]
         runs.append(heu["runs"])
         sweep = time_at(heu["trace"], heu["lambda"]) / time_at(omg["trace"], omg["lambda"])

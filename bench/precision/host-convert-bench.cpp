@@ -6,9 +6,10 @@
 // bytes (10^9 bytes per second), i.e. the memory traffic the conversion
 // must make. Both arrays are allocated and touched before timing; the
 // source holds uniform values in [-1000, 1000] (finite in every type). Each
-// cell is timed under issue 30's rule: 3 warm-up calls, then at least
-// --reps timed calls, more in batches of 10 until the 95% bootstrap
-// interval of the median is within ±--until-ci of it, at most --max-reps;
+// cell is timed under issue 30's rule (../Repeat.h, as the CUDA benches):
+// one untimed call whose status is checked, 3 warm-up calls, then at least --reps timed calls, more in batches of 10
+// until the 95% bootstrap interval of the median is within ±--until-ci of
+// it, at most --max-reps;
 // the table prints the median's GB/s with that interval. Stats are
 // requested, as the precision-scaling runtime always will (overflow
 // detection); --no-stats leaves them out. --json PATH also writes every
@@ -22,6 +23,8 @@
 #include "approx/Support/Cli.h"
 #include "approx/runtime/precision/HostConvert.h"
 #include "approx/runtime/tune/Metrics.h"
+
+#include "../Repeat.h"
 
 #include <algorithm>
 #include <chrono>
@@ -145,7 +148,7 @@ int main(int argc, char **argv) {
   if (int status = cl.parse(argc, argv); status >= 0)
     return status;
   wantStats = !noStats;
-  const Tightness tight{untilCi, maxReps};
+  const bench::RepeatRule rule{3, reps, maxReps, untilCi, 0};
   std::vector<Cell> cells;
 
   const ScalarType types[] = {ScalarType::F64, ScalarType::F32, ScalarType::F16,
@@ -199,26 +202,28 @@ int main(int argc, char **argv) {
             o.threads = t;
             ConvertStats st;
             ConvertStats *sp = wantStats ? &st : nullptr;
-            for (int w = 0; w < 3; ++w) // warm-up
-              (void)convert(src.data(), from, dst.data(), to, n, o, sp);
-            std::vector<double> secs;
-            while (int(secs.size()) < reps ||
-                   (!tight.reached(secs) && int(secs.size()) < maxReps)) {
-              // Past the first --reps, batches of 10 between checks.
-              const int batch = int(secs.size()) < reps
-                                    ? reps - int(secs.size())
-                                    : std::min(10, maxReps - int(secs.size()));
-              for (int k = 0; k < batch; ++k) {
-                const auto t0 = std::chrono::steady_clock::now();
-                Status s = convert(src.data(), from, dst.data(), to, n, o, sp);
-                const auto t1 = std::chrono::steady_clock::now();
-                if (!s) {
-                  std::fprintf(stderr, "%s\n", s.toString().c_str());
-                  return 1;
-                }
-                secs.push_back(std::chrono::duration<double>(t1 - t0).count());
-              }
+            // A conversion that fails, fails at once: one line, before timing.
+            if (Status s = convert(src.data(), from, dst.data(), to, n, o, sp); !s) {
+              std::fprintf(stderr, "%s\n", s.toString().c_str());
+              return 1;
             }
+            // Samples in seconds (the rule is relative to the median).
+            Status failed = Status::ok();
+            const bench::Sampled timed = bench::repeatRounds(
+                {[&] {
+                  const auto t0 = std::chrono::steady_clock::now();
+                  Status s = convert(src.data(), from, dst.data(), to, n, o, sp);
+                  const auto t1 = std::chrono::steady_clock::now();
+                  if (!s && failed)
+                    failed = s;
+                  return std::chrono::duration<double>(t1 - t0).count();
+                }},
+                rule);
+            if (!failed) {
+              std::fprintf(stderr, "%s\n", failed.toString().c_str());
+              return 1;
+            }
+            const std::vector<double> &secs = timed.samples[0];
             const double moved = double(n * (sb + db)) / 1e9;
             const auto [tlo, thi] = medianInterval(secs);
             Cell c{scalarTypeName(from), scalarTypeName(to), isaName(isa), t,
