@@ -12,7 +12,10 @@
 // it, at most --max-reps;
 // the table prints the median's GB/s with that interval. Stats are
 // requested, as the precision-scaling runtime always will (overflow
-// detection); --no-stats leaves them out. --json PATH also writes every
+// detection); --no-stats leaves them out. The first rows are the ceiling a
+// conversion is judged against: memcpy of the same source bytes on each
+// thread count (GB/s = read + written bytes; threads started per call, so
+// the small sizes understate it). --json PATH also writes every
 // cell's timed calls (ns), its median, interval and count.
 //
 //   host-convert-bench [--sizes 64K,1M,16M,256M] [--threads 1,2]
@@ -36,6 +39,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -168,6 +172,41 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizes.size(); ++i)
     std::printf("---:|");
   std::printf("\n");
+
+  // The ceiling: memcpy of `bytes`, split over t threads.
+  {
+    std::vector<unsigned char> a(maxSrc, 1), b(maxSrc, 0);
+    for (unsigned t : threads) {
+      std::printf("| memcpy | - | %u |", t);
+      for (size_t bytes : sizes) {
+        auto copy = [&] {
+          const auto t0 = std::chrono::steady_clock::now();
+          std::vector<std::thread> pool;
+          const size_t chunk = (bytes + t - 1) / t;
+          for (unsigned k = 1; k < t && k * chunk < bytes; ++k)
+            pool.emplace_back([&, k] {
+              std::memcpy(b.data() + k * chunk, a.data() + k * chunk,
+                          std::min(chunk, bytes - k * chunk));
+            });
+          std::memcpy(b.data(), a.data(), std::min(chunk, bytes));
+          for (std::thread &th : pool)
+            th.join();
+          return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+              .count();
+        };
+        const bench::Sampled timed = bench::repeatRounds({copy}, rule);
+        const std::vector<double> &secs = timed.samples[0];
+        const double moved = 2.0 * double(bytes) / 1e9;
+        const auto [tlo, thi] = medianInterval(secs);
+        Cell c{"memcpy", "memcpy", "memcpy", t, bytes, moved / median(secs),
+               moved / thi, moved / tlo, secs};
+        std::printf(" %.2f [%.2f, %.2f] |", c.gbps, c.lo, c.hi);
+        cells.push_back(std::move(c));
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
 
   for (ScalarType from : types) {
     const size_t sb = scalarTypeSize(from);

@@ -1,7 +1,8 @@
 """host_convert.py - docs/precision.md's tables of host-convert-bench's JSON
 (bench/precision/host-convert-bench.cpp --json): every cell's GB/s with
-the 95% interval of its median call, the cost of the overflow statistics,
-and a summary line of what the table says. scaling-report.py makes the
+the 95% interval of its median call (memcpy's rows first: the ceiling),
+the cost of the overflow statistics, and a summary line of what the table
+says. scaling-report.py makes the
 page's blocks with these."""
 import json
 
@@ -24,10 +25,16 @@ def cell(c):
     return f"{c['gbps']:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
-def rows(d):
-    """The rows in the bench's order: (from, to, isa, threads)."""
+MEMCPY = "memcpy"
+
+
+def rows(d, memcpy=True):
+    """The rows in the bench's order: (from, to, isa, threads); memcpy's
+    rows (from == "memcpy") unless memcpy=False."""
     seen = []
     for c in d["cells"]:
+        if c["from"] == MEMCPY and not memcpy:
+            continue
         k = (c["from"], c["to"], c["isa"], c["threads"])
         if k not in seen:
             seen.append(k)
@@ -51,7 +58,7 @@ def table(d):
     out = ["| pair | isa | threads | " + " | ".join(size_name(b) for b in sizes) + " |",
            "|---|---|---|" + "---:|" * len(sizes)]
     for f, t, isa, th in rows(d):
-        out.append(f"| {f} -> {t} | {isa} | {th} | "
+        out.append(f"| {'memcpy | -' if f == MEMCPY else f'{f} -> {t} | {isa}'} | {th} | "
                    + " | ".join(cell(d["by"][(f, t, isa, th, b)]) for b in sizes) + " |")
     return "\n".join(out)
 
@@ -66,8 +73,8 @@ def summary(d):
     by, sizes = d["by"], sorted({c["bytes"] for c in d["cells"]})
     small = [b for b in sizes if b <= 1 << 20]
     large = [b for b in sizes if b >= 16 << 20]
-    pairs = {(f, t) for f, t, _, _ in rows(d)}
-    ths = sorted({th for _, _, _, th in rows(d)})
+    pairs = {(f, t) for f, t, _, _ in rows(d, memcpy=False)}
+    ths = sorted({th for _, _, _, th in rows(d, memcpy=False)})
     g = lambda f, t, isa, th, b: by[(f, t, isa, th, b)]["gbps"]  # noqa: E731
     speed = [g(f, t, "avx2", th, b) / g(f, t, "scalar", th, b)
              for f, t in pairs for th in ths for b in sizes]
@@ -82,6 +89,13 @@ def summary(d):
         r = lambda bs: [g(f, t, "avx2", two, b) / g(f, t, "avx2", one, b) for f, t in pairs for b in bs]  # noqa: E731
         parts.append(f"AVX2 on {two} threads against {one}: {span(r(small), '{:.2f}')}x up to "
                      f"{size_name(small[-1])}, {span(r(large), '{:.2f}')}x from {size_name(large[0])}")
+    big = sizes[-1]
+    for th in ths:
+        if (MEMCPY, MEMCPY, MEMCPY, th, big) in by:
+            ceil = by[(MEMCPY, MEMCPY, MEMCPY, th, big)]["gbps"]
+            share = [100 * g(f, t, "avx2", th, big) / ceil for f, t in pairs]
+            parts.append(f"AVX2 at {size_name(big)} on {th} thread{'s' if th > 1 else ''}: "
+                         f"{span(share, '{:.0f}')}% of memcpy's {ceil:.1f} GB/s")
     return "Medians' ratios: " + "; ".join(parts) + "."
 
 
@@ -89,14 +103,14 @@ def stats_table(with_stats, without):
     """Each pair of `without` (a --no-stats run), GB/s without and with the
     statistics (`with_stats`' cells of the same isa, threads and size), and
     what the statistics cost."""
-    keys = [k for k in without["by"]]
+    keys = [k for k in without["by"] if k[0] != MEMCPY]
     sizes = sorted({k[4] for k in keys})
     isa, th = keys[0][2], keys[0][3]
     out = [f"| pair, {isa}, {th} thread{'s' if th > 1 else ''} | "
            + " | ".join(f"{size_name(b)} no stats | {size_name(b)} stats" for b in sizes) + " |",
            "|---|" + "---:|" * (2 * len(sizes))]
     cost = {b: [] for b in sizes}
-    for f, t, i, n in rows(without):
+    for f, t, i, n in rows(without, memcpy=False):
         cells = []
         for b in sizes:
             a, s = without["by"][(f, t, i, n, b)], with_stats["by"][(f, t, i, n, b)]
